@@ -1,0 +1,256 @@
+/// The flow as integer graphs: step names interned to ids once (file order), transitions resolved, and the
+/// answers of the lint graph semantics (reachability, detours, closed groups) computed in near-linear time.
+///
+/// Handlers of `"*"` apply to every step that does not override them. Rather than one edge per step and handler,
+/// each `"*"` handler is a leaf of a segment tree of virtual nodes, and a step links to the few tree nodes that
+/// cover the handlers it does not override; the same trick gives "every step that forwards here" for back moves.
+public struct FlowGraph: Sendable {
+    /// A resolved move of one target.
+    public enum Move: Hashable, Sendable {
+        case forward(Int32)
+        case back(Int32)
+        case backOne
+        case restart
+        /// A forward or back move to a step that does not exist.
+        case undefined
+    }
+
+    /// Step names by id; ids follow file order.
+    public let names: [String]
+    /// Ids by step name.
+    public let ids: [String: Int32]
+    /// The id of `start`, nil when it names no step.
+    public let startID: Int32?
+    /// Whether each step is a finish step.
+    public let isFinish: [Bool]
+    /// Each step's own moves (from `on` and `next`), in file order.
+    public let ownMoves: [[Move]]
+    /// The moves of each `"*"` handler slot: its `on` handlers in order, then its `next`.
+    public let slotMoves: [[Move]]
+    /// Whether each step is reachable from `start` or an entry by forward and restart moves.
+    public let reachable: [Bool]
+    /// Whether each step is a detour: every exit is `back: true` or leads to detours.
+    public let isDetour: [Bool]
+    /// Reachable non-finish steps with no transition at all, own or from `"*"`.
+    public let deadEnds: [Int32]
+    /// Closed groups of reachable steps with no way to a finish step, each in file order, ordered by first step.
+    public let closedGroups: [[Int32]]
+
+    /// Builds the graph of `flow` and runs the analyses.
+    public init(flow: Flow) {
+        let steps = flow.steps
+        let n = steps.count
+        var ids: [String: Int32] = [:]
+        ids.reserveCapacity(n)
+        for (id, step) in steps.enumerated() where ids[step.name.text] == nil {
+            ids[step.name.text] = Int32(id)
+        }
+        let startID = ids[flow.start.text]
+        func resolve(_ target: Target) -> Move {
+            switch target.move {
+            case .forward(let name): return ids[name.text].map(Move.forward) ?? .undefined
+            case .back(let name): return ids[name.text].map(Move.back) ?? .undefined
+            case .backOne: return .backOne
+            case .restart: return .restart
+            }
+        }
+        let anyStep = flow.anyStep
+        var slotMoves: [[Move]] = (anyStep?.on ?? []).map { $0.targets.map(resolve) }
+        var slotByEvent: [String: Int] = [:]
+        for (slot, handler) in (anyStep?.on ?? []).enumerated() where slotByEvent[handler.event.text] == nil {
+            slotByEvent[handler.event.text] = slot
+        }
+        var nextSlot: Int?
+        if let next = anyStep?.next {
+            nextSlot = slotMoves.count
+            slotMoves.append(next.map(resolve))
+        }
+        let slotCount = slotMoves.count
+
+        var ownMoves: [[Move]] = []
+        var overridden: [[Int]] = []
+        ownMoves.reserveCapacity(n)
+        overridden.reserveCapacity(n)
+        for step in steps {
+            var moves: [Move] = []
+            for handler in step.on { moves += handler.targets.map(resolve) }
+            if let next = step.next { moves += next.map(resolve) }
+            ownMoves.append(moves)
+            var skipped: [Int] = step.on.compactMap { slotByEvent[$0.event.text] }
+            if step.next != nil, let nextSlot { skipped.append(nextSlot) }
+            skipped = Array(Set(skipped)).sorted()
+            overridden.append(skipped)
+        }
+        let isFinish = steps.map { $0.kind == .finish }
+
+        // Virtual nodes: the "*" slot tree sits after the steps.
+        let slotTree = SegmentCover(count: slotCount, base: Int32(n))
+        let slotCover: [[Int32]] = (0..<n).map { id in
+            isFinish[id] || slotCount == 0 ? [] : slotTree.coverAll(except: overridden[id])
+        }
+        let virtualEnd = n + slotTree.nodeSpan
+
+        // Reachability: forward and restart moves.
+        var forwardEdges: [(Int32, Int32)] = []
+        slotTree.internalEdges(into: &forwardEdges)
+        func addForward(from node: Int32, _ moves: [Move]) {
+            for move in moves {
+                switch move {
+                case .forward(let target): forwardEdges.append((node, target))
+                case .restart: if let startID { forwardEdges.append((node, startID)) }
+                default: break
+                }
+            }
+        }
+        for id in 0..<n where !isFinish[id] {
+            addForward(from: Int32(id), ownMoves[id])
+            for node in slotCover[id] { forwardEdges.append((Int32(id), node)) }
+        }
+        for slot in 0..<slotCount { addForward(from: slotTree.leaf(slot), slotMoves[slot]) }
+        let forwardGraph = Digraph(nodeCount: virtualEnd, edges: forwardEdges)
+        var sources: [Int] = startID.map { [Int($0)] } ?? []
+        if startID != nil {
+            for entry in flow.entries { if let id = ids[entry.step.text] { sources.append(Int(id)) } }
+        }
+        let reachAll = forwardGraph.reach(from: sources)
+        let reachable = Array(reachAll[0..<n])
+        let member = (0..<n).map { reachable[$0] && !isFinish[$0] }
+
+        // Detours: the greatest set whose exits are `back: true` or lead into the set, and that can return.
+        var bad = [Bool](repeating: false, count: virtualEnd)
+        var backOne = [Bool](repeating: false, count: virtualEnd)
+        func classify(_ node: Int, _ moves: [Move]) {
+            for move in moves {
+                switch move {
+                case .forward: break
+                case .backOne: backOne[node] = true
+                case .back, .restart, .undefined: bad[node] = true
+                }
+            }
+        }
+        for id in 0..<n {
+            if !member[id] {
+                bad[id] = true
+                continue
+            }
+            classify(id, ownMoves[id])
+            if ownMoves[id].isEmpty && slotCover[id].isEmpty { bad[id] = true }
+        }
+        // A step the run starts at was shown by nobody, so it has nobody to return to: never a detour.
+        for source in sources { bad[source] = true }
+        for slot in 0..<slotCount { classify(Int(slotTree.leaf(slot)), slotMoves[slot]) }
+        for position in slotCount..<slotTree.size { bad[Int(slotTree.leaf(position))] = true }
+        let exitsReversed = forwardGraph.reversed()
+        let spoiled = exitsReversed.reach(from: (0..<virtualEnd).filter { bad[$0] })
+        let candidate = spoiled.map { !$0 }
+        let returns = exitsReversed.reach(from: (0..<virtualEnd).filter { candidate[$0] && backOne[$0] }, allowed: { candidate[$0] })
+        let trapped = exitsReversed.reach(from: (0..<virtualEnd).filter { candidate[$0] && !returns[$0] }, allowed: { candidate[$0] })
+        let detourAll = (0..<virtualEnd).map { candidate[$0] && !trapped[$0] }
+        let isDetour = Array(detourAll[0..<n])
+
+        // Whether a slot-tree node's handlers include `back: true` somewhere below it.
+        var subtreeBackOne = [Bool](repeating: false, count: slotTree.nodeSpan)
+        for position in 0..<slotCount where slotMoves[position].contains(.backOne) { subtreeBackOne[slotTree.size + position] = true }
+        if slotTree.size > 1 {
+            for treeIndex in stride(from: slotTree.size - 1, through: 1, by: -1) {
+                subtreeBackOne[treeIndex] = subtreeBackOne[2 * treeIndex] || subtreeBackOne[2 * treeIndex + 1]
+            }
+        }
+        let inGroupGraph = (0..<n).map { member[$0] && !isDetour[$0] }
+        let mixed = (0..<n).map { id in
+            inGroupGraph[id] && (ownMoves[id].contains(.backOne) || slotCover[id].contains { subtreeBackOne[Int($0 - slotTree.base)] })
+        }
+
+        // The escape graph for closed groups: forward, restart and `back: X` edges; edges into detours dropped;
+        // a step mixing `back: true` with other exits gets an edge back to every step that forwards to it.
+        let exitNode = Int32(virtualEnd)
+        let memberIDs = (0..<n).filter { inGroupGraph[$0] }
+        var memberPosition = [Int](repeating: -1, count: n)
+        for (position, id) in memberIDs.enumerated() { memberPosition[id] = position }
+        let memberTree = SegmentCover(count: memberIDs.count, base: exitNode + 1)
+        var returnNodeBySlot: [Int: Int32] = [:]
+        var nextFree = Int(exitNode) + 1 + memberTree.nodeSpan
+        var edges: [(Int32, Int32)] = []
+        func escape(from node: Int32, _ moves: [Move]) {
+            for move in moves {
+                switch move {
+                case .forward(let target):
+                    if isFinish[Int(target)] { edges.append((node, exitNode)) } else if !isDetour[Int(target)] { edges.append((node, target)) }
+                case .back(let target):
+                    if isFinish[Int(target)] && reachable[Int(target)] { edges.append((node, exitNode)) } else if inGroupGraph[Int(target)] { edges.append((node, target)) }
+                case .restart:
+                    if let startID {
+                        if isFinish[Int(startID)] { edges.append((node, exitNode)) } else if !isDetour[Int(startID)] { edges.append((node, startID)) }
+                    }
+                case .undefined:
+                    edges.append((node, exitNode))
+                case .backOne:
+                    break
+                }
+            }
+        }
+        var slotTreeEdges: [(Int32, Int32)] = []
+        slotTree.internalEdges(into: &slotTreeEdges)
+        edges += slotTreeEdges.filter { !detourAll[Int($0.1)] }
+        for slot in 0..<slotCount { escape(from: slotTree.leaf(slot), slotMoves[slot]) }
+        var overriders = [[Int]](repeating: [], count: slotCount)
+        for id in memberIDs {
+            for slot in overridden[id] { overriders[slot].append(memberPosition[id]) }
+        }
+        for id in memberIDs {
+            let node = Int32(id)
+            escape(from: node, ownMoves[id])
+            for cover in slotCover[id] where !detourAll[Int(cover)] { edges.append((node, cover)) }
+            for move in ownMoves[id] {
+                if case .forward(let target) = move, mixed[Int(target)] { edges.append((target, node)) }
+            }
+        }
+        for slot in 0..<slotCount {
+            for move in slotMoves[slot] {
+                guard case .forward(let target) = move, mixed[Int(target)] else { continue }
+                let returnNode: Int32
+                if let existing = returnNodeBySlot[slot] {
+                    returnNode = existing
+                } else {
+                    returnNode = Int32(nextFree)
+                    nextFree += 1
+                    returnNodeBySlot[slot] = returnNode
+                    for cover in memberTree.coverAll(except: overriders[slot]) { edges.append((returnNode, cover)) }
+                }
+                edges.append((target, returnNode))
+            }
+        }
+        if !returnNodeBySlot.isEmpty {
+            memberTree.internalEdges(into: &edges)
+            for (position, id) in memberIDs.enumerated() { edges.append((memberTree.leaf(position), Int32(id))) }
+        }
+        let escapeGraph = Digraph(nodeCount: nextFree, edges: edges)
+        let (component, componentCount) = escapeGraph.stronglyConnectedComponents()
+        var leaves = [Bool](repeating: false, count: componentCount)
+        for v in 0..<escapeGraph.nodeCount {
+            for w in escapeGraph.successors(of: v) where component[Int(w)] != component[v] { leaves[Int(component[v])] = true }
+        }
+        let hasAnyHandlers = anyStep?.hasTransitions ?? false
+        var deadEnds: [Int32] = []
+        var groups: [Int32: [Int32]] = [:]
+        for id in memberIDs {
+            if !steps[id].hasTransitions && !hasAnyHandlers {
+                deadEnds.append(Int32(id))
+                continue
+            }
+            let c = component[id]
+            if !leaves[Int(c)] { groups[c, default: []].append(Int32(id)) }
+        }
+
+        self.names = steps.map(\.name.text)
+        self.ids = ids
+        self.startID = startID
+        self.isFinish = isFinish
+        self.ownMoves = ownMoves
+        self.slotMoves = slotMoves
+        self.reachable = reachable
+        self.isDetour = isDetour
+        self.deadEnds = deadEnds
+        self.closedGroups = groups.values.sorted { $0[0] < $1[0] }
+    }
+}

@@ -1,0 +1,62 @@
+/// Runs every rule over loaded documents.
+public enum Linter {
+    /// Every rule flowkit has, in the order `flowkit rules` lists them.
+    public static let rules: [any Rule.Type] = [
+        SyntaxRule.self,
+        SchemaRule.self,
+        DuplicateKeyRule.self,
+        UndefinedStepRule.self,
+        UndeclaredEventRule.self,
+        UnusedEventRule.self,
+        UnreachableStepRule.self,
+        DeadEndRule.self,
+        CannotFinishRule.self,
+        FinishHasTransitionsRule.self,
+    ]
+
+    /// The rule with `identifier`, when there is one.
+    public static func rule(_ identifier: String) -> (any Rule.Type)? {
+        rules.first { $0.description.identifier == identifier }
+    }
+
+    /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
+    public static let unsuppressible: Set<String> = ["syntax", "schema", "duplicate_key"]
+
+    /// Every finding for a loaded flow document, ordered by position and then rule, after the steps' suppressions.
+    public static func lint(_ document: LoadedDocument) -> [Diagnostic] {
+        let context = LintContext(document: document)
+        var findings: [Diagnostic] = []
+        for rule in rules { findings += rule.check(context) }
+        if let flow = document.flow { findings = applySuppressions(findings, flow: flow, context: context) }
+        return findings.sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
+    }
+
+    /// Drops findings a step allows with a written reason, and reports suppressions that are themselves wrong.
+    static func applySuppressions(_ findings: [Diagnostic], flow: Flow, context: LintContext) -> [Diagnostic] {
+        var allowed: [String: Set<String>] = [:]
+        var problems: [Diagnostic] = []
+        let identifiers = rules.map { $0.description.identifier }
+        for step in flow.steps {
+            guard let suppression = step.suppression else { continue }
+            let name = step.name.text
+            for rule in suppression.rules where !identifiers.contains(rule.text) {
+                problems.append(context.finding(SchemaRule.self, at: rule.position, step: name,
+                                                "unknown rule '\(Identifier.display(rule.text))' in 'allow'\(Suggestions.didYouMean(rule.text, in: identifiers))"))
+            }
+            for rule in suppression.rules where unsuppressible.contains(rule.text) {
+                problems.append(context.finding(SchemaRule.self, at: rule.position, step: name, "rule '\(rule.text)' cannot be allowed on a step"))
+            }
+            guard let reason = suppression.reason, !reason.allSatisfy(\.isWhitespace) else {
+                problems.append(context.finding(SchemaRule.self, at: suppression.position, step: name,
+                                                "the 'lint' of step '\(name)' allows rules without a 'reason'; say why they do not apply here"))
+                continue
+            }
+            allowed[name] = Set(suppression.rules.map(\.text)).subtracting(unsuppressible)
+        }
+        guard !allowed.isEmpty || !problems.isEmpty else { return findings }
+        return findings.filter { finding in
+            guard let step = finding.step, let rules = allowed[step] else { return true }
+            return !rules.contains(finding.rule)
+        } + problems
+    }
+}

@@ -1,0 +1,85 @@
+/// What a rule is, for people and tools: the single source of `flowkit rules`, `flowkit explain`, SARIF rule
+/// metadata, the README's rule table and the examples test.
+public struct RuleDescription: Sendable {
+    /// The snake_case identifier, part of flowkit's interface.
+    public let identifier: String
+    /// A short human name.
+    public let name: String
+    /// One sentence: what the rule finds.
+    public let summary: String
+    /// Why it matters and how to fix it.
+    public let rationale: String
+    /// The severity of its findings.
+    public let severity: Severity
+    /// Flow files on which the rule fires; `↓` marks each position a finding must point at.
+    public let triggeringExamples: [String]
+    /// Flow files on which the rule stays silent.
+    public let nonTriggeringExamples: [String]
+
+    /// Creates a description.
+    public init(identifier: String, name: String, summary: String, rationale: String, severity: Severity,
+                triggeringExamples: [String], nonTriggeringExamples: [String]) {
+        self.identifier = identifier
+        self.name = name
+        self.summary = summary
+        self.rationale = rationale
+        self.severity = severity
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+    }
+}
+
+/// A lint rule: its description and the check that produces its findings from a lint context.
+public protocol Rule: Sendable {
+    /// The rule's description.
+    static var description: RuleDescription { get }
+    /// The rule's findings in `context`.
+    static func check(_ context: LintContext) -> [Diagnostic]
+}
+
+/// Everything a rule may look at for one file: the loaded document, the flow and its graph.
+public struct LintContext: Sendable {
+    /// The loaded document.
+    public let document: LoadedDocument
+    /// The flow model, when the document is a flow with its required keys.
+    public let flow: Flow?
+    /// The flow's graph, when there is a flow.
+    public let graph: FlowGraph?
+    /// Whether the flow's structure is sound enough for graph rules: no `syntax` or `schema` errors.
+    public let isWellFormed: Bool
+
+    /// Builds the context (and the graph) for a loaded document.
+    public init(document: LoadedDocument) {
+        self.document = document
+        self.flow = document.flow
+        self.graph = document.flow.map(FlowGraph.init(flow:))
+        self.isWellFormed = !document.diagnostics.contains { $0.rule == "syntax" || $0.rule == "schema" }
+    }
+
+    /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists.
+    public var reachabilityInput: (flow: Flow, graph: FlowGraph)? {
+        guard isWellFormed, let flow, let graph, graph.startID != nil else { return nil }
+        return (flow, graph)
+    }
+
+    /// A finding of `rule` in this file, with the rule's severity.
+    public func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, _ message: String) -> Diagnostic {
+        Diagnostic(file: document.file, position: position, severity: rule.description.severity,
+                   rule: rule.description.identifier, step: step, message: message)
+    }
+
+    /// The loader's findings for `rule`.
+    public func loaderFindings(_ rule: any Rule.Type) -> [Diagnostic] {
+        document.diagnostics.filter { $0.rule == rule.description.identifier }
+    }
+}
+
+/// Quoting helpers for messages.
+enum Quote {
+    /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+    static func list(_ names: [String]) -> String {
+        let quoted = names.map { "'\($0)'" }
+        guard quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
+    }
+}

@@ -1,0 +1,42 @@
+/// `finish_has_transitions`: a finish step with `on` or `next`, which never run.
+public enum FinishHasTransitionsRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "finish_has_transitions",
+        name: "Finish step with transitions",
+        summary: "A finish step has 'on' or 'next', which never run because a flow ends at its finish step.",
+        rationale: """
+            A run ends when it reaches a finish step, so its handlers are dead code and probably a sign that the \
+            step was meant to be a screen. Remove them, or remove 'kind: finish'.
+            """,
+        severity: .warning,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: ends
+            start: a
+            steps:
+              a: { next: done }
+              ↓done: { kind: finish, next: a }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: ends
+            start: a
+            steps:
+              a: { next: done }
+              done: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let flow = context.flow else { return [] }
+        return flow.steps.filter { $0.kind == .finish && $0.hasTransitions }.map { step in
+            let keys = [step.on.isEmpty ? nil : "'on'", step.next == nil ? nil : "'next'"].compactMap { $0 }
+            let verb = keys.count == 1 ? "runs" : "run"
+            return context.finding(self, at: step.name.position, step: step.name.text,
+                                   "finish step '\(step.name.text)' has \(keys.joined(separator: " and ")), which never \(verb): a flow ends at its finish step")
+        }
+    }
+}

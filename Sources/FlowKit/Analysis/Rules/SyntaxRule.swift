@@ -1,0 +1,44 @@
+/// `syntax`: the file is not readable JSON or YAML (the loader reports where and why).
+public enum SyntaxRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "syntax",
+        name: "Syntax",
+        summary: "The file is not valid JSON or YAML, is not UTF-8, or exceeds a reader limit.",
+        rationale: """
+            A flow that cannot be read cannot be checked. JSON is read strictly (RFC 8259: no comments, no trailing \
+            commas); YAML is read as YAML 1.2. Nesting is limited to 256 levels, a file to 16 MiB and a document to \
+            2,000,000 values with aliases expanded. The finding points at the character where reading stopped.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: broken
+            start: a
+            steps:
+              a: { next: b
+              b↓: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: two
+            start: a
+            steps:
+              a: { kind: finish }
+            ↓---
+            flowkit: 1
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: ok
+            start: a
+            steps:
+              a: { next: b }
+              b: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
+}

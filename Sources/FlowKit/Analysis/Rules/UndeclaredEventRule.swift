@@ -1,0 +1,51 @@
+/// `undeclared_event`: a step handles an event that `events` does not declare.
+public enum UndeclaredEventRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "undeclared_event",
+        name: "Undeclared event",
+        summary: "A step handles an event that 'events' does not declare.",
+        rationale: """
+            Every event a step handles is declared once in 'events', so a misspelt handler cannot silently never \
+            fire. The finding points at the handler and suggests the closest declared event.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: typo
+            start: a
+            events: { error: }
+            steps:
+              a:
+                on: { ↓eror: b }
+                next: b
+              b: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: fine
+            start: a
+            events: { error: }
+            steps:
+              "*": { on: { error: b } }
+              a: { next: b }
+              b: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let flow = context.flow else { return [] }
+        let declared = Set(flow.events.map(\.name.text))
+        var findings: [Diagnostic] = []
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            for handler in step.on where !declared.contains(handler.event.text) {
+                let hint = Suggestions.didYouMean(handler.event.text, in: flow.events.map(\.name.text))
+                findings.append(context.finding(self, at: handler.event.position, step: step.name.text,
+                                                "step '\(step.name.text)' handles event '\(handler.event.text)', which 'events' does not declare\(hint)"))
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,63 @@
+/// `undefined_step`: `start`, a target or an entry names a step that does not exist.
+public enum UndefinedStepRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "undefined_step",
+        name: "Undefined step",
+        summary: "The start, a target or an entry names a step that does not exist.",
+        rationale: """
+            A run that takes such a transition has nowhere to go. The finding points at the name and suggests the \
+            closest step. An edge to an undefined step counts as a way out for the other graph rules, so a typo \
+            gives this finding alone.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: typo
+            start: amount
+            steps:
+              amount: { next: ↓tarifs }
+              tariffs: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: nostart
+            start: ↓begin
+            steps:
+              amount: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: fine
+            start: amount
+            events: { edit: }
+            entries:
+              direct: { step: tariffs, path: /tariffs }
+            steps:
+              amount: { next: tariffs }
+              tariffs: { on: { edit: { back: amount } }, next: done }
+              done: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let flow = context.flow, let graph = context.graph else { return [] }
+        var findings: [Diagnostic] = []
+        func missing(_ name: Name, step: String?, what: String = "step") {
+            guard graph.ids[name.text] == nil else { return }
+            let hint = Suggestions.didYouMean(name.text, in: graph.names)
+            findings.append(context.finding(self, at: name.position, step: step, "\(what) '\(name.text)' is not defined\(hint)"))
+        }
+        missing(flow.start, step: nil, what: "start step")
+        for entry in flow.entries { missing(entry.step, step: nil, what: "the step of entry '\(entry.name.text)',") }
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            let targets = step.on.flatMap(\.targets) + (step.next ?? [])
+            for target in targets {
+                if let name = target.stepName { missing(name, step: step.name.text) }
+            }
+        }
+        return findings
+    }
+}

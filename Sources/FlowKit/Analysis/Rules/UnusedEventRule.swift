@@ -1,0 +1,47 @@
+/// `unused_event`: a declared event that no step handles.
+public enum UnusedEventRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "unused_event",
+        name: "Unused event",
+        summary: "An event is declared in 'events' but no step handles it.",
+        rationale: """
+            An event nobody handles is either left over from an old version of the flow or a handler that was \
+            forgotten. A derived event no step handles is never even evaluated.
+            """,
+        severity: .warning,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: leftover
+            start: a
+            events:
+              ↓cancel:
+            steps:
+              a: { next: b }
+              b: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: fine
+            start: a
+            events:
+              cancel:
+            steps:
+              a: { on: { cancel: b }, next: b }
+              b: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard context.isWellFormed, let flow = context.flow else { return [] }
+        var handled = Set<String>()
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            for handler in step.on { handled.insert(handler.event.text) }
+        }
+        return flow.events.filter { !handled.contains($0.name.text) }.map {
+            context.finding(self, at: $0.name.position, "event '\($0.name.text)' is declared but no step handles it")
+        }
+    }
+}

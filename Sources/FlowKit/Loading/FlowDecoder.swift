@@ -1,0 +1,444 @@
+/// Checks a document tree against the flow format and builds the `Flow` model, reporting `schema` findings.
+///
+/// The decoder never stops at the first problem: it reports every one it can see and keeps what is well formed.
+/// It returns no flow only when a required key (`flowkit`, `flow`, `start`, `steps`) is missing or unusable.
+public struct FlowDecoder {
+    /// The keys a flow document may have at its top level.
+    public static let topLevelKeys = ["flowkit", "flow", "title", "description", "start", "state", "events", "entries", "steps", "$schema"]
+    /// The keys a step may have.
+    public static let stepKeys = ["kind", "title", "description", "result", "set", "on", "next", "outcome", "flow", "input", "lint"]
+    /// The keys the `"*"` step may have.
+    public static let anyStepKeys = ["on", "next"]
+    /// The keys a target written as a mapping may have.
+    public static let targetKeys = ["forward", "back", "restart", "if", "set"]
+    /// The keys of an entry.
+    public static let entryKeys = ["step", "path"]
+    /// The scalar type names.
+    public static let typeNames = ["int", "number", "string", "bool"]
+
+    private let file: String
+    private var diagnostics: [Diagnostic] = []
+
+    private init(file: String) {
+        self.file = file
+    }
+
+    /// Decodes `root`, the document of `file`, into a flow and the `schema` findings met on the way.
+    public static func decode(_ root: Node, file: String) -> (flow: Flow?, diagnostics: [Diagnostic]) {
+        var decoder = FlowDecoder(file: file)
+        let flow = decoder.flow(root)
+        return (flow, decoder.diagnostics)
+    }
+
+    // MARK: - Findings
+
+    private mutating func report(_ message: String, at position: SourcePosition, step: String? = nil) {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: "schema", step: step, message: message))
+    }
+
+    private mutating func checkKeys(_ entries: [Node.Entry], allowed: [String], in context: String, step: String? = nil) {
+        for entry in entries where !allowed.contains(entry.key) {
+            if entry.key == "<<" {
+                report("YAML merge keys ('<<') are not supported in \(context); write the keys out or use the '*' step", at: entry.keyPosition, step: step)
+            } else {
+                report("unknown key '\(Identifier.display(entry.key))' in \(context)\(Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition, step: step)
+            }
+        }
+    }
+
+    private mutating func mapping(_ node: Node, _ what: String, step: String? = nil) -> [Node.Entry]? {
+        if let entries = node.entries { return entries }
+        report("\(what) must be a mapping, found \(node.kindDescription)", at: node.position, step: step)
+        return nil
+    }
+
+    /// A name in a name slot: any scalar's text, which must be an identifier.
+    private mutating func nameValue(_ node: Node, _ what: String, step: String? = nil) -> Name? {
+        guard let scalar = node.scalar, scalar.kind != .null || scalar.quoted || !scalar.text.isEmpty else {
+            report("\(what) must be a name, found \(node.kindDescription)", at: node.position, step: step)
+            return nil
+        }
+        return checkedName(scalar.text, at: node.position, what, step: step)
+    }
+
+    private mutating func checkedName(_ text: String, at position: SourcePosition, _ what: String, step: String? = nil) -> Name? {
+        guard Identifier.isValid(text) else {
+            report("'\(Identifier.display(text))' is not a valid \(what): names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: position, step: step)
+            return nil
+        }
+        return Name(text, at: position)
+    }
+
+    private mutating func text(_ node: Node, _ what: String, step: String? = nil) -> String? {
+        if let scalar = node.scalar, scalar.kind != .null { return scalar.text }
+        report("\(what) must be text, found \(node.kindDescription)", at: node.position, step: step)
+        return nil
+    }
+
+    private mutating func expression(_ node: Node, _ what: String, step: String? = nil) -> ExpressionSource? {
+        guard let scalar = node.scalar else {
+            report("\(what) must be an expression (a string, number, boolean or null), found \(node.kindDescription)", at: node.position, step: step)
+            return nil
+        }
+        if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position) }
+        return ExpressionSource(text: scalar.text.isEmpty ? "null" : scalar.text, position: node.position, literal: scalar.kind)
+    }
+
+    // MARK: - The flow
+
+    private mutating func flow(_ root: Node) -> Flow? {
+        guard let entries = root.entries else {
+            report("a flow file must be a mapping with the keys 'flowkit', 'flow', 'start' and 'steps', found \(root.kindDescription)", at: root.position)
+            return nil
+        }
+        checkKeys(entries, allowed: Self.topLevelKeys, in: "the flow")
+        var missing: [String] = []
+        var complete = true
+
+        var version = 1
+        if let node = root["flowkit"] {
+            if case .int(let value)? = node.scalar?.kind, !(node.scalar?.quoted ?? true) {
+                if value != 1 {
+                    report("unsupported format version \(value); this flowkit reads version 1", at: node.position)
+                    complete = false
+                }
+                version = Int(value)
+            } else {
+                report("'flowkit' must be the format version 1, found \(node.kindDescription)", at: node.position)
+                complete = false
+            }
+        } else {
+            missing.append("flowkit")
+        }
+
+        var flowName: Name?
+        if let node = root["flow"] {
+            flowName = nameValue(node, "flow name")
+            if flowName == nil { complete = false }
+        } else {
+            missing.append("flow")
+        }
+
+        var start: Name?
+        if let node = root["start"] {
+            start = nameValue(node, "step name")
+            if start == nil { complete = false }
+        } else {
+            missing.append("start")
+        }
+
+        let title = root["title"].flatMap { text($0, "'title'") }
+        let description = root["description"].flatMap { text($0, "'description'") }
+        if let node = root["$schema"] { _ = text(node, "'$schema'") }
+
+        let state = root["state"].map { fieldList($0, what: "'state'", allowObjects: false) } ?? []
+        let events = root["events"].map { eventDeclarations($0) } ?? []
+        let entryList = root["entries"].map { flowEntries($0) } ?? []
+
+        var steps: [Step] = []
+        var anyStep: Step?
+        if let node = root["steps"] {
+            if let stepEntries = mapping(node, "'steps'") {
+                for entry in stepEntries {
+                    if entry.key == "*" {
+                        anyStep = self.anyStep(entry)
+                    } else if let stepName = checkedName(entry.key, at: entry.keyPosition, "step name") {
+                        if let step = self.step(stepName, entry.value) { steps.append(step) }
+                    }
+                }
+            } else {
+                complete = false
+            }
+        } else {
+            missing.append("steps")
+        }
+
+        if !missing.isEmpty {
+            let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+            report("the flow is missing the required key\(missing.count == 1 ? "" : "s") \(list)", at: root.position)
+        }
+        guard complete, missing.isEmpty, let flowName, let start else { return nil }
+        return Flow(file: file, version: version, name: flowName, title: title, description: description, start: start,
+                    state: state, events: events, entries: entryList, steps: steps, anyStep: anyStep)
+    }
+
+    // MARK: - Types
+
+    private mutating func fieldList(_ node: Node, what: String, allowObjects: Bool, step: String? = nil) -> [Field] {
+        guard let entries = mapping(node, what, step: step) else { return [] }
+        var fields: [Field] = []
+        for entry in entries {
+            guard let key = checkedName(entry.key, at: entry.keyPosition, "key name", step: step) else { continue }
+            if let type = type(entry.value, allowObjects: allowObjects, step: step) {
+                fields.append(Field(name: key, type: type))
+            }
+        }
+        return fields
+    }
+
+    private mutating func type(_ node: Node, allowObjects: Bool, step: String?) -> TypeRef? {
+        switch node.value {
+        case .scalar(let scalar):
+            var text = scalar.text
+            let optional = text.hasSuffix("?")
+            if optional { text.removeLast() }
+            let base: TypeRef.Base
+            switch text {
+            case "int": base = .int
+            case "number": base = .number
+            case "string": base = .string
+            case "bool": base = .bool
+            default:
+                let hint = Suggestions.didYouMean(text, in: Self.typeNames)
+                report("unknown type '\(Identifier.display(scalar.text))'\(hint.isEmpty ? "; types are int, number, string, bool (with ? for optional), or a list of values" : hint)", at: node.position, step: step)
+                return nil
+            }
+            return TypeRef(base: base, optional: optional, position: node.position)
+        case .sequence(let items):
+            var values: [String] = []
+            for item in items {
+                guard let scalar = item.scalar, scalar.kind != .null, !scalar.text.isEmpty else {
+                    report("an enum value must be text, found \(item.kindDescription)", at: item.position, step: step)
+                    return nil
+                }
+                if values.contains(scalar.text) {
+                    report("enum value '\(Identifier.display(scalar.text))' is listed twice", at: item.position, step: step)
+                } else {
+                    values.append(scalar.text)
+                }
+            }
+            guard !values.isEmpty else {
+                report("an enum must list at least one value", at: node.position, step: step)
+                return nil
+            }
+            return TypeRef(base: .enumeration(values), optional: false, position: node.position)
+        case .mapping:
+            guard allowObjects else {
+                report("a state type must be int, number, string, bool or a list of values, found a mapping", at: node.position, step: step)
+                return nil
+            }
+            return TypeRef(base: .object(fieldList(node, what: "a result shape", allowObjects: true, step: step)), optional: false, position: node.position)
+        }
+    }
+
+    // MARK: - Events and entries
+
+    private mutating func eventDeclarations(_ node: Node) -> [EventDeclaration] {
+        guard let entries = mapping(node, "'events'") else { return [] }
+        var events: [EventDeclaration] = []
+        for entry in entries {
+            guard let eventName = checkedName(entry.key, at: entry.keyPosition, "event name") else { continue }
+            if let scalar = entry.value.scalar, scalar.kind == .null, !scalar.quoted {
+                events.append(EventDeclaration(name: eventName, expression: nil))
+            } else if let source = expression(entry.value, "the expression of event '\(eventName.text)'") {
+                events.append(EventDeclaration(name: eventName, expression: source))
+            }
+        }
+        return events
+    }
+
+    private mutating func flowEntries(_ node: Node) -> [Entry] {
+        guard let entries = mapping(node, "'entries'") else { return [] }
+        var result: [Entry] = []
+        for entry in entries {
+            guard let entryName = checkedName(entry.key, at: entry.keyPosition, "entry name"),
+                  let fields = mapping(entry.value, "entry '\(entryName.text)'") else { continue }
+            checkKeys(fields, allowed: Self.entryKeys, in: "entry '\(entryName.text)'")
+            let stepNode = entry.value["step"]
+            let pathNode = entry.value["path"]
+            if stepNode == nil || pathNode == nil {
+                let missing = [stepNode == nil ? "'step'" : nil, pathNode == nil ? "'path'" : nil].compactMap { $0 }
+                report("entry '\(entryName.text)' is missing \(missing.joined(separator: " and "))", at: entry.keyPosition)
+            }
+            guard let stepNode, let pathNode,
+                  let step = nameValue(stepNode, "step name"),
+                  let path = text(pathNode, "the path of entry '\(entryName.text)'") else { continue }
+            result.append(Entry(name: entryName, step: step, path: path, pathPosition: pathNode.position))
+        }
+        return result
+    }
+
+    // MARK: - Steps
+
+    private mutating func anyStep(_ entry: Node.Entry) -> Step? {
+        let name = Name("*", at: entry.keyPosition)
+        guard let fields = mapping(entry.value, "step '*'", step: "*") else { return nil }
+        for field in fields where !Self.anyStepKeys.contains(field.key) {
+            if Self.stepKeys.contains(field.key) {
+                report("the '*' step only holds 'on' and 'next'; '\(field.key)' belongs on a real step", at: field.keyPosition, step: "*")
+            } else {
+                report("unknown key '\(Identifier.display(field.key))' in step '*'\(Suggestions.didYouMean(field.key, in: Self.anyStepKeys))", at: field.keyPosition, step: "*")
+            }
+        }
+        return Step(name: name, on: handlers(entry.value["on"], step: "*"), next: entry.value["next"].flatMap { targets($0, step: "*") })
+    }
+
+    private mutating func step(_ name: Name, _ node: Node) -> Step? {
+        let label = name.text
+        let context = "step '\(label)'"
+        if let scalar = node.scalar, scalar.kind == .null {
+            // `finish:` with no value is a screen with nothing to say; it keeps its position for the graph rules.
+            return Step(name: name)
+        }
+        guard let fields = mapping(node, context, step: label) else { return nil }
+        checkKeys(fields, allowed: Self.stepKeys, in: context, step: label)
+
+        var kind = StepKind.screen
+        if let kindNode = node["kind"] {
+            if let scalar = kindNode.scalar, let value = StepKind(rawValue: scalar.text) {
+                kind = value
+            } else {
+                let written = kindNode.scalar?.text ?? ""
+                report("unknown step kind '\(Identifier.display(written))'\(Suggestions.didYouMean(written, in: StepKind.allCases.map(\.rawValue)).nilIfEmpty ?? "; kinds are screen, action, flow, finish")", at: kindNode.position, step: label)
+            }
+        }
+        var step = Step(name: name, kind: kind)
+        step.title = node["title"].flatMap { text($0, "the title of \(context)", step: label) }
+        step.description = node["description"].flatMap { text($0, "the description of \(context)", step: label) }
+        step.result = node["result"].map { fieldList($0, what: "the result of \(context)", allowObjects: true, step: label) }
+        step.set = node["set"].map { assignments($0, what: "'set' of \(context)", step: label) } ?? []
+        step.on = handlers(node["on"], step: label)
+        step.next = node["next"].flatMap { targets($0, step: label) }
+
+        if let outcomeNode = node["outcome"] {
+            if kind == .finish {
+                step.outcome = nameValue(outcomeNode, "outcome name", step: label)
+            } else {
+                report("'outcome' only applies to finish steps; add 'kind: finish' to \(context) or remove it", at: fields.first { $0.key == "outcome" }!.keyPosition, step: label)
+            }
+        }
+        if let flowNode = node["flow"] {
+            if kind == .flow {
+                step.flowPath = text(flowNode, "the nested flow of \(context)", step: label)
+                step.flowPathPosition = flowNode.position
+            } else {
+                report("'flow' only applies to nested flow steps; add 'kind: flow' to \(context)", at: fields.first { $0.key == "flow" }!.keyPosition, step: label)
+            }
+        } else if kind == .flow {
+            report("\(context) is a nested flow step but names no 'flow' file", at: name.position, step: label)
+        }
+        if let inputNode = node["input"] {
+            if kind == .flow {
+                step.input = assignments(inputNode, what: "'input' of \(context)", step: label)
+            } else {
+                report("'input' only applies to nested flow steps; add 'kind: flow' to \(context)", at: fields.first { $0.key == "input" }!.keyPosition, step: label)
+            }
+        }
+        if let lintEntry = fields.first(where: { $0.key == "lint" }) {
+            step.suppression = suppression(lintEntry, step: label)
+        }
+        return step
+    }
+
+    private mutating func suppression(_ entry: Node.Entry, step: String) -> Suppression? {
+        guard let fields = mapping(entry.value, "'lint' of step '\(step)'", step: step) else { return nil }
+        checkKeys(fields, allowed: ["allow", "reason"], in: "'lint' of step '\(step)'", step: step)
+        var rules: [Name] = []
+        if let allow = entry.value["allow"] {
+            let items = allow.items ?? [allow]
+            for item in items {
+                if let scalar = item.scalar, scalar.kind == .string || !scalar.quoted {
+                    rules.append(Name(scalar.text, at: item.position))
+                } else {
+                    report("'allow' lists rule identifiers, found \(item.kindDescription)", at: item.position, step: step)
+                }
+            }
+        } else {
+            report("'lint' of step '\(step)' must list the rules it allows under 'allow'", at: entry.keyPosition, step: step)
+        }
+        let reason = entry.value["reason"].flatMap { text($0, "'reason'", step: step) }
+        return Suppression(rules: rules, reason: reason, position: entry.keyPosition)
+    }
+
+    private mutating func assignments(_ node: Node, what: String, step: String) -> [Assignment] {
+        guard let entries = mapping(node, what, step: step) else { return [] }
+        var result: [Assignment] = []
+        for entry in entries {
+            guard let key = checkedName(entry.key, at: entry.keyPosition, "state key", step: step),
+                  let source = expression(entry.value, "the value of '\(key.text)'", step: step) else { continue }
+            result.append(Assignment(key: key, expression: source))
+        }
+        return result
+    }
+
+    private mutating func handlers(_ node: Node?, step: String) -> [Handler] {
+        guard let node, let entries = mapping(node, "'on' of step '\(step)'", step: step) else { return [] }
+        var result: [Handler] = []
+        for entry in entries {
+            guard let event = checkedName(entry.key, at: entry.keyPosition, "event name", step: step),
+                  let targets = targets(entry.value, step: step) else { continue }
+            result.append(Handler(event: event, targets: targets))
+        }
+        return result
+    }
+
+    private mutating func targets(_ node: Node, step: String) -> [Target]? {
+        if let items = node.items {
+            guard !items.isEmpty else {
+                report("a target list must have at least one target", at: node.position, step: step)
+                return nil
+            }
+            var result: [Target] = []
+            for item in items {
+                if item.items != nil {
+                    report("a target list holds targets, not lists", at: item.position, step: step)
+                } else if let target = target(item, step: step) {
+                    result.append(target)
+                }
+            }
+            return result.count == items.count ? result : nil
+        }
+        return target(node, step: step).map { [$0] }
+    }
+
+    private mutating func target(_ node: Node, step: String) -> Target? {
+        if node.scalar != nil {
+            return nameValue(node, "target step name", step: step).map { Target(move: .forward($0), position: node.position) }
+        }
+        guard let entries = node.entries else { return nil }
+        checkKeys(entries, allowed: Self.targetKeys, in: "a target", step: step)
+        let moves = entries.filter { ["forward", "back", "restart"].contains($0.key) }
+        guard moves.count == 1, let moveEntry = moves.first else {
+            if moves.count > 1 {
+                report("a target takes only one of 'forward', 'back' or 'restart'", at: moves[1].keyPosition, step: step)
+            } else if entries.allSatisfy({ Self.targetKeys.contains($0.key) }) {
+                // With a misspelt key the unknown-key finding already says what is wrong.
+                report("a target needs one of 'forward', 'back' or 'restart'", at: node.position, step: step)
+            }
+            return nil
+        }
+        let value = moveEntry.value
+        let move: Target.Move
+        switch moveEntry.key {
+        case "forward":
+            guard let stepName = nameValue(value, "target step name", step: step) else { return nil }
+            move = .forward(stepName)
+        case "back":
+            if case .bool(let flag)? = value.scalar?.kind, value.scalar?.quoted == false {
+                guard flag else {
+                    report("'back' takes a step name or true", at: value.position, step: step)
+                    return nil
+                }
+                move = .backOne
+            } else {
+                guard let stepName = nameValue(value, "target step name", step: step) else { return nil }
+                move = .back(stepName)
+            }
+        default:
+            guard case .bool(true)? = value.scalar?.kind, value.scalar?.quoted == false else {
+                report("'restart' takes true", at: value.position, step: step)
+                return nil
+            }
+            move = .restart
+        }
+        var target = Target(move: move, position: node.position)
+        target.condition = node["if"].flatMap { expression($0, "'if'", step: step) }
+        target.set = node["set"].map { assignments($0, what: "'set' of a target", step: step) } ?? []
+        return target
+    }
+}
+
+extension String {
+    /// Nil for an empty string, so that `??` can supply a fallback.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The two spellings of a flow document.
+public enum DocumentFormat: String, Sendable, CaseIterable {
+    case json
+    case yaml
+
+    /// The format a file's extension names (`.json`, `.yaml`, `.yml`), nil for any other.
+    public init?(path: String) {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "json": self = .json
+        case "yaml", "yml": self = .yaml
+        default: return nil
+        }
+    }
+}
+
+/// A file read and checked against the format: its tree, what it is, the flow model and the findings so far.
+public struct LoadedDocument: Sendable {
+    /// The file, as given.
+    public var file: String
+    /// How it was read.
+    public var format: DocumentFormat
+    /// The document tree, nil when the text could not be read as a document.
+    public var root: Node?
+    /// Whether the document is a simulation script (it has a `flowkit-script` key).
+    public var isScript: Bool
+    /// The flow model, when the document is a flow with its required keys.
+    public var flow: Flow?
+    /// `syntax`, `duplicate_key` and `schema` findings.
+    public var diagnostics: [Diagnostic]
+}
+
+/// Reads flow files from disk or memory into `LoadedDocument`s, enforcing the reader limits.
+public enum FlowLoader {
+    /// Parses `bytes` as `format` (or guessed from the first character: `{` or `[` means JSON) and decodes the flow.
+    public static func load(bytes: [UInt8], file: String, format: DocumentFormat? = nil, limits: ReaderLimits = .standard) -> LoadedDocument {
+        let format = format ?? guessFormat(bytes)
+        let parsed: ParsedDocument
+        switch format {
+        case .json: parsed = JSONReader.parse(bytes, file: file, limits: limits)
+        case .yaml: parsed = YAMLReader.parse(bytes, file: file, limits: limits)
+        }
+        var document = LoadedDocument(file: file, format: format, root: parsed.root, isScript: false, flow: nil, diagnostics: parsed.diagnostics)
+        guard let root = parsed.root else { return document }
+        if root["flowkit-script"] != nil {
+            document.isScript = true
+            return document
+        }
+        let decoded = FlowDecoder.decode(root, file: file)
+        document.flow = decoded.flow
+        document.diagnostics += decoded.diagnostics
+        return document
+    }
+
+    /// Reads the file at `path` and loads it; the format comes from the extension, else from the content.
+    public static func load(path: String, limits: ReaderLimits = .standard) throws -> LoadedDocument {
+        let bytes = try read(path: path, limit: limits.maxBytes)
+        return load(bytes: bytes, file: path, format: DocumentFormat(path: path), limits: limits)
+    }
+
+    /// Reads a regular file, at most `limit + 1` bytes (enough for the reader to report a file over the limit).
+    public static func read(path: String, limit: Int) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw openError(path: path, code: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FlowKitError.unreadable(path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FlowKitError.notAFile(path) }
+        let capacity = min(Int(info.st_size), limit) + 1
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var count = 0
+        while count < capacity {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.read(descriptor, buffer.baseAddress! + count, capacity - count)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw FlowKitError.unreadable(path, reason: String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            count += got
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    private static func openError(path: String, code: Int32) -> FlowKitError {
+        switch code {
+        case ENOENT, ENOTDIR: return .noSuchFile(path)
+        default: return .unreadable(path, reason: String(cString: strerror(code)).lowercased())
+        }
+    }
+
+    private static func guessFormat(_ bytes: [UInt8]) -> DocumentFormat {
+        for byte in bytes.prefix(4096) {
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF: continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+            default: return .yaml
+            }
+        }
+        return .yaml
+    }
+}

@@ -1,0 +1,316 @@
+/// A name written in a flow file (a step, event, state key, outcome or entry) and where it was written.
+public struct Name: Hashable, Sendable, CustomStringConvertible {
+    /// The name's text.
+    public var text: String
+    /// Where the name was written.
+    public var position: SourcePosition
+
+    /// Creates a positioned name.
+    public init(_ text: String, at position: SourcePosition) {
+        self.text = text
+        self.position = position
+    }
+
+    public var description: String { text }
+}
+
+/// The source text of an expression: a string written in an expression slot, or a YAML/JSON literal there.
+public struct ExpressionSource: Hashable, Sendable {
+    /// The expression's text (for a literal, the literal as written).
+    public var text: String
+    /// Where the value starts in the file.
+    public var position: SourcePosition
+    /// The literal's kind when the slot held a boolean, number or null rather than a string.
+    public var literal: Scalar.Kind?
+
+    /// Creates an expression source.
+    public init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil) {
+        self.text = text
+        self.position = position
+        self.literal = literal
+    }
+}
+
+/// A declared type: `int`, `number`, `string`, `bool`, an enum, or (in results) a nested shape; optionally `?`.
+public struct TypeRef: Hashable, Sendable, CustomStringConvertible {
+    /// The underlying type.
+    public indirect enum Base: Hashable, Sendable {
+        case int, number, string, bool
+        /// A list of allowed strings.
+        case enumeration([String])
+        /// A nested shape (results only).
+        case object([Field])
+    }
+
+    /// The underlying type.
+    public var base: Base
+    /// Whether the value may be unset or null.
+    public var optional: Bool
+    /// Where the type was written.
+    public var position: SourcePosition
+
+    /// Creates a type reference.
+    public init(base: Base, optional: Bool, position: SourcePosition) {
+        self.base = base
+        self.optional = optional
+        self.position = position
+    }
+
+    public var description: String {
+        let text: String
+        switch base {
+        case .int: text = "int"
+        case .number: text = "number"
+        case .string: text = "string"
+        case .bool: text = "bool"
+        case .enumeration(let values): text = "[" + values.joined(separator: ", ") + "]"
+        case .object(let fields): text = "{ " + fields.map { "\($0.name.text): \($0.type)" }.joined(separator: ", ") + " }"
+        }
+        return optional ? text + "?" : text
+    }
+}
+
+/// A key and its declared type, in `state` or a step's `result`.
+public struct Field: Hashable, Sendable {
+    /// The key.
+    public var name: Name
+    /// Its type.
+    public var type: TypeRef
+
+    /// Creates a field.
+    public init(name: Name, type: TypeRef) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// One state update: a key and the expression that computes it.
+public struct Assignment: Hashable, Sendable {
+    /// The state key written.
+    public var key: Name
+    /// The value's expression.
+    public var expression: ExpressionSource
+
+    /// Creates an assignment.
+    public init(key: Name, expression: ExpressionSource) {
+        self.key = key
+        self.expression = expression
+    }
+}
+
+/// One option of a transition: where to go, under which condition, with which state updates.
+public struct Target: Hashable, Sendable {
+    /// The navigation a target performs.
+    public enum Move: Hashable, Sendable {
+        /// Push the step on the history and show it.
+        case forward(Name)
+        /// Pop the history back to the latest visit of the step.
+        case back(Name)
+        /// Pop one step.
+        case backOne
+        /// Clear history and state and go to `start`.
+        case restart
+    }
+
+    /// The navigation.
+    public var move: Move
+    /// The `if` condition, when there is one.
+    public var condition: ExpressionSource?
+    /// The `set` updates applied when taken.
+    public var set: [Assignment]
+    /// Where the target was written.
+    public var position: SourcePosition
+
+    /// Creates a target.
+    public init(move: Move, condition: ExpressionSource? = nil, set: [Assignment] = [], position: SourcePosition) {
+        self.move = move
+        self.condition = condition
+        self.set = set
+        self.position = position
+    }
+
+    /// The step a forward or `back: X` target names.
+    public var stepName: Name? {
+        switch move {
+        case .forward(let name), .back(let name): return name
+        case .backOne, .restart: return nil
+        }
+    }
+}
+
+/// A handler: an event and the targets tried in order when it is raised.
+public struct Handler: Hashable, Sendable {
+    /// The event handled.
+    public var event: Name
+    /// The guarded target list.
+    public var targets: [Target]
+
+    /// Creates a handler.
+    public init(event: Name, targets: [Target]) {
+        self.event = event
+        self.targets = targets
+    }
+}
+
+/// What a step is.
+public enum StepKind: String, Hashable, Sendable, CaseIterable {
+    /// A screen shown to the user (the default).
+    case screen
+    /// Work such as a network call.
+    case action
+    /// A nested flow.
+    case flow
+    /// The end of the flow.
+    case finish
+}
+
+/// A written reason to silence rules on one step (`lint: { allow: [...], reason: "..." }`).
+public struct Suppression: Hashable, Sendable {
+    /// The rule identifiers allowed on the step.
+    public var rules: [Name]
+    /// Why; required.
+    public var reason: String?
+    /// Where the `lint` key was written.
+    public var position: SourcePosition
+
+    /// Creates a suppression.
+    public init(rules: [Name], reason: String?, position: SourcePosition) {
+        self.rules = rules
+        self.reason = reason
+        self.position = position
+    }
+}
+
+/// One step of a flow, or the `"*"` step whose handlers apply to every step.
+public struct Step: Hashable, Sendable {
+    /// The step's name (the key it was written under).
+    public var name: Name
+    /// What it is.
+    public var kind: StepKind
+    /// A label for diagrams.
+    public var title: String?
+    /// Free text for people.
+    public var description: String?
+    /// The declared shape of the step's result.
+    public var result: [Field]?
+    /// The reducer: state keys from expressions, run when the step completes with a result.
+    public var set: [Assignment]
+    /// Handlers by event, in file order.
+    public var on: [Handler]
+    /// The target list taken when no handled event is raised.
+    public var next: [Target]?
+    /// On a finish step: the flow's outcome (default: the step's name).
+    public var outcome: Name?
+    /// On a flow step: the nested flow file, relative to this file.
+    public var flowPath: String?
+    /// Where `flow` was written.
+    public var flowPathPosition: SourcePosition?
+    /// On a flow step: the nested flow's initial state.
+    public var input: [Assignment]
+    /// Rules silenced on this step.
+    public var suppression: Suppression?
+
+    /// Creates a step.
+    public init(name: Name, kind: StepKind = .screen, title: String? = nil, description: String? = nil, result: [Field]? = nil,
+                set: [Assignment] = [], on: [Handler] = [], next: [Target]? = nil, outcome: Name? = nil,
+                flowPath: String? = nil, flowPathPosition: SourcePosition? = nil, input: [Assignment] = [], suppression: Suppression? = nil) {
+        self.name = name
+        self.kind = kind
+        self.title = title
+        self.description = description
+        self.result = result
+        self.set = set
+        self.on = on
+        self.next = next
+        self.outcome = outcome
+        self.flowPath = flowPath
+        self.flowPathPosition = flowPathPosition
+        self.input = input
+        self.suppression = suppression
+    }
+
+    /// Whether the step has any transition of its own.
+    public var hasTransitions: Bool { !on.isEmpty || next != nil }
+
+    /// The handler for `event`, when the step has one.
+    public func handler(for event: String) -> Handler? { on.first { $0.event.text == event } }
+}
+
+/// A declared event: raised by a step itself, or derived from an expression.
+public struct EventDeclaration: Hashable, Sendable {
+    /// The event's name.
+    public var name: Name
+    /// The expression that raises it, for a derived event.
+    public var expression: ExpressionSource?
+
+    /// Creates an event declaration.
+    public init(name: Name, expression: ExpressionSource?) {
+        self.name = name
+        self.expression = expression
+    }
+}
+
+/// A deep link into the flow.
+public struct Entry: Hashable, Sendable {
+    /// The entry's name.
+    public var name: Name
+    /// The step the flow starts at.
+    public var step: Name
+    /// The link's path, with `{key}` parameters.
+    public var path: String
+    /// Where the path was written.
+    public var pathPosition: SourcePosition
+
+    /// Creates an entry.
+    public init(name: Name, step: Name, path: String, pathPosition: SourcePosition) {
+        self.name = name
+        self.step = step
+        self.path = path
+        self.pathPosition = pathPosition
+    }
+}
+
+/// A flow definition as written in one file: the model every analysis, the engine and the renderers work on.
+public struct Flow: Hashable, Sendable {
+    /// The file the flow was read from, as given.
+    public var file: String
+    /// The format version (`flowkit: 1`).
+    public var version: Int
+    /// The flow's name.
+    public var name: Name
+    /// A label for diagrams.
+    public var title: String?
+    /// Free text for people.
+    public var description: String?
+    /// The first step.
+    public var start: Name
+    /// Declared state keys, in file order.
+    public var state: [Field]
+    /// Declared events, in declaration order.
+    public var events: [EventDeclaration]
+    /// Deep links.
+    public var entries: [Entry]
+    /// The steps in file order, without `"*"`.
+    public var steps: [Step]
+    /// The `"*"` step, when there is one.
+    public var anyStep: Step?
+
+    /// Creates a flow.
+    public init(file: String, version: Int = 1, name: Name, title: String? = nil, description: String? = nil, start: Name,
+                state: [Field] = [], events: [EventDeclaration] = [], entries: [Entry] = [], steps: [Step] = [], anyStep: Step? = nil) {
+        self.file = file
+        self.version = version
+        self.name = name
+        self.title = title
+        self.description = description
+        self.start = start
+        self.state = state
+        self.events = events
+        self.entries = entries
+        self.steps = steps
+        self.anyStep = anyStep
+    }
+
+    /// The step named `name`, when there is one.
+    public func step(named name: String) -> Step? { steps.first { $0.name.text == name } }
+}

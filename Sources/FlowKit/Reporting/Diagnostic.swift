@@ -1,0 +1,50 @@
+/// How serious a finding is.
+public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    /// Fails the lint.
+    case error
+    /// Fails the lint only with `--strict`.
+    case warning
+    /// Information; never fails the lint.
+    case note
+
+    private var rank: Int {
+        switch self {
+        case .error: return 0
+        case .warning: return 1
+        case .note: return 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One finding: a rule, a severity, a message and where it applies.
+public struct Diagnostic: Hashable, Sendable {
+    /// The file the finding is about, as given to flowkit.
+    public var file: String
+    /// Where in the file.
+    public var position: SourcePosition
+    /// How serious it is.
+    public var severity: Severity
+    /// The rule's snake_case identifier.
+    public var rule: String
+    /// The step the finding is about, when there is one.
+    public var step: String?
+    /// A lowercase message naming steps in single quotes.
+    public var message: String
+
+    /// Creates a finding.
+    public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String) {
+        self.file = file
+        self.position = position
+        self.severity = severity
+        self.rule = rule
+        self.step = step
+        self.message = message
+    }
+
+    /// The 1-based line.
+    public var line: Int { position.line }
+    /// The 1-based column.
+    public var column: Int { position.column }
+}

@@ -1,0 +1,55 @@
+/// The outcome of linting some files: every finding and how many files were checked.
+public struct LintReport: Sendable {
+    /// The findings, in the order they are reported.
+    public var diagnostics: [Diagnostic]
+    /// How many files were checked.
+    public var fileCount: Int
+
+    /// Creates a report.
+    public init(diagnostics: [Diagnostic], fileCount: Int) {
+        self.diagnostics = diagnostics
+        self.fileCount = fileCount
+    }
+
+    /// How many findings have `severity`.
+    public func count(_ severity: Severity) -> Int { diagnostics.lazy.filter { $0.severity == severity }.count }
+
+    /// Whether the report fails a lint: an error, or with `strict` a warning.
+    public func fails(strict: Bool) -> Bool {
+        diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+    }
+}
+
+/// Turns a lint report into the text of one output format.
+public protocol Reporter: Sendable {
+    /// The format's name, as `--format` takes it.
+    static var identifier: String { get }
+    /// The whole output for `report`.
+    func render(_ report: LintReport) -> String
+}
+
+/// Minimal JSON writing helpers for the reporters, which keep their keys in a fixed order.
+enum JSONText {
+    /// `text` as a JSON string literal.
+    static func string(_ text: String) -> String {
+        var output = "\""
+        output.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output + "\""
+    }
+}

@@ -1,0 +1,45 @@
+/// The default output: `file:line:column: severity: message [rule]` per finding, the form Xcode, editors and most
+/// CI log parsers recognise, then a one-line summary.
+public struct TextReporter: Reporter {
+    public static let identifier = "text"
+
+    /// Whether to colour the output with ANSI escapes.
+    public var color: Bool
+
+    /// Creates a text reporter, coloured or plain.
+    public init(color: Bool) {
+        self.color = color
+    }
+
+    public func render(_ report: LintReport) -> String {
+        var output = ""
+        for diagnostic in report.diagnostics {
+            output += style("\(diagnostic.file):\(diagnostic.line):\(diagnostic.column):", "1")
+            output += " " + style("\(diagnostic.severity.rawValue):", severityStyle(diagnostic.severity))
+            output += " \(diagnostic.message) " + style("[\(diagnostic.rule)]", "2") + "\n"
+        }
+        output += Self.summary(report) + "\n"
+        return output
+    }
+
+    /// "2 files checked: 1 error, 1 warning" or "2 files checked: no findings".
+    public static func summary(_ report: LintReport) -> String {
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        let counts = [(Severity.error, "error"), (.warning, "warning"), (.note, "note")].compactMap { severity, word in
+            report.count(severity) > 0 ? plural(report.count(severity), word) : nil
+        }
+        return "\(plural(report.fileCount, "file")) checked: " + (counts.isEmpty ? "no findings" : counts.joined(separator: ", "))
+    }
+
+    private func severityStyle(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "1;31"
+        case .warning: return "1;33"
+        case .note: return "1;36"
+        }
+    }
+
+    private func style(_ text: String, _ code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

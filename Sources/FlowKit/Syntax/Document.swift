@@ -1,0 +1,189 @@
+import Foundation
+
+/// A 1-based line and column in a source file; columns count Unicode scalars, as libyaml does.
+public struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column, in Unicode scalars.
+    public var column: Int
+
+    /// Creates a position from a 1-based line and column.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// The first character of a file.
+    public static let start = SourcePosition(line: 1, column: 1)
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A scalar value of a flow document with the text it was written as.
+public struct Scalar: Hashable, Sendable {
+    /// What the scalar resolved to under the JSON rules or YAML 1.2's core schema.
+    public enum Kind: Hashable, Sendable {
+        /// `null`, `~` or an empty YAML value.
+        case null
+        /// `true` or `false`.
+        case bool(Bool)
+        /// An integer that fits in 64 bits.
+        case int(Int64)
+        /// Any other number (also an integer too large for 64 bits).
+        case number(Double)
+        /// A string.
+        case string
+    }
+
+    /// The resolved kind.
+    public var kind: Kind
+    /// The text: the decoded string for strings, the literal as written otherwise.
+    public var text: String
+    /// Whether the scalar was quoted (JSON strings, YAML quoted or block scalars).
+    public var quoted: Bool
+
+    /// Creates a scalar.
+    public init(kind: Kind, text: String, quoted: Bool) {
+        self.kind = kind
+        self.text = text
+        self.quoted = quoted
+    }
+}
+
+/// One node of the positioned document tree that both the JSON and the YAML reader build.
+public struct Node: Sendable {
+    /// The node's content.
+    public indirect enum Value: Sendable {
+        /// A scalar.
+        case scalar(Scalar)
+        /// A sequence of nodes.
+        case sequence([Node])
+        /// A mapping, keys in document order (duplicates already removed and reported).
+        case mapping([Entry])
+    }
+
+    /// One key and value of a mapping; the key keeps its own position.
+    public struct Entry: Sendable {
+        /// The key's text (normalised to NFC).
+        public var key: String
+        /// Where the key starts.
+        public var keyPosition: SourcePosition
+        /// The value.
+        public var value: Node
+
+        /// Creates a mapping entry.
+        public init(key: String, keyPosition: SourcePosition, value: Node) {
+            self.key = key
+            self.keyPosition = keyPosition
+            self.value = value
+        }
+    }
+
+    /// The content.
+    public var value: Value
+    /// Where the node starts.
+    public var position: SourcePosition
+
+    /// Creates a node.
+    public init(_ value: Value, at position: SourcePosition) {
+        self.value = value
+        self.position = position
+    }
+
+    /// The scalar, when this node is one.
+    public var scalar: Scalar? {
+        if case .scalar(let scalar) = value { return scalar }
+        return nil
+    }
+
+    /// The entries, when this node is a mapping.
+    public var entries: [Entry]? {
+        if case .mapping(let entries) = value { return entries }
+        return nil
+    }
+
+    /// The items, when this node is a sequence.
+    public var items: [Node]? {
+        if case .sequence(let items) = value { return items }
+        return nil
+    }
+
+    /// The value of `key`, when this node is a mapping that has it.
+    public subscript(key: String) -> Node? {
+        entries?.first(where: { $0.key == key })?.value
+    }
+
+    /// The plain value as Foundation objects (`NSNull`, `Bool`, `Int64`, `Double`, `String`, arrays, dictionaries), for JSON output and comparisons.
+    public var foundationValue: Any {
+        switch value {
+        case .scalar(let scalar):
+            switch scalar.kind {
+            case .null: return NSNull()
+            case .bool(let b): return b
+            case .int(let i): return i
+            case .number(let d): return d
+            case .string: return scalar.text
+            }
+        case .sequence(let items):
+            return items.map(\.foundationValue)
+        case .mapping(let entries):
+            var dict: [String: Any] = [:]
+            for entry in entries { dict[entry.key] = entry.value.foundationValue }
+            return dict
+        }
+    }
+
+    /// A short name of the node's kind for messages ("a mapping", "a string", ...).
+    public var kindDescription: String {
+        switch value {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let scalar):
+            switch scalar.kind {
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .int: return "an integer"
+            case .number: return "a number"
+            case .string: return "a string"
+            }
+        }
+    }
+}
+
+/// What a reader makes of a file's text: the document when it could be read, and the findings on the way.
+public struct ParsedDocument: Sendable {
+    /// The root node, or nil when the text is not a readable document.
+    public var root: Node?
+    /// `syntax` and `duplicate_key` findings, in the order found.
+    public var diagnostics: [Diagnostic]
+
+    /// Creates a parse result.
+    public init(root: Node?, diagnostics: [Diagnostic]) {
+        self.root = root
+        self.diagnostics = diagnostics
+    }
+}
+
+/// The bounds every reader enforces on untrusted input.
+public struct ReaderLimits: Sendable {
+    /// The deepest nesting of lists and mappings accepted.
+    public var maxDepth: Int
+    /// The most nodes a document may have, aliases expanded.
+    public var maxNodes: Int
+    /// The largest file accepted, in bytes.
+    public var maxBytes: Int
+
+    /// Creates limits.
+    public init(maxDepth: Int = 256, maxNodes: Int = 2_000_000, maxBytes: Int = 16 << 20) {
+        self.maxDepth = maxDepth
+        self.maxNodes = maxNodes
+        self.maxBytes = maxBytes
+    }
+
+    /// The limits flowkit uses unless told otherwise.
+    public static let standard = ReaderLimits()
+}

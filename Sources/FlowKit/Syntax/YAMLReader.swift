@@ -1,0 +1,298 @@
+import CYaml
+import Foundation
+
+/// Reads YAML text into the positioned document tree, from the event stream of the libyaml that Yams ships.
+///
+/// Composing from events (rather than `Yams.compose`) keeps the walk iterative, reports every duplicate key
+/// as a finding instead of failing the whole document, bounds the expansion of aliases, and resolves scalars
+/// with YAML 1.2's core schema (`on`, `yes`, `no` are strings).
+public enum YAMLReader {
+    /// Parses `bytes` (the raw file contents) of the file named `file`.
+    public static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
+        bytes.withUnsafeBufferPointer { buffer in
+            var composer = Composer(bytes: buffer, file: file, limits: limits)
+            return composer.run()
+        }
+    }
+
+    /// Resolves a plain scalar's text under YAML 1.2's core schema.
+    static func resolvePlain(_ text: String) -> Scalar.Kind {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .number(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .number(.nan)
+        default: break
+        }
+        let utf8 = Array(text.utf8)
+        guard let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return .string }
+        if utf8.count > 2, utf8[0] == UInt8(ascii: "0"), utf8[1] == UInt8(ascii: "x") || utf8[1] == UInt8(ascii: "o") {
+            let radix = utf8[1] == UInt8(ascii: "x") ? 16 : 8
+            let digits = String(decoding: utf8[2...], as: UTF8.self)
+            if let value = Int64(digits, radix: radix) { return .int(value) }
+            if digits.allSatisfy({ $0.isHexDigit && (radix == 16 || ("0"..."7").contains($0)) }) { return .number(Double(UInt64.max)) }
+            return .string
+        }
+        if isDecimalInteger(utf8) {
+            if let value = Int64(text) { return .int(value) }
+            return .number(Double(text) ?? .infinity)
+        }
+        if isFloat(utf8), let value = Double(text) { return .number(value) }
+        return .string
+    }
+
+    private static func isDecimalInteger(_ utf8: [UInt8]) -> Bool {
+        var index = 0
+        if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
+        guard index < utf8.count else { return false }
+        return utf8[index...].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+    private static func isFloat(_ utf8: [UInt8]) -> Bool {
+        let digit: ClosedRange<UInt8> = UInt8(ascii: "0")...UInt8(ascii: "9")
+        var index = 0
+        func digits() -> Int {
+            let begin = index
+            while index < utf8.count, digit.contains(utf8[index]) { index += 1 }
+            return index - begin
+        }
+        if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
+        let whole = digits()
+        if index < utf8.count, utf8[index] == UInt8(ascii: ".") {
+            index += 1
+            let fraction = digits()
+            if whole == 0 && fraction == 0 { return false }
+        } else if whole == 0 {
+            return false
+        }
+        if index < utf8.count, utf8[index] == UInt8(ascii: "e") || utf8[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < utf8.count, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index += 1 }
+            if digits() == 0 { return false }
+        }
+        return index == utf8.count
+    }
+}
+
+/// Builds the tree from libyaml events with an explicit stack.
+private struct Composer {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    let limits: ReaderLimits
+    var diagnostics: [Diagnostic] = []
+
+    /// An open collection.
+    enum Frame {
+        case sequence(position: SourcePosition, anchor: String?, items: [Node], nodes: Int)
+        case mapping(position: SourcePosition, anchor: String?, entries: [Node.Entry], pendingKey: (String, SourcePosition)?, seen: [String: SourcePosition], nodes: Int)
+    }
+
+    var stack: [Frame] = []
+    var anchors: [String: (node: Node, count: Int)] = [:]
+    var totalNodes = 0
+    var root: Node?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ReaderLimits) {
+        self.bytes = bytes
+        self.file = file
+        self.limits = limits
+    }
+
+    struct Stop: Error {}
+
+    mutating func fail(_ message: String, at position: SourcePosition) -> Stop {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: "syntax", message: message))
+        return Stop()
+    }
+
+    mutating func run() -> ParsedDocument {
+        if bytes.count > limits.maxBytes {
+            _ = fail("the file is \(bytes.count) bytes; the limit is \(limits.maxBytes) bytes", at: .start)
+            return ParsedDocument(root: nil, diagnostics: diagnostics)
+        }
+        if let (offset, message) = SourceText.firstInvalidByte(in: bytes) {
+            _ = fail(message, at: SourceText.position(ofByteOffset: offset, in: bytes))
+            return ParsedDocument(root: nil, diagnostics: diagnostics)
+        }
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            _ = fail("the YAML parser could not start", at: .start)
+            return ParsedDocument(root: nil, diagnostics: diagnostics)
+        }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
+        do {
+            try consume(&parser)
+        } catch {
+            return ParsedDocument(root: nil, diagnostics: diagnostics)
+        }
+        guard let root else {
+            _ = fail("the file is empty", at: .start)
+            return ParsedDocument(root: nil, diagnostics: diagnostics)
+        }
+        return ParsedDocument(root: root, diagnostics: diagnostics)
+    }
+
+    mutating func consume(_ parser: inout yaml_parser_t) throws {
+        var documents = 0
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                throw parserError(parser)
+            }
+            defer { yaml_event_delete(&event) }
+            let position = SourcePosition(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+            switch event.type {
+            case YAML_STREAM_END_EVENT:
+                return
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    throw fail("a flow file holds one YAML document, but a second one starts here", at: position)
+                }
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let text = string(scalar.value, length: Int(scalar.length))
+                let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+                var kind: Scalar.Kind = plain ? YAMLReader.resolvePlain(text) : .string
+                if let tag = optionalString(scalar.tag), tag == "tag:yaml.org,2002:str" { kind = .string }
+                try add(Node(.scalar(Scalar(kind: kind, text: text, quoted: !plain)), at: position), count: 1, anchor: optionalString(scalar.anchor), at: position)
+            case YAML_ALIAS_EVENT:
+                let name = string(event.data.alias.anchor, length: nil)
+                guard let target = anchors[name] else {
+                    throw fail("alias '*\(name)' names no anchor defined before it", at: position)
+                }
+                try add(target.node, count: target.count, anchor: nil, at: position)
+            case YAML_SEQUENCE_START_EVENT:
+                try open(at: position)
+                stack.append(.sequence(position: position, anchor: optionalString(event.data.sequence_start.anchor), items: [], nodes: 1))
+            case YAML_MAPPING_START_EVENT:
+                try open(at: position)
+                stack.append(.mapping(position: position, anchor: optionalString(event.data.mapping_start.anchor), entries: [], pendingKey: nil, seen: [:], nodes: 1))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                let frame = stack.removeLast()
+                switch frame {
+                case let .sequence(start, anchor, items, nodes):
+                    try add(Node(.sequence(items), at: start), count: nodes, anchor: anchor, at: start, counted: true)
+                case let .mapping(start, anchor, entries, _, _, nodes):
+                    try add(Node(.mapping(entries), at: start), count: nodes, anchor: anchor, at: start, counted: true)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    mutating func open(at position: SourcePosition) throws {
+        if stack.count >= limits.maxDepth {
+            throw fail("nesting is deeper than \(limits.maxDepth) levels", at: position)
+        }
+        if case .mapping(_, _, _, nil, _, _)? = stack.last {
+            throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
+        }
+        try count(1, at: position)
+    }
+
+    mutating func count(_ nodes: Int, at position: SourcePosition) throws {
+        totalNodes += nodes
+        if totalNodes > limits.maxNodes {
+            throw fail("the document has more than \(limits.maxNodes) values once its aliases are expanded", at: position)
+        }
+    }
+
+    /// Adds a finished node to the open collection (or makes it the root), registering its anchor.
+    mutating func add(_ node: Node, count nodes: Int, anchor: String?, at position: SourcePosition, counted: Bool = false) throws {
+        if !counted { try count(nodes, at: position) }
+        if let anchor { anchors[anchor] = (node, nodes) }
+        guard let top = stack.popLast() else {
+            root = node
+            return
+        }
+        switch top {
+        case .sequence(let start, let anchorName, var items, let total):
+            items.append(node)
+            stack.append(.sequence(position: start, anchor: anchorName, items: items, nodes: total + nodes))
+        case .mapping(let start, let anchorName, var entries, let pendingKey, var seen, let total):
+            if let (key, keyPosition) = pendingKey {
+                if let first = seen[key] {
+                    diagnostics.append(Diagnostic(
+                        file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
+                        message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))"))
+                } else {
+                    seen[key] = keyPosition
+                    entries.append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
+                }
+                stack.append(.mapping(position: start, anchor: anchorName, entries: entries, pendingKey: nil, seen: seen, nodes: total + nodes))
+            } else {
+                guard let scalar = node.scalar else {
+                    throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
+                }
+                let key = scalar.text.unicodeScalars.allSatisfy(\.isASCII) ? scalar.text : scalar.text.precomposedForm
+                stack.append(.mapping(position: start, anchor: anchorName, entries: entries, pendingKey: (key, node.position), seen: seen, nodes: total + nodes))
+            }
+        }
+    }
+
+    mutating func parserError(_ parser: yaml_parser_t) -> Stop {
+        let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+        let position: SourcePosition
+        if parser.error == YAML_READER_ERROR {
+            position = SourceText.position(ofByteOffset: Int(parser.problem_offset), in: bytes)
+        } else {
+            position = SourcePosition(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+        }
+        var message = problem
+        if let context = parser.context.map({ String(cString: $0) }), !context.hasPrefix("while scanning for") {
+            let contextPosition = SourcePosition(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
+            var subject = context
+            for prefix in ["while parsing ", "while scanning "] where subject.hasPrefix(prefix) {
+                subject = "in the " + subject.dropFirst(prefix.count).replacingOccurrences(of: "a ", with: "", options: .anchored) + " that starts"
+            }
+            message = "\(problem) (\(subject) at line \(contextPosition.line), column \(contextPosition.column))"
+        }
+        if problem.hasPrefix("found character that cannot start any token"), characterIsTab(at: position) {
+            message = "a tab cannot indent YAML; use spaces"
+        }
+        if problem.contains("Maximum nesting level") { message = "nesting is deeper than \(limits.maxDepth) levels" }
+        return fail(message, at: position)
+    }
+
+    /// Whether the character at `position` is a tab.
+    func characterIsTab(at position: SourcePosition) -> Bool {
+        var line = 1
+        var index = 0
+        while index < bytes.count, line < position.line {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+        var column = 1
+        while index < bytes.count, column < position.column, bytes[index] != 0x0A {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+        return index < bytes.count && bytes[index] == 0x09
+    }
+
+    func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int?) -> String {
+        guard let pointer else { return "" }
+        let count = length ?? strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func optionalString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { string($0, length: nil) }
+    }
+}
+
+extension String {
+    /// The string in Unicode normalisation form C, so that keys written in different forms compare equal.
+    var precomposedForm: String {
+        precomposedStringWithCanonicalMapping
+    }
+}
