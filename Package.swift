@@ -6,15 +6,25 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "FlowKit", targets: ["FlowKit"]),
+        .executable(name: "flowkit", targets: ["flowkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         .target(
             name: "FlowKit",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
+        .executableTarget(
+            name: "flowkit",
+            dependencies: [
+                "FlowKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit"]),
+        .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit"]),
     ]
 )

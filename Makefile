@@ -1,0 +1,47 @@
+# flowkit: `make demo` runs the main job on the sample flows, `make test` runs the test suite.
+# Both install what is missing on a Debian machine (as root) before building.
+
+SWIFT ?= swift
+BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+FLOWKIT = $(BIN_DIR)/flowkit
+SAMPLES = $(wildcard flows/*.yaml flows/*.json)
+
+.PHONY: all deps build release demo test clean
+
+all: build
+
+# System packages: Graphviz's C library (for rendering) and pkg-config; jsonschema for the schema test.
+deps:
+	@missing=""; \
+	for pkg in libgraphviz-dev pkg-config; do \
+	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing$$missing"; \
+	    apt-get update && apt-get install -y $$missing; \
+	  else \
+	    echo "warning: please install$$missing" >&2; \
+	  fi; \
+	fi
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+demo: release
+	@echo "== flowkit lint on the sample flows"
+	$(FLOWKIT) lint $(SAMPLES)
+	@echo
+	@echo "== flowkit lint on flows/broken (each file shows a rule firing; errors expected)"
+	-@$(FLOWKIT) lint flows/broken
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

@@ -1,0 +1,26 @@
+import ArgumentParser
+import FlowKit
+
+/// `flowkit explain RULE`: prints a rule's description and examples.
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Explain a lint rule, with examples.",
+        discussion: """
+            Examples:
+              flowkit explain unreachable_step
+            """)
+
+    @Argument(help: ArgumentHelp("The rule's identifier, as 'flowkit rules' lists it.", valueName: "rule"))
+    var rule: String
+
+    func validate() throws {
+        if Linter.rule(rule) == nil {
+            let hint = Suggestions.didYouMean(rule, in: Linter.rules.map { $0.description.identifier })
+            throw ValidationError("unknown rule '\(rule)'\(hint); 'flowkit rules' lists them")
+        }
+    }
+
+    func run() {
+        if let rule = Linter.rule(rule) { print(RuleCatalog.explanation(rule.description), terminator: "") }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import FlowKit
+
+/// `flowkit rules`: lists every rule with its severity and summary.
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the lint rules.",
+        discussion: """
+            Examples:
+              flowkit rules
+              flowkit rules --format markdown
+            """)
+
+    /// The listing formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown
+    }
+
+    @Option(name: .long, help: "Output format: text or markdown (the README's rule table).")
+    var format: Format = .text
+
+    func run() {
+        switch format {
+        case .text: print(RuleCatalog.text(), terminator: "")
+        case .markdown: print(RuleCatalog.markdownTable(), terminator: "")
+        }
+    }
+}

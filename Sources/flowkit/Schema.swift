@@ -1,0 +1,19 @@
+import ArgumentParser
+import FlowKit
+
+/// `flowkit schema`: prints the JSON Schema of the flow format for editors.
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the JSON Schema (draft 2020-12) of the flow format.",
+        discussion: """
+            Save it and point your editor at it, e.g. with "$schema" in a JSON flow or a \
+            '# yaml-language-server: $schema=...' comment in a YAML flow.
+
+            Examples:
+              flowkit schema > flow.schema.json
+            """)
+
+    func run() {
+        print(FlowJSONSchema.text)
+    }
+}
