@@ -85,10 +85,16 @@ private struct Composer {
     let limits: ReaderLimits
     var diagnostics: [Diagnostic] = []
 
-    /// An open collection.
-    enum Frame {
-        case sequence(position: SourcePosition, anchor: String?, items: [Node], nodes: Int)
-        case mapping(position: SourcePosition, anchor: String?, entries: [Node.Entry], pendingKey: (String, SourcePosition)?, seen: [String: SourcePosition], nodes: Int)
+    /// An open collection, mutated in place at the top of the stack so that appends never copy.
+    struct Frame {
+        let isMapping: Bool
+        let position: SourcePosition
+        let anchor: String?
+        var items: [Node] = []
+        var entries: [Node.Entry] = []
+        var pendingKey: (String, SourcePosition)?
+        var seen: [String: SourcePosition] = [:]
+        var nodes = 1
     }
 
     var stack: [Frame] = []
@@ -170,18 +176,14 @@ private struct Composer {
                 try add(target.node, count: target.count, anchor: nil, at: position)
             case YAML_SEQUENCE_START_EVENT:
                 try open(at: position)
-                stack.append(.sequence(position: position, anchor: optionalString(event.data.sequence_start.anchor), items: [], nodes: 1))
+                stack.append(Frame(isMapping: false, position: position, anchor: optionalString(event.data.sequence_start.anchor)))
             case YAML_MAPPING_START_EVENT:
                 try open(at: position)
-                stack.append(.mapping(position: position, anchor: optionalString(event.data.mapping_start.anchor), entries: [], pendingKey: nil, seen: [:], nodes: 1))
+                stack.append(Frame(isMapping: true, position: position, anchor: optionalString(event.data.mapping_start.anchor)))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let frame = stack.removeLast()
-                switch frame {
-                case let .sequence(start, anchor, items, nodes):
-                    try add(Node(.sequence(items), at: start), count: nodes, anchor: anchor, at: start, counted: true)
-                case let .mapping(start, anchor, entries, _, _, nodes):
-                    try add(Node(.mapping(entries), at: start), count: nodes, anchor: anchor, at: start, counted: true)
-                }
+                let node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), at: frame.position)
+                try add(node, count: frame.nodes, anchor: frame.anchor, at: frame.position, counted: true)
             default:
                 break
             }
@@ -192,7 +194,7 @@ private struct Composer {
         if stack.count >= limits.maxDepth {
             throw fail("nesting is deeper than \(limits.maxDepth) levels", at: position)
         }
-        if case .mapping(_, _, _, nil, _, _)? = stack.last {
+        if let top = stack.last, top.isMapping, top.pendingKey == nil {
             throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
         }
         try count(1, at: position)
@@ -209,32 +211,32 @@ private struct Composer {
     mutating func add(_ node: Node, count nodes: Int, anchor: String?, at position: SourcePosition, counted: Bool = false) throws {
         if !counted { try count(nodes, at: position) }
         if let anchor { anchors[anchor] = (node, nodes) }
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
             return
         }
-        switch top {
-        case .sequence(let start, let anchorName, var items, let total):
-            items.append(node)
-            stack.append(.sequence(position: start, anchor: anchorName, items: items, nodes: total + nodes))
-        case .mapping(let start, let anchorName, var entries, let pendingKey, var seen, let total):
-            if let (key, keyPosition) = pendingKey {
-                if let first = seen[key] {
-                    diagnostics.append(Diagnostic(
-                        file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
-                        message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))"))
-                } else {
-                    seen[key] = keyPosition
-                    entries.append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
-                }
-                stack.append(.mapping(position: start, anchor: anchorName, entries: entries, pendingKey: nil, seen: seen, nodes: total + nodes))
+        let top = stack.count - 1
+        stack[top].nodes += nodes
+        guard stack[top].isMapping else {
+            stack[top].items.append(node)
+            return
+        }
+        if let (key, keyPosition) = stack[top].pendingKey {
+            stack[top].pendingKey = nil
+            if let first = stack[top].seen[key] {
+                diagnostics.append(Diagnostic(
+                    file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
+                    message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))"))
             } else {
-                guard let scalar = node.scalar else {
-                    throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
-                }
-                let key = scalar.text.unicodeScalars.allSatisfy(\.isASCII) ? scalar.text : scalar.text.precomposedForm
-                stack.append(.mapping(position: start, anchor: anchorName, entries: entries, pendingKey: (key, node.position), seen: seen, nodes: total + nodes))
+                stack[top].seen[key] = keyPosition
+                stack[top].entries.append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
             }
+        } else {
+            guard let scalar = node.scalar else {
+                throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
+            }
+            let key = scalar.text.unicodeScalars.allSatisfy(\.isASCII) ? scalar.text : scalar.text.precomposedForm
+            stack[top].pendingKey = (key, node.position)
         }
     }
 
