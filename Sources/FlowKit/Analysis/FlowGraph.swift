@@ -35,6 +35,8 @@ public struct FlowGraph: Sendable {
     public let deadEnds: [Int32]
     /// Closed groups of reachable steps with no way to a finish step, each in file order, ordered by first step.
     public let closedGroups: [[Int32]]
+    /// Start or entry steps whose only exits are `back: true`: a run that starts there has nothing to go back to.
+    public let goesOnlyBack: [Bool]
 
     /// Builds the graph of `flow` and runs the analyses.
     public init(flow: Flow) {
@@ -148,17 +150,30 @@ public struct FlowGraph: Sendable {
         let detourAll = (0..<virtualEnd).map { candidate[$0] && !trapped[$0] }
         let isDetour = Array(detourAll[0..<n])
 
-        // Whether a slot-tree node's handlers include `back: true` somewhere below it.
+        // Whether a slot-tree node's handlers include `back: true`, or another move, somewhere below it.
         var subtreeBackOne = [Bool](repeating: false, count: slotTree.nodeSpan)
-        for position in 0..<slotCount where slotMoves[position].contains(.backOne) { subtreeBackOne[slotTree.size + position] = true }
+        var subtreeOther = [Bool](repeating: false, count: slotTree.nodeSpan)
+        for position in 0..<slotCount {
+            subtreeBackOne[slotTree.size + position] = slotMoves[position].contains(.backOne)
+            subtreeOther[slotTree.size + position] = slotMoves[position].contains { $0 != .backOne }
+        }
         if slotTree.size > 1 {
             for treeIndex in stride(from: slotTree.size - 1, through: 1, by: -1) {
                 subtreeBackOne[treeIndex] = subtreeBackOne[2 * treeIndex] || subtreeBackOne[2 * treeIndex + 1]
+                subtreeOther[treeIndex] = subtreeOther[2 * treeIndex] || subtreeOther[2 * treeIndex + 1]
             }
         }
         let inGroupGraph = (0..<n).map { member[$0] && !isDetour[$0] }
-        let mixed = (0..<n).map { id in
-            inGroupGraph[id] && (ownMoves[id].contains(.backOne) || slotCover[id].contains { subtreeBackOne[Int($0 - slotTree.base)] })
+        // A step that mixes `back: true` with other exits. (A start or entry step whose only exit is `back: true`
+        // is no detour and has nobody to go back to, so it gets no return edges.)
+        var mixed = [Bool](repeating: false, count: n)
+        var goesOnlyBack = [Bool](repeating: false, count: n)
+        for id in 0..<n where inGroupGraph[id] {
+            let covers = slotCover[id].map { Int($0 - slotTree.base) }
+            let backOne = ownMoves[id].contains(.backOne) || covers.contains { subtreeBackOne[$0] }
+            let other = ownMoves[id].contains { $0 != .backOne } || covers.contains { subtreeOther[$0] }
+            mixed[id] = backOne && other
+            goesOnlyBack[id] = backOne && !other
         }
 
         // The escape graph for closed groups: forward, restart and `back: X` edges; edges into detours dropped;
@@ -226,9 +241,14 @@ public struct FlowGraph: Sendable {
         }
         let escapeGraph = Digraph(nodeCount: nextFree, edges: edges)
         let (component, componentCount) = escapeGraph.stronglyConnectedComponents()
+        // A virtual node that reaches no step and no exit (a "*" handler whose only move is a back to an unreachable
+        // step, a return node every step overrides) leads nowhere: an edge into it is no way out.
+        let live = escapeGraph.reversed().reach(from: Array(0..<n) + [Int(exitNode)])
         var leaves = [Bool](repeating: false, count: componentCount)
         for v in 0..<escapeGraph.nodeCount {
-            for w in escapeGraph.successors(of: v) where component[Int(w)] != component[v] { leaves[Int(component[v])] = true }
+            for w in escapeGraph.successors(of: v) where component[Int(w)] != component[v] && live[Int(w)] {
+                leaves[Int(component[v])] = true
+            }
         }
         let hasAnyHandlers = anyStep?.hasTransitions ?? false
         var deadEnds: [Int32] = []
@@ -252,5 +272,6 @@ public struct FlowGraph: Sendable {
         self.isDetour = isDetour
         self.deadEnds = deadEnds
         self.closedGroups = groups.values.sorted { $0[0] < $1[0] }
+        self.goesOnlyBack = goesOnlyBack
     }
 }

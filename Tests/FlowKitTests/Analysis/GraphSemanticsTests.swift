@@ -256,6 +256,40 @@ struct GraphSemanticsTests {
               alert: { on: { retry: alert }, next: { back: true } }
               done: { kind: finish }
             """, expected: []),
+        GraphCase(name: "a star handler going back to an unreachable step is no way out", yaml: """
+            start: a
+            events: { e: }
+            steps:
+              "*": { on: { e: { back: b } } }
+              a: { next: a }
+              b: { kind: finish }
+            """, expected: ["cannot_finish:a", "unreachable_step:b"]),
+        GraphCase(name: "a star handler into a detour is no way out", yaml: """
+            start: a
+            events: { e: , h: }
+            steps:
+              "*": { on: { e: { back: d } } }
+              a: { on: { h: d }, next: a }
+              d: { next: { back: true } }
+            """, expected: ["cannot_finish:a"]),
+        GraphCase(name: "a star return handler that every step overrides gives no way out", yaml: """
+            start: a
+            events: { x: , go: }
+            steps:
+              "*": { on: { x: { back: true }, go: b } }
+              a: { on: { go: b }, next: b }
+              b: { on: { go: a }, next: a }
+              done: { kind: finish }
+            """, expected: ["cannot_finish:a", "unreachable_step:done"]),
+        GraphCase(name: "an entry step whose only exit is back: true has nothing to go back to", yaml: """
+            start: a
+            events: { h: }
+            entries: { deep: { step: b, path: /b } }
+            steps:
+              a: { on: { h: b }, next: done }
+              b: { next: { back: true } }
+              done: { kind: finish }
+            """, expected: ["cannot_finish:b"]),
     ]
 
     @Test(arguments: cases)

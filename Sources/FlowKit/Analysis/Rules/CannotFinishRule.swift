@@ -66,9 +66,14 @@ public enum CannotFinishRule: Rule {
         return graph.closedGroups.map { group in
             let first = flow.steps[Int(group[0])]
             let names = group.map { graph.names[Int($0)] }
-            let message = names.count == 1
-                ? "step '\(names[0])' can never reach a finish step: every way out of it leads back to it"
-                : "steps \(Quote.list(names)) can never reach a finish step: they form a loop with no way out"
+            let message: String
+            if names.count > 1 {
+                message = "steps \(Quote.list(names)) can never reach a finish step: they form a loop with no way out"
+            } else if graph.goesOnlyBack[Int(group[0])] {
+                message = "step '\(names[0])' can only go back, but a run that starts at it has nothing to go back to"
+            } else {
+                message = "step '\(names[0])' can never reach a finish step: every way out of it leads back to it"
+            }
             return context.finding(self, at: first.name.position, step: first.name.text, message)
         }
     }
