@@ -48,6 +48,49 @@ public enum Suggestions {
     }
 }
 
+/// Did-you-mean over a large set of names, asked many times (every undefined target of a flow): candidates are
+/// prepared once and bucketed by length, answers are cached, and the comparisons made in total are bounded, so a
+/// flow with thousands of typos costs linear time (past the budget, findings simply carry no suggestion).
+public final class SuggestionIndex {
+    private var byLength: [Int: [(name: String, scalars: [Unicode.Scalar])]] = [:]
+    private var cache: [String: String?] = [:]
+    private var budget: Int
+
+    /// Prepares `candidates`; at most `comparisonBudget` edit-distance comparisons are made over the index's life.
+    public init<S: Sequence>(_ candidates: S, comparisonBudget: Int = 200_000) where S.Element == String {
+        for name in candidates {
+            let scalars = Array(name.lowercased().unicodeScalars)
+            guard scalars.count <= 64 else { continue }
+            byLength[scalars.count, default: []].append((name, scalars))
+        }
+        budget = comparisonBudget
+    }
+
+    /// The candidate closest to `word`, as `Suggestions.closest` decides, when the budget allows.
+    public func closest(to word: String) -> String? {
+        if let cached = cache[word] { return cached }
+        let target = Array(word.lowercased().unicodeScalars)
+        guard !target.isEmpty, target.count <= 64 else { return nil }
+        let limit = max(1, min(3, target.count / 3))
+        var best: (name: String, distance: Int)?
+        search: for length in max(1, target.count - limit)...(target.count + limit) {
+            for candidate in byLength[length] ?? [] where candidate.name != word {
+                guard budget > 0 else { break search }
+                budget -= 1
+                let distance = Suggestions.editDistance(target, candidate.scalars, limit: limit)
+                if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate.name, distance) }
+            }
+        }
+        cache[word] = best?.name
+        return best?.name
+    }
+
+    /// `"; did you mean 'x'?"` for the closest candidate, or an empty string.
+    public func didYouMean(_ word: String) -> String {
+        closest(to: word).map { "; did you mean '\($0)'?" } ?? ""
+    }
+}
+
 /// The rules for names in flow files and how names are quoted in messages.
 public enum Identifier {
     /// Whether `text` is an identifier: an ASCII letter or `_`, then letters, digits or `_`.

@@ -38,10 +38,11 @@ public enum UndeclaredEventRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let declared = Set(flow.events.map(\.name.text))
+        let index = SuggestionIndex(flow.events.map(\.name.text))
         var findings: [Diagnostic] = []
         for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
             for handler in step.on where !declared.contains(handler.event.text) {
-                let hint = Suggestions.didYouMean(handler.event.text, in: flow.events.map(\.name.text))
+                let hint = index.didYouMean(handler.event.text)
                 findings.append(context.finding(self, at: handler.event.position, step: step.name.text,
                                                 "step '\(step.name.text)' handles event '\(handler.event.text)', which 'events' does not declare\(hint)"))
             }

@@ -45,9 +45,11 @@ public enum UndefinedStepRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let graph = context.graph else { return [] }
         var findings: [Diagnostic] = []
+        var index: SuggestionIndex?
         func missing(_ name: Name, step: String?, what: String = "step") {
             guard graph.ids[name.text] == nil else { return }
-            let hint = Suggestions.didYouMean(name.text, in: graph.names)
+            if index == nil { index = SuggestionIndex(graph.names) }
+            let hint = index!.didYouMean(name.text)
             findings.append(context.finding(self, at: name.position, step: step, "\(what) '\(name.text)' is not defined\(hint)"))
         }
         missing(flow.start, step: nil, what: "start step")
