@@ -143,7 +143,7 @@ public struct FlowDecoder {
                     if entry.key == "*" {
                         anyStep = self.anyStep(entry)
                     } else if let stepName = checkedName(entry.key, at: entry.keyPosition, "step name") {
-                        if let step = self.step(stepName, entry.value) { steps.append(step) }
+                        steps.append(self.step(stepName, entry.value))
                     }
                 }
             } else {
@@ -273,14 +273,15 @@ public struct FlowDecoder {
         return Step(name: name, on: handlers(entry.value["on"], step: "*"), next: entry.value["next"].flatMap { targets($0, step: "*") })
     }
 
-    private mutating func step(_ name: Name, _ node: Node) -> Step? {
+    private mutating func step(_ name: Name, _ node: Node) -> Step {
         let label = name.text
         let context = "step '\(label)'"
         if let scalar = node.scalar, scalar.kind == .null {
             // `finish:` with no value is a screen with nothing to say; it keeps its position for the graph rules.
             return Step(name: name)
         }
-        guard let fields = mapping(node, context, step: label) else { return nil }
+        // A step whose body is malformed still exists as a name, so references to it give no second finding.
+        guard let fields = mapping(node, context, step: label) else { return Step(name: name) }
         checkKeys(fields, allowed: Self.stepKeys, in: context, step: label)
 
         var kind = StepKind.screen

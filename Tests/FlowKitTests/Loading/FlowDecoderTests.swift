@@ -123,6 +123,11 @@ struct FlowDecoderTests {
         #expect(document.diagnostics.isEmpty)
     }
 
+    @Test func aMalformedStepBodyGivesOneFindingNotACascade() {
+        let document = loadYAML("flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: 5\n  b: { next: a }\n")
+        #expect(Linter.lint(document).map(\.message) == ["step 'a' must be a mapping, found an integer"])
+    }
+
     @Test func everyProblemInADocumentIsReported() {
         let document = loadYAML(Self.header + "steps:\n  a: { nxt: b, kind: finsh }\n  b c: {}\n")
         #expect(document.diagnostics.filter { $0.rule == "schema" }.count == 3)
