@@ -38,6 +38,11 @@ demo: release
 	@echo
 	@echo "== flowkit lint on flows/broken (each file shows a rule firing; errors expected)"
 	-@$(FLOWKIT) lint flows/broken
+	@echo
+	@echo "== flowkit render: PNG, SVG and Mermaid of every sample flow, next to it"
+	@for flow in $(SAMPLES); do \
+	  for format in png svg mermaid; do $(FLOWKIT) render --$$format $$flow || exit 1; done; \
+	done
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "FlowKit", targets: ["FlowKit"]),
+        .library(name: "FlowKitGraphviz", targets: ["FlowKitGraphviz"]),
         .executable(name: "flowkit", targets: ["flowkit"]),
     ],
     dependencies: [
@@ -17,14 +18,22 @@ let package = Package(
             name: "FlowKit",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+        ),
+        .target(name: "FlowKitGraphviz", dependencies: ["FlowKit", "CGraphviz"]),
         .executableTarget(
             name: "flowkit",
             dependencies: [
                 "FlowKit",
+                "FlowKitGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit"]),
+        .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz"]),
         .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit"]),
     ]
 )

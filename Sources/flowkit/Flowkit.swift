@@ -9,7 +9,7 @@ struct Flowkit: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "flowkit",
-        abstract: "Check app flows: lint flow files written in JSON or YAML.",
+        abstract: "Check app flows: lint and draw flow files written in JSON or YAML.",
         discussion: """
             Exit codes: 0 when all is well, 1 when a finding is an error (or, with --strict, a warning), \
             2 when the command could not do its work (a missing file, bad arguments).
@@ -17,10 +17,11 @@ struct Flowkit: ParsableCommand {
             Examples:
               flowkit lint flows/transfer.json
               flowkit lint flows/ --format json
+              flowkit render --png flows/transfer.json
               flowkit explain cannot_finish
             """,
         version: version,
-        subcommands: [Lint.self, Rules.self, Explain.self, Schema.self],
+        subcommands: [Lint.self, Render.self, Rules.self, Explain.self, Schema.self],
         defaultSubcommand: nil
     )
 
@@ -33,6 +34,11 @@ struct Flowkit: ParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            if code == .failure, !(error is ExitCode) {
+                // Any other error means the command could not do its work: a clear line, exit 2, no Swift dump.
+                printError("flowkit: error: \(error.localizedDescription)")
                 Foundation.exit(2)
             }
             exit(withError: error)

@@ -53,7 +53,7 @@ public struct LintContext: Sendable {
         self.document = document
         self.flow = document.flow
         self.graph = document.flow.map(FlowGraph.init(flow:))
-        self.isWellFormed = !document.diagnostics.contains { $0.rule == "syntax" || $0.rule == "schema" }
+        self.isWellFormed = document.isWellFormed
     }
 
     /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists.

@@ -29,6 +29,11 @@ public struct LoadedDocument: Sendable {
     public var flow: Flow?
     /// `syntax`, `duplicate_key` and `schema` findings.
     public var diagnostics: [Diagnostic]
+
+    /// Whether the document has no `syntax` or `schema` errors, so its flow model is complete.
+    public var isWellFormed: Bool {
+        !diagnostics.contains { $0.rule == "syntax" || $0.rule == "schema" }
+    }
 }
 
 /// Reads flow files from disk or memory into `LoadedDocument`s, enforcing the reader limits.

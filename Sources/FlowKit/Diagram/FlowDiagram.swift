@@ -1,0 +1,323 @@
+/// A flow as a picture to draw: nodes and edges with the roles and labels flowkit chose, independent of the
+/// renderer (Graphviz, Mermaid). Node ids are generated (`n0`, `n1`, ...), so no name can reach a renderer as syntax.
+public struct FlowDiagram: Sendable {
+    /// What a node stands for, which decides its shape.
+    public enum Role: String, Sendable {
+        /// The marker the flow starts from (a small filled circle).
+        case initial
+        /// A screen step.
+        case screen
+        /// An action step (work such as a network call).
+        case action
+        /// A nested flow step.
+        case flow
+        /// A finish step.
+        case finish
+        /// The `"*"` step: handlers shared by every step.
+        case anyStep
+        /// Where a `back: true` returns to (whoever showed the step).
+        case backMarker
+        /// A target that names no step.
+        case undefined
+        /// Stands for the steps left out of a focused view.
+        case elided
+        /// An off-page connector: where a long jump goes, drawn next to its source instead of across the picture.
+        case connector
+    }
+
+    /// How an edge moves through the history, which decides its line style.
+    public enum Style: String, Sendable {
+        /// A forward move (solid).
+        case forward
+        /// `back: X` or `back: true` (dashed).
+        case back
+        /// `restart` (dotted).
+        case restart
+    }
+
+    /// A node.
+    public struct Node: Sendable, Equatable {
+        /// The generated id.
+        public var id: String
+        /// The text shown: the title and the step name, or the name alone.
+        public var label: String
+        /// The step's name, when the node is a step.
+        public var step: String?
+        /// What it stands for.
+        public var role: Role
+        /// Whether it is drawn as the flow's start step.
+        public var isStart: Bool
+        /// Whether it is highlighted (for example visited by a run).
+        public var highlighted: Bool
+    }
+
+    /// An edge between two nodes, by index into `nodes`.
+    public struct Edge: Sendable, Equatable {
+        /// The source node's index.
+        public var from: Int
+        /// The target node's index.
+        public var to: Int
+        /// The label (`on EVENT`, a condition), when there is one.
+        public var label: String?
+        /// The line style.
+        public var style: Style
+        /// Whether it is highlighted.
+        public var highlighted: Bool
+        /// The numbers of the run steps that took this edge, in order, for a drawn run.
+        public var order: [Int]
+    }
+
+    /// The flow's title, or its name.
+    public var title: String
+    /// The nodes.
+    public var nodes: [Node]
+    /// The edges, in flow order.
+    public var edges: [Edge]
+
+    /// The index of the node for step `name`.
+    public func nodeIndex(step name: String) -> Int? { nodes.firstIndex { $0.step == name } }
+}
+
+/// How to build a diagram: a focused neighbourhood and what to highlight.
+public struct DiagramOptions: Sendable {
+    /// Only steps within `radius` moves (either direction) of this step, when set.
+    public var focus: String?
+    /// The radius of the focused view.
+    public var radius: Int
+    /// Steps to highlight.
+    public var highlightedSteps: Set<String>
+    /// Moves to highlight, as (from, to) step names (`"*"` for the `"*"` step), with the run order of each taking.
+    public var highlightedMoves: [DiagramMove: [Int]]
+
+    /// Creates options; by default the whole flow, nothing highlighted.
+    public init(focus: String? = nil, radius: Int = 2, highlightedSteps: Set<String> = [], highlightedMoves: [DiagramMove: [Int]] = [:]) {
+        self.focus = focus
+        self.radius = radius
+        self.highlightedSteps = highlightedSteps
+        self.highlightedMoves = highlightedMoves
+    }
+}
+
+/// A move between two steps, for highlighting.
+public struct DiagramMove: Hashable, Sendable {
+    /// The step the move starts at.
+    public var from: String
+    /// The step it goes to.
+    public var to: String
+
+    /// Creates a move.
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// Errors in building a diagram.
+public enum DiagramError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `--focus` names no step.
+    case unknownFocus(String, suggestion: String?)
+
+    public var description: String {
+        switch self {
+        case .unknownFocus(let name, let suggestion):
+            return "step '\(Identifier.display(name))' is not in the flow" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        }
+    }
+}
+
+extension FlowDiagram {
+    /// Builds the diagram of `flow`.
+    public init(flow: Flow, options: DiagramOptions = DiagramOptions()) throws {
+        let graph = FlowGraph(flow: flow)
+        var included = [Bool](repeating: true, count: flow.steps.count)
+        if let focus = options.focus {
+            guard let center = graph.ids[focus] else {
+                throw DiagramError.unknownFocus(focus, suggestion: Suggestions.closest(to: focus, in: graph.names))
+            }
+            included = Self.neighbourhood(of: Int(center), radius: max(0, options.radius), flow: flow, graph: graph)
+        }
+        var nodes: [Node] = [Node(id: "start", label: "", step: nil, role: .initial, isStart: false, highlighted: !options.highlightedSteps.isEmpty)]
+        var stepNode = [Int](repeating: -1, count: flow.steps.count)
+        for (id, step) in flow.steps.enumerated() where included[id] {
+            stepNode[id] = nodes.count
+            let role: Role
+            switch step.kind {
+            case .screen: role = .screen
+            case .action: role = .action
+            case .flow: role = .flow
+            case .finish: role = .finish
+            }
+            let label = step.title.map { "\($0)\n\(step.name.text)" } ?? step.name.text
+            nodes.append(Node(id: "n\(id)", label: label, step: step.name.text, role: role,
+                              isStart: graph.startID == Int32(id), highlighted: options.highlightedSteps.contains(step.name.text)))
+        }
+        var edges: [Edge] = []
+        var undefinedNodes: [String: Int] = [:]
+        var backMarkers: [Int: Int] = [:]
+        var elidedNode: Int?
+        func node(forStep name: String) -> Int {
+            if let id = graph.ids[name] {
+                if stepNode[Int(id)] >= 0 { return stepNode[Int(id)] }
+                if let elidedNode { return elidedNode }
+                elidedNode = nodes.count
+                nodes.append(Node(id: "elided", label: "…", step: nil, role: .elided, isStart: false, highlighted: false))
+                return elidedNode!
+            }
+            if let existing = undefinedNodes[name] { return existing }
+            undefinedNodes[name] = nodes.count
+            nodes.append(Node(id: "u\(undefinedNodes.count - 1)", label: "\(name)?", step: nil, role: .undefined, isStart: false, highlighted: false))
+            return nodes.count - 1
+        }
+        if let startID = graph.startID, stepNode[Int(startID)] >= 0 {
+            let highlighted = options.highlightedSteps.contains(flow.start.text)
+            edges.append(Edge(from: 0, to: stepNode[Int(startID)], label: nil, style: .forward, highlighted: highlighted, order: []))
+        } else {
+            nodes.removeFirst()
+            stepNode = stepNode.map { $0 >= 0 ? $0 - 1 : $0 }
+        }
+        let anyIndex: Int?
+        if let anyStep = flow.anyStep, anyStep.hasTransitions {
+            anyIndex = nodes.count
+            nodes.append(Node(id: "any", label: "*", step: "*", role: .anyStep, isStart: false, highlighted: false))
+        } else {
+            anyIndex = nil
+        }
+        func addEdges(from source: Int, step: Step) {
+            func add(_ targets: [Target], event: String?) {
+                for (index, target) in targets.enumerated() {
+                    var parts: [String] = []
+                    if let event { parts.append("on \(event)") }
+                    if let condition = target.condition { parts.append("if \(Self.short(condition.text))") }
+                    if targets.count > 1, target.condition == nil, index > 0 { parts.append("otherwise") }
+                    let to: Int
+                    let style: Style
+                    switch target.move {
+                    case .forward(let name):
+                        to = node(forStep: name.text)
+                        style = .forward
+                    case .back(let name):
+                        to = node(forStep: name.text)
+                        style = .back
+                    case .backOne:
+                        if let existing = backMarkers[source] {
+                            to = existing
+                        } else {
+                            to = nodes.count
+                            backMarkers[source] = to
+                            nodes.append(Node(id: "b\(nodes.count)", label: "back", step: nil, role: .backMarker, isStart: false, highlighted: false))
+                        }
+                        style = .back
+                        if parts.isEmpty { parts.append("back") }
+                    case .restart:
+                        to = node(forStep: flow.start.text)
+                        style = .restart
+                        parts.append("restart")
+                    }
+                    let fromName = step.name.text
+                    let toName = nodes[to].step ?? ""
+                    let order = options.highlightedMoves[DiagramMove(from: fromName, to: toName)] ?? []
+                    edges.append(Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: " "),
+                                      style: style, highlighted: !order.isEmpty, order: order))
+                }
+            }
+            for handler in step.on { add(handler.targets, event: handler.event.text) }
+            if let next = step.next { add(next, event: nil) }
+        }
+        if let anyIndex, let anyStep = flow.anyStep { addEdges(from: anyIndex, step: anyStep) }
+        for (id, step) in flow.steps.enumerated() where included[id] {
+            addEdges(from: stepNode[id], step: step)
+        }
+        self.init(title: flow.title ?? flow.name.text, nodes: nodes, edges: edges)
+    }
+
+    /// Steps within `radius` moves of `center`, following moves in either direction.
+    static func neighbourhood(of center: Int, radius: Int, flow: Flow, graph: FlowGraph) -> [Bool] {
+        let n = flow.steps.count
+        var neighbours = [[Int]](repeating: [], count: n)
+        func link(_ a: Int, _ b: Int) {
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+        }
+        for id in 0..<n {
+            for move in graph.ownMoves[id] {
+                switch move {
+                case .forward(let t), .back(let t): link(id, Int(t))
+                case .restart: if let s = graph.startID { link(id, Int(s)) }
+                case .backOne, .undefined: break
+                }
+            }
+        }
+        var distance = [Int](repeating: -1, count: n)
+        distance[center] = 0
+        var queue = [center]
+        var head = 0
+        while head < queue.count {
+            let v = queue[head]
+            head += 1
+            guard distance[v] < radius else { continue }
+            for w in neighbours[v] where distance[w] < 0 {
+                distance[w] = distance[v] + 1
+                queue.append(w)
+            }
+        }
+        return distance.map { $0 >= 0 }
+    }
+
+    /// The diagram with every edge that spans more than `maxSpan` layers redirected to a connector node naming
+    /// its target. Long jumps in large flows otherwise become chains of thousands of virtual nodes in a layered
+    /// layout; a connector keeps the picture readable and the layout fast. Layers are the longest-path layering
+    /// from the first node after depth-first back edges are set aside, as a layered layout ranks them.
+    public func breakingLongEdges(maxSpan: Int) -> FlowDiagram {
+        let n = nodes.count
+        guard n > 0 else { return self }
+        var outgoing = [[Int]](repeating: [], count: n)
+        for (index, edge) in edges.enumerated() { outgoing[edge.from].append(index) }
+        // Iterative DFS from every root in node order; edges to nodes on the stack are back edges.
+        var state = [UInt8](repeating: 0, count: n)
+        var isBackEdge = [Bool](repeating: false, count: edges.count)
+        var postorder: [Int] = []
+        for root in 0..<n where state[root] == 0 {
+            var stack: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (node, next) = stack.last {
+                if next < outgoing[node].count {
+                    stack[stack.count - 1].next += 1
+                    let edgeIndex = outgoing[node][next]
+                    let target = edges[edgeIndex].to
+                    if state[target] == 1 {
+                        isBackEdge[edgeIndex] = true
+                    } else if state[target] == 0 {
+                        state[target] = 1
+                        stack.append((target, 0))
+                    }
+                } else {
+                    state[node] = 2
+                    postorder.append(node)
+                    stack.removeLast()
+                }
+            }
+        }
+        var layer = [Int](repeating: 0, count: n)
+        for node in postorder.reversed() {
+            for edgeIndex in outgoing[node] where !isBackEdge[edgeIndex] {
+                let target = edges[edgeIndex].to
+                layer[target] = max(layer[target], layer[node] + 1)
+            }
+        }
+        var result = self
+        for (index, edge) in edges.enumerated() where abs(layer[edge.to] - layer[edge.from]) > maxSpan {
+            let target = nodes[edge.to]
+            let name = target.step ?? target.label
+            result.nodes.append(Node(id: "c\(index)", label: "to \(name)", step: nil, role: .connector, isStart: false,
+                                     highlighted: edge.highlighted))
+            result.edges[index].to = result.nodes.count - 1
+        }
+        return result
+    }
+
+    /// An expression cut to a length that fits on an edge.
+    static func short(_ text: String) -> String {
+        let limit = 40
+        return text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+}

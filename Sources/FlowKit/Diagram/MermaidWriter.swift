@@ -1,0 +1,78 @@
+/// Writes a diagram as a Mermaid `stateDiagram-v2`, which GitHub renders inside Markdown with no tool.
+///
+/// Every label is written with Mermaid's entity codes for the characters its grammar gives meaning to, so a
+/// title cannot end a statement, open a note or inject a directive.
+public enum MermaidWriter {
+    /// The diagram as Mermaid text; `direction` is `LR` or `TB`.
+    public static func write(_ diagram: FlowDiagram, direction: String = "LR") -> String {
+        // The title sits in YAML front matter, where entity codes mean nothing: a JSON string is valid YAML.
+        let title = String(String.UnicodeScalarView(diagram.title.unicodeScalars.map { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0 }))
+        var lines = ["---", "title: \(JSONText.string(title))", "---", "stateDiagram-v2", "    direction \(direction == "TB" ? "TB" : "LR")"]
+        lines.append("    classDef action fill:#eef4ff,stroke:#4a6fb5")
+        lines.append("    classDef flow fill:#f3eefc,stroke:#7a57b8")
+        lines.append("    classDef finish fill:#e9f6ec,stroke:#3f8f52,stroke-width:2px")
+        lines.append("    classDef undefined fill:#fdecea,stroke:#c0392b,stroke-dasharray:4 3")
+        lines.append("    classDef marker fill:#ffffff,stroke:#999999,font-size:10px")
+        lines.append("    classDef highlighted stroke:#d35400,stroke-width:3px")
+        var classes: [String: [String]] = [:]
+        for node in diagram.nodes {
+            switch node.role {
+            case .initial:
+                continue
+            case .screen, .anyStep, .elided:
+                break
+            case .action: classes["action", default: []].append(node.id)
+            case .flow: classes["flow", default: []].append(node.id)
+            case .finish: classes["finish", default: []].append(node.id)
+            case .undefined: classes["undefined", default: []].append(node.id)
+            case .backMarker, .connector: classes["marker", default: []].append(node.id)
+            }
+            if node.highlighted { classes["highlighted", default: []].append(node.id) }
+            lines.append("    state \"\(escape(node.label))\" as \(node.id)")
+        }
+        for edge in diagram.edges {
+            let from = diagram.nodes[edge.from].role == .initial ? "[*]" : diagram.nodes[edge.from].id
+            let to = diagram.nodes[edge.to].id
+            var label = edge.label ?? ""
+            if edge.style == .back && !label.contains("back") { label += label.isEmpty ? "back" : " (back)" }
+            if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + ". " + label }
+            lines.append("    \(from) --> \(to)" + (label.isEmpty ? "" : " : \(escape(label))"))
+        }
+        for node in diagram.nodes where node.role == .finish {
+            lines.append("    \(node.id) --> [*]")
+        }
+        for (name, ids) in classes.sorted(by: { $0.key < $1.key }) {
+            lines.append("    class \(ids.joined(separator: ",")) \(name)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` with Mermaid's grammar characters as entity codes, line breaks as `<br>` and control characters dropped.
+    public static func escape(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": output += "<br>"
+            case "\"": output += "#quot;"
+            case "#": output += "#35;"
+            case ":": output += "#58;"
+            case ";": output += "#59;"
+            case "<": output += "#lt;"
+            case ">": output += "#gt;"
+            case "{": output += "#123;"
+            case "}": output += "#125;"
+            case "[": output += "#91;"
+            case "]": output += "#93;"
+            case "|": output += "#124;"
+            case "%": output += "#37;"
+            case "`": output += "#96;"
+            case "\\": output += "#92;"
+            case "-": output += "#45;"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 { continue }
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}

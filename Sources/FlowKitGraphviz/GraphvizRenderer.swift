@@ -1,0 +1,351 @@
+@preconcurrency import CGraphviz
+import FlowKit
+import Foundation
+
+/// The output formats Graphviz produces for flowkit.
+public enum GraphvizFormat: String, CaseIterable, Sendable {
+    /// Scalable vector graphics, laid out.
+    case svg
+    /// A PNG image, laid out.
+    case png
+    /// DOT text from Graphviz's own writer (no layout).
+    case dot
+}
+
+/// The choices a user may make about a rendering; every other attribute is flowkit's.
+public struct GraphvizOptions: Sendable {
+    /// `LR` (left to right) or `TB` (top to bottom).
+    public var rankdir: String
+    /// The layout engine (`dot` unless asked otherwise).
+    public var engine: String
+
+    /// Creates options.
+    public init(rankdir: String = "LR", engine: String = "dot") {
+        self.rankdir = rankdir
+        self.engine = engine
+    }
+}
+
+/// What went wrong inside Graphviz, with Graphviz's own message where it gave one.
+public enum GraphvizError: LocalizedError, Equatable, Sendable {
+    /// The layout engine is not one Graphviz has.
+    case unknownEngine(String)
+    /// Graphviz could not lay the graph out.
+    case layoutFailed(String)
+    /// Graphviz could not render the laid-out graph.
+    case renderFailed(String)
+    /// The graph could not be built.
+    case graphFailed(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unknownEngine(let engine): return "Graphviz has no layout engine '\(engine)'; try dot, neato, fdp, sfdp, circo or twopi"
+        case .layoutFailed(let message): return "Graphviz could not lay out the flow: \(message)"
+        case .renderFailed(let message): return "Graphviz could not render the flow: \(message)"
+        case .graphFailed(let message): return "Graphviz could not build the graph: \(message)"
+        }
+    }
+}
+
+/// A rendered picture and its size as Graphviz reports it (the bounding box, in points).
+public struct RenderedGraph: Sendable {
+    /// The bytes of the output.
+    public let data: [UInt8]
+    /// The drawing's width in points (1/72 inch), nil for DOT.
+    public let width: Double?
+    /// The drawing's height in points, nil for DOT.
+    public let height: Double?
+    /// Graphviz's warnings during the render (for example a bitmap scaled down to fit), one per line.
+    public let warnings: [String]
+}
+
+/// Renders flow diagrams in-process with the Graphviz C library.
+///
+/// The graph is built through the cgraph API with generated node ids and only attributes flowkit chooses, so
+/// nothing a flow file says can become DOT syntax. Graphviz keeps global state, so calls are serialised; its
+/// errors are reset before each render and captured into `GraphvizError`s instead of reaching the terminal.
+public enum GraphvizRenderer {
+    /// Above this many nodes, layout uses the cheaper settings of `largeGraphAttributes`.
+    public static let largeGraphThreshold = 150
+
+    /// Graph attributes for every rendering.
+    public static func graphAttributes(title: String, options: GraphvizOptions) -> [(String, String)] {
+        [
+            ("rankdir", options.rankdir == "TB" ? "TB" : "LR"),
+            ("label", escapeLabel(title)),
+            ("labelloc", "t"),
+            ("fontname", "Helvetica"),
+            ("fontsize", "16"),
+            ("nodesep", "0.35"),
+            ("ranksep", "0.55"),
+            ("pad", "0.25"),
+            ("bgcolor", "white"),
+        ]
+    }
+
+    /// Extra attributes for graphs with more than `largeGraphThreshold` nodes: bounded network-simplex and
+    /// crossing-minimisation work (`nslimit`, `nslimit1`, `mclimit`, `searchsize`) and straight edges (spline
+    /// routing alone took over a minute for 500 steps), which with connectors for long jumps keep a 1,000-step flow
+    /// to seconds instead of the many minutes dot's defaults take.
+    public static let largeGraphAttributes: [(String, String)] = [
+        ("nslimit", "2"),
+        ("nslimit1", "2"),
+        ("mclimit", "0.2"),
+        ("searchsize", "20"),
+        ("splines", "false"),
+        ("remincross", "false"),
+    ]
+
+    private static let lock = NSLock()
+
+    /// One Graphviz context for the process, used under `lock`. Graphviz 2.42's `gvFreeContext` does not return
+    /// everything `gvContext` allocates (about 3.6 KB per pair, measured in C), so a context per render would leak.
+    nonisolated(unsafe) private static let sharedContext = gvContext()
+
+    /// In graphs above `largeGraphThreshold` nodes, edges spanning more layers than this end at a connector.
+    public static let maxEdgeSpan = 12
+
+    /// Renders `diagram` to `format`; a diagram above `largeGraphThreshold` nodes draws long jumps as connectors.
+    public static func render(_ diagram: FlowDiagram, format: GraphvizFormat, options: GraphvizOptions = GraphvizOptions()) throws -> RenderedGraph {
+        let diagram = diagram.nodes.count > largeGraphThreshold ? diagram.breakingLongEdges(maxSpan: maxEdgeSpan) : diagram
+        lock.lock()
+        defer { lock.unlock() }
+        ErrorSink.messages = []
+        _ = agreseterrors()
+        let previousSink = agseterrf(ErrorSink.collect)
+        let previousLevel = agseterr(AGWARN)
+        defer {
+            _ = agseterrf(previousSink)
+            _ = agseterr(previousLevel)
+        }
+        let strings = CStrings()
+        defer { strings.release() }
+        guard let graph = agopen(strings("flow"), Agdirected, nil) else {
+            throw GraphvizError.graphFailed(ErrorSink.text(or: "agopen failed"))
+        }
+        defer { agclose(graph) }
+        build(diagram, into: graph, options: options, strings: strings)
+        if format == .png {
+            let dpi = diagram.nodes.count > largeGraphThreshold ? "72" : "144"
+            agsafeset(graph, strings("dpi"), strings(dpi), strings(""))
+        }
+        if format == .dot {
+            return RenderedGraph(data: try write(graph), width: nil, height: nil, warnings: ErrorSink.lines())
+        }
+        guard let context = sharedContext else { throw GraphvizError.graphFailed("could not create a Graphviz context") }
+        guard gvLayout(context, graph, options.engine) == 0 else {
+            let message = ErrorSink.text(or: "")
+            if message.contains("not recognized") { throw GraphvizError.unknownEngine(options.engine) }
+            throw GraphvizError.layoutFailed(ErrorSink.text(or: "unknown layout error"))
+        }
+        defer { gvFreeLayout(context, graph) }
+        attach_attrs(graph)
+        var result: UnsafeMutablePointer<CChar>?
+        var length: UInt32 = 0
+        // Some renderer plugins print straight to standard error; what they print becomes warnings instead.
+        let status = StandardErrorCapture.run { gvRenderData(context, graph, format.rawValue, &result, &length) }
+        guard status == 0, let result else {
+            throw GraphvizError.renderFailed(ErrorSink.text(or: "unknown render error"))
+        }
+        defer { gvFreeRenderData(result) }
+        let data = Array(UnsafeRawBufferPointer(start: result, count: Int(length)))
+        let box = agget(graph, strings("bb")).map { String(cString: $0) } ?? ""
+        let numbers = box.split(separator: ",").compactMap { Double($0) }
+        let width = numbers.count == 4 ? numbers[2] - numbers[0] : nil
+        let height = numbers.count == 4 ? numbers[3] - numbers[1] : nil
+        return RenderedGraph(data: data, width: width, height: height, warnings: ErrorSink.lines())
+    }
+
+    /// Adds the diagram's nodes and edges, with flowkit's attributes, to `graph`.
+    private static func build(_ diagram: FlowDiagram, into graph: UnsafeMutablePointer<Agraph_t>, options: GraphvizOptions, strings: CStrings) {
+        var attributes = graphAttributes(title: diagram.title, options: options)
+        if diagram.nodes.count > largeGraphThreshold { attributes += largeGraphAttributes }
+        for (name, value) in attributes { agsafeset(graph, strings(name), strings(value), strings("")) }
+        let nodeDefaults = [
+            ("shape", "box"), ("style", "rounded,filled"), ("fillcolor", "#ffffff"), ("color", "#4d4d4d"),
+            ("fontname", "Helvetica"), ("fontsize", "11"), ("margin", "0.15,0.06"), ("height", "0.4"), ("penwidth", "1"),
+        ]
+        for (name, value) in nodeDefaults { agattr(graph, AGNODE, strings(name), strings(value)) }
+        let edgeDefaults = [
+            ("fontname", "Helvetica"), ("fontsize", "9"), ("color", "#4d4d4d"), ("fontcolor", "#333333"),
+            ("arrowsize", "0.7"), ("style", "solid"), ("penwidth", "1"),
+        ]
+        for (name, value) in edgeDefaults { agattr(graph, AGEDGE, strings(name), strings(value)) }
+
+        var handles: [UnsafeMutablePointer<Agnode_t>?] = []
+        for node in diagram.nodes {
+            let handle = agnode(graph, strings(node.id), 1)
+            handles.append(handle)
+            guard let handle else { continue }
+            func set(_ name: String, _ value: String) { agsafeset(handle, strings(name), strings(value), strings("")) }
+            set("label", escapeLabel(node.label))
+            switch node.role {
+            case .initial:
+                set("shape", "point"); set("width", "0.18"); set("fillcolor", "#333333"); set("label", "")
+            case .screen:
+                break
+            case .action:
+                set("shape", "hexagon"); set("fillcolor", "#eef4ff"); set("color", "#4a6fb5"); set("style", "filled")
+            case .flow:
+                set("shape", "component"); set("fillcolor", "#f3eefc"); set("color", "#7a57b8"); set("style", "filled")
+            case .finish:
+                set("peripheries", "2"); set("fillcolor", "#e9f6ec"); set("color", "#3f8f52")
+            case .anyStep:
+                set("shape", "circle"); set("style", "dashed"); set("fontsize", "16"); set("width", "0.45"); set("fixedsize", "true")
+            case .backMarker:
+                set("shape", "point"); set("width", "0.08"); set("color", "#888888"); set("fillcolor", "#888888")
+            case .undefined:
+                set("style", "rounded,dashed"); set("color", "#c0392b"); set("fontcolor", "#c0392b")
+            case .elided:
+                set("shape", "plaintext"); set("style", "")
+            case .connector:
+                set("shape", "cds"); set("style", "filled"); set("fillcolor", "#f4f4f4"); set("color", "#999999")
+                set("fontsize", "9"); set("height", "0.25"); set("margin", "0.08,0.02")
+            }
+            if node.isStart { set("penwidth", "2") }
+            if node.highlighted { set("color", "#d35400"); set("penwidth", "2.5") }
+        }
+        for edge in diagram.edges {
+            guard let from = handles[edge.from], let to = handles[edge.to], let handle = agedge(graph, from, to, nil, 1) else { continue }
+            func set(_ name: String, _ value: String) { agsafeset(handle, strings(name), strings(value), strings("")) }
+            var label = edge.label ?? ""
+            if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + (label.isEmpty ? "" : ": " + label) }
+            if !label.isEmpty { set("label", escapeLabel(label)) }
+            switch edge.style {
+            case .forward: break
+            case .back: set("style", "dashed"); set("color", "#7f8c8d")
+            case .restart: set("style", "dotted"); set("color", "#7f8c8d")
+            }
+            if edge.highlighted { set("color", "#d35400"); set("penwidth", "2.5"); set("fontcolor", "#d35400") }
+        }
+    }
+
+    /// `text` as a Graphviz label: backslashes escaped (so `\N`, `\G`, `\l` stay literal), line breaks as centred
+    /// `\n`, other control characters dropped, and very long text cut.
+    public static func escapeLabel(_ text: String) -> String {
+        var output = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count >= 400 {
+                output += "…"
+                break
+            }
+            switch scalar {
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\t", "\r": output += " "
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 { continue }
+                output.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return output
+    }
+
+    /// DOT text from cgraph's own writer.
+    private static func write(_ graph: UnsafeMutablePointer<Agraph_t>) throws -> [UInt8] {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { throw GraphvizError.renderFailed("no memory for the DOT text") }
+        let status = agwrite(graph, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard status == 0, let buffer else { throw GraphvizError.renderFailed(ErrorSink.text(or: "agwrite failed")) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: size))
+    }
+}
+
+/// Collects Graphviz's error and warning messages while the renderer holds its lock.
+private enum ErrorSink {
+    nonisolated(unsafe) static var messages: [String] = []
+
+    static let collect: @convention(c) (UnsafeMutablePointer<CChar>?) -> Int32 = { message in
+        if let message { ErrorSink.messages.append(String(cString: message)) }
+        return 0
+    }
+
+    /// The collected messages, one per line, without Graphviz's "(null): " program-name prefix.
+    static func lines() -> [String] {
+        messages.joined().split(whereSeparator: \.isNewline).map { line in
+            var text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("(null): ") { text.removeFirst(8) }
+            if text.hasPrefix("Warning: ") { text.removeFirst(9) }
+            return text
+        }.filter { !$0.isEmpty }
+    }
+
+    /// The collected messages as one line, or `fallback` when there are none.
+    static func text(or fallback: String) -> String {
+        let text = messages.joined().split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        return text.isEmpty ? fallback : text
+    }
+}
+
+/// Sends file descriptor 2 to a temporary file while Graphviz renders, and files what arrived there as messages.
+private enum StandardErrorCapture {
+    static func run<T>(_ body: () -> T) -> T {
+        fflush(stderr)
+        var template = Array("/tmp/flowkit-graphviz-XXXXXX".utf8CString)
+        let capture = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard capture >= 0 else { return body() }
+        unlink(String(cString: template))
+        let saved = dup(STDERR_FILENO)
+        guard saved >= 0 else {
+            close(capture)
+            return body()
+        }
+        dup2(capture, STDERR_FILENO)
+        let result = body()
+        fflush(stderr)
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+        defer { close(capture) }
+        let size = min(Int(lseek(capture, 0, SEEK_END)), 65_536)
+        guard size > 0 else { return result }
+        var buffer = [UInt8](repeating: 0, count: size)
+        let count = pread(capture, &buffer, size, 0)
+        if count > 0 { ErrorSink.messages.append(String(decoding: buffer[0..<count], as: UTF8.self)) }
+        return result
+    }
+}
+
+/// C strings that live until `release()`: cgraph takes `char *` and copies what it keeps.
+private final class CStrings {
+    private var pointers: [UnsafeMutablePointer<CChar>] = []
+
+    func callAsFunction(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let pointer = strdup(text)!
+        pointers.append(pointer)
+        return pointer
+    }
+
+    func release() {
+        for pointer in pointers { free(pointer) }
+        pointers.removeAll()
+    }
+}
+
+extension GraphvizRenderer {
+    /// Reads DOT text back with cgraph's parser: the node and edge counts and every node's label, or nil when
+    /// Graphviz cannot parse it. Used to check that no label can change the graph's structure.
+    static func readBack(dot: String) -> (nodeCount: Int, edgeCount: Int, labels: [String: String])? {
+        lock.lock()
+        defer { lock.unlock() }
+        ErrorSink.messages = []
+        let previousSink = agseterrf(ErrorSink.collect)
+        defer { _ = agseterrf(previousSink) }
+        let strings = CStrings()
+        defer { strings.release() }
+        guard let graph = agmemread(dot) else { return nil }
+        defer { agclose(graph) }
+        var labels: [String: String] = [:]
+        var node = agfstnode(graph)
+        while let current = node {
+            let name = String(cString: agnameof(current))
+            labels[name] = agget(current, strings("label")).map { String(cString: $0) } ?? ""
+            node = agnxtnode(graph, current)
+        }
+        return (Int(agnnodes(graph)), Int(agnedges(graph)), labels)
+    }
+}

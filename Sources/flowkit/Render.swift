@@ -1,0 +1,153 @@
+import ArgumentParser
+import FlowKit
+import FlowKitGraphviz
+import Foundation
+
+/// `flowkit render`: draws a flow as SVG, PNG, DOT or Mermaid.
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a flow as SVG, PNG, DOT or Mermaid.",
+        discussion: """
+            Graphviz runs in-process. Steps are boxes, action steps hexagons, nested flows component boxes, finish \
+            steps double boxes; the start is marked with a dot, back moves are dashed and restarts dotted. The file \
+            is written next to the input with the format's extension unless -o says otherwise (-o - writes to \
+            standard output); a failed render never replaces an existing file.
+
+            Examples:
+              flowkit render --png flows/transfer.json
+              flowkit render --mermaid flows/booking.json -o -
+              flowkit render --svg big.yaml --focus checkout --radius 2
+            """)
+
+    /// The formats `render` writes.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case svg, png, dot, mermaid
+
+        var fileExtension: String { rawValue == "mermaid" ? "mmd" : rawValue }
+    }
+
+    @Argument(help: ArgumentHelp("The flow file to draw.", valueName: "flow"))
+    var file: String
+
+    @Flag(name: .customLong("svg"), help: "Write SVG (the default).") var svg = false
+    @Flag(name: .customLong("png"), help: "Write PNG.") var png = false
+    @Flag(name: .customLong("dot"), help: "Write DOT text.") var dot = false
+    @Flag(name: .customLong("mermaid"), help: "Write a Mermaid stateDiagram-v2.") var mermaid = false
+
+    @Option(name: .long, help: ArgumentHelp("The output format: svg, png, dot or mermaid (instead of a flag).", valueName: "format"))
+    var format: Format?
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write; '-' for standard output.", valueName: "path"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("Direction: LR (left to right) or TB (top to bottom).", valueName: "dir"))
+    var rankdir: String = "LR"
+
+    @Option(name: .long, help: ArgumentHelp("Draw only the steps around this one (for large flows).", valueName: "step"))
+    var focus: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --focus: how many moves away from the step to draw.", valueName: "n"))
+    var radius: Int = 2
+
+    @Option(name: .long, help: ArgumentHelp("The Graphviz layout engine.", valueName: "engine"))
+    var engine: String = "dot"
+
+    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds of layout (exit 2, no file written).", valueName: "seconds"))
+    var timeout: Double = 60
+
+    func validate() throws {
+        let flags = [svg, png, dot, mermaid].filter { $0 }.count
+        if flags > 1 || (flags == 1 && format != nil) {
+            throw ValidationError("choose one format: --svg, --png, --dot, --mermaid or --format")
+        }
+        if !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(rankdir)'") }
+        if radius < 0 { throw ValidationError("--radius takes a number of moves, 0 or more") }
+        if !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds above 0") }
+        if engine.isEmpty || !engine.allSatisfy({ $0.isLetter || $0.isNumber }) {
+            throw ValidationError("--engine takes a Graphviz layout engine name such as dot or neato")
+        }
+    }
+
+    var chosenFormat: Format {
+        if png { return .png }
+        if dot { return .dot }
+        if mermaid { return .mermaid }
+        return format ?? .svg
+    }
+
+    func run() throws {
+        let document: LoadedDocument
+        do {
+            document = try FlowLoader.load(path: file)
+        } catch {
+            printError("flowkit: error: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+        guard let flow = document.flow, document.isWellFormed else {
+            let findings = document.diagnostics.filter { $0.severity == .error }
+            let text = TextReporter(color: ColorChoice.auto.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
+            printError(text + "flowkit: error: \(file) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : ""))
+            throw ExitCode(1)
+        }
+        let diagram: FlowDiagram
+        do {
+            diagram = try FlowDiagram(flow: flow, options: DiagramOptions(focus: focus, radius: radius))
+        } catch let error as DiagramError {
+            throw ValidationError("--focus: \(error)")
+        }
+        let bytes: [UInt8]
+        switch chosenFormat {
+        case .mermaid:
+            bytes = Array(MermaidWriter.write(diagram, direction: rankdir).utf8)
+        case .svg, .png, .dot:
+            let graphvizFormat = GraphvizFormat(rawValue: chosenFormat.rawValue)!
+            let options = GraphvizOptions(rankdir: rankdir, engine: engine)
+            let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(file)") {
+                try GraphvizRenderer.render(diagram, format: graphvizFormat, options: options)
+            }
+            for warning in rendered.warnings { printError("flowkit: warning: Graphviz: \(warning)") }
+            bytes = rendered.data
+        }
+        let destination = output ?? ((file as NSString).deletingPathExtension + "." + chosenFormat.fileExtension)
+        if destination == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        do {
+            try AtomicFile.write(bytes, to: destination)
+        } catch {
+            printError("flowkit: error: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+        printError("wrote \(destination)")
+    }
+}
+
+/// Runs work that cannot be cancelled (Graphviz layout) on a thread with a large stack, and ends the process
+/// with a clear message and exit code 2 when it takes longer than allowed. Nothing has been written by then.
+enum Watchdog {
+    static func run<T: Sendable>(seconds: Double, what: String, _ work: @escaping @Sendable () throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.result = Result { try work() }
+            done.signal()
+        }
+        thread.stackSize = 64 << 20
+        thread.start()
+        guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
+            printError("flowkit: error: gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
+                       + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout")
+            Foundation.exit(2)
+        }
+        return try result.get()
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    private final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, Error>?
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// A fresh temporary folder, removed by the caller.
+func temporaryFolder() throws -> String {
+    let path = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-render-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+@Suite("flowkit render")
+struct RenderCommandTests {
+    @Test(arguments: ["png", "svg", "dot", "mermaid"])
+    func writesNextToTheInputByDefault(_ format: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.json", toPath: folder + "/transfer.json")
+        let result = try flowkit(["render", "--\(format)", folder + "/transfer.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let ext = format == "mermaid" ? "mmd" : format
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/transfer." + ext))
+        switch format {
+        case "png": #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        case "svg": #expect(String(decoding: data, as: UTF8.self).contains("<svg"))
+        case "dot": #expect(String(decoding: data, as: UTF8.self).hasPrefix("digraph flow {"))
+        default: #expect(String(decoding: data, as: UTF8.self).contains("stateDiagram-v2"))
+        }
+        #expect(result.stderr == "wrote \(folder)/transfer.\(ext)\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+    }
+
+    @Test func dashWritesToStandardOutput() throws {
+        let result = try flowkit(["render", "--mermaid", "flows/booking.json", "-o", "-"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("stateDiagram-v2"))
+        #expect(result.stderr.isEmpty)
+        let dot = try flowkit(["render", "--format", "dot", "flows/transfer.yaml", "-o", "-", "--rankdir", "TB"])
+        #expect(dot.stdout.contains("rankdir=TB"))
+    }
+
+    @Test func twoFormatsAreABadArgument() throws {
+        let result = try flowkit(["render", "--png", "--svg", "flows/transfer.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("choose one format"))
+    }
+
+    @Test func badEngineExitsTwoAndKeepsTheExistingFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/transfer.yaml")
+        try "a good picture".write(toFile: folder + "/transfer.svg", atomically: true, encoding: .utf8)
+        let result = try flowkit(["render", "--svg", "--engine", "nosuchengine", folder + "/transfer.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Graphviz has no layout engine 'nosuchengine'"))
+        #expect(try String(contentsOfFile: folder + "/transfer.svg", encoding: .utf8) == "a good picture")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["transfer.svg", "transfer.yaml"])
+    }
+
+    @Test func unwritableDestinationIsAClearError() throws {
+        let result = try flowkit(["render", "--svg", "flows/transfer.yaml", "-o", "/nonexistent-folder/x.svg"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/nonexistent-folder/x.svg: cannot write the file"))
+    }
+
+    @Test func timeoutEndsTheCommandWithoutAFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var yaml = "flowkit: 1\nflow: big\nstart: s0\nevents: { jump: }\nsteps:\n"
+        for i in 0..<3000 { yaml += "  s\(i): { on: { jump: s\((i * 7919 + 13) % 3000) }, next: \(i + 1 < 3000 ? "s\(i + 1)" : "done") }\n" }
+        yaml += "  done: { kind: finish }\n"
+        try yaml.write(toFile: folder + "/big.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["render", "--svg", "--timeout", "0.2", folder + "/big.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("gave up after 0.2 s"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["big.yaml"])
+    }
+
+    @Test func focusOnAnUnknownStepSuggests() throws {
+        let result = try flowkit(["render", "--svg", "flows/transfer.yaml", "--focus", "tarifs", "-o", "-"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("step 'tarifs' is not in the flow; did you mean 'tariffs'?"))
+    }
+
+    @Test func focusDrawsTheNeighbourhood() throws {
+        let result = try flowkit(["render", "--dot", "flows/transfer.yaml", "--focus", "success", "--radius", "1", "-o", "-"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("label=\"Transfer sent\\nsuccess\""))
+        #expect(!result.stdout.contains("tariffs\""))
+    }
+
+    @Test func aFlowWithSchemaErrorsIsNotDrawn() throws {
+        let result = try flowkit(["render", "--svg", "flows/broken/schema.yaml", "-o", "-"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[schema]"))
+        #expect(result.stdout.isEmpty)
+    }
+}
