@@ -80,7 +80,7 @@ public struct FlowDecoder {
             report("\(what) must be an expression (a string, number, boolean or null), found \(node.kindDescription)", at: node.position, step: step)
             return nil
         }
-        if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position) }
+        if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position, quoted: scalar.quoted) }
         return ExpressionSource(text: scalar.text.isEmpty ? "null" : scalar.text, position: node.position, literal: scalar.kind)
     }
 

@@ -22,12 +22,25 @@ public struct ExpressionSource: Hashable, Sendable {
     public var position: SourcePosition
     /// The literal's kind when the slot held a boolean, number or null rather than a string.
     public var literal: Scalar.Kind?
+    /// Whether the text was written quoted (so it starts one column after `position`).
+    public var quoted: Bool
 
     /// Creates an expression source.
-    public init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil) {
+    public init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil, quoted: Bool = false) {
         self.text = text
         self.position = position
         self.literal = literal
+        self.quoted = quoted
+    }
+
+    /// The file position of the character at `offset` (in Unicode scalars) inside the expression: exact for text
+    /// written on one line without escapes before that point, else the start of the value.
+    public func position(ofOffset offset: Int) -> SourcePosition {
+        let prefix = text.unicodeScalars.prefix(offset)
+        if literal != nil || prefix.contains("\n") { return position }
+        // In quoted text a backslash or quote was written as an escape, which shifts the columns after it.
+        if quoted && prefix.contains(where: { $0 == "\\" || $0 == "'" || $0 == "\"" }) { return position }
+        return SourcePosition(line: position.line, column: position.column + (quoted ? 1 : 0) + prefix.count)
     }
 }
 
