@@ -1,0 +1,88 @@
+/// `expression`: an expression of the flow cannot be parsed.
+public enum ExpressionRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "expression",
+        name: "Expression",
+        summary: "An expression in 'events', 'set', 'input' or a target's 'if' or 'set' cannot be parsed.",
+        rationale: """
+            An expression that cannot be parsed stops the run the first time it is evaluated. The finding points \
+            inside the expression, at the spot the parser stopped. Text is quoted ('economy'): a bare word that is \
+            not state.…, result.…, true, false, null or exists(…) is an error, and the message says how to quote it.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: tariffs
+            start: pick
+            state: { tariff: [economy, business] }
+            steps:
+              pick:
+                result: { tariff: [economy, business] }
+                set: { tariff: result.tariff }
+                next:
+                  - forward: done
+                    if: state.tariff == ↓economy
+                  - done
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: calls
+            start: a
+            state: { note: string? }
+            events:
+              longNote: "↓size(state.note) > 3"
+            steps:
+              a: { on: { longNote: b }, next: b }
+              b: { kind: finish }
+            """,
+            """
+            {"flowkit": 1, "flow": "json", "start": "a",
+             "state": {"total": "int"},
+             "steps": {
+               "a": {"result": {"total": "int"}, "set": {"total": "(result.total + 1↓"}, "next": "b"},
+               "b": {"kind": "finish"}}}
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: fine
+            start: a
+            state: { total: int, vip: bool, tariff: [economy, business], note: string? }
+            events:
+              big: "result.total > 1000 && state.tariff == 'business'"
+            steps:
+              "*": { next: { forward: b, if: "exists(state.note)" } }
+              a:
+                result: { total: int }
+                set: { total: "state.vip ? result.total : result.total + 5", vip: false }
+                on: { big: b }
+                next: { forward: b, set: { tariff: "'economy'" } }
+              b: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let flow = context.flow else { return [] }
+        var findings: [Diagnostic] = []
+        func check(_ source: ExpressionSource, step: String?) {
+            if case .failure(let error) = ExpressionParser.parse(source) {
+                findings.append(context.finding(self, at: source.position(ofOffset: error.offset), step: step, error.message))
+            }
+        }
+        for event in flow.events {
+            if let source = event.expression { check(source, step: nil) }
+        }
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            let name = step.name.text
+            for assignment in step.set + step.input { check(assignment.expression, step: name) }
+            for target in step.on.flatMap(\.targets) + (step.next ?? []) {
+                if let condition = target.condition { check(condition, step: name) }
+                for assignment in target.set { check(assignment.expression, step: name) }
+            }
+        }
+        return findings
+    }
+}

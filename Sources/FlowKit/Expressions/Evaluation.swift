@@ -1,0 +1,342 @@
+/// What an expression can read while it is evaluated.
+public struct EvaluationScope: Sendable {
+    /// Current state values (unset keys absent).
+    public var state: [String: Value]
+    /// Declared state types (all declared keys).
+    public var stateTypes: [String: TypeRef]
+    /// The step's result, when the step completed with one.
+    public var result: [String: Value]?
+    /// The step's declared result shape, when it has one.
+    public var resultTypes: [String: TypeRef]?
+
+    /// Creates a scope; without a result, `result.…` paths are run errors and `exists(result.…)` is false.
+    public init(state: [String: Value], stateTypes: [String: TypeRef], result: [String: Value]? = nil, resultTypes: [String: TypeRef]? = nil) {
+        self.state = state
+        self.stateTypes = stateTypes
+        self.result = result
+        self.resultTypes = resultTypes
+    }
+}
+
+/// A run error while evaluating, e.g. "division by zero", "state key 'amount' is not set"; the offset says where.
+public struct EvaluationError: Error, Equatable, Sendable {
+    /// What went wrong, lowercase, naming things in single quotes.
+    public let message: String
+    /// The offset inside the expression text of the sub-expression at fault.
+    public let offset: Int
+
+    /// Creates an evaluation error.
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+}
+
+extension Expression {
+    /// The expression's value in `scope`, or the run error that stops it (a type error, an unset key, an overflow).
+    public func evaluate(in scope: EvaluationScope) throws(EvaluationError) -> Value {
+        let evaluator = Evaluator(scope: scope)
+        return try evaluator.evaluate(root).value
+    }
+
+    /// The expression's value in `scope` as a condition (`if`, a derived event): a bool, else a run error.
+    public func evaluateCondition(in scope: EvaluationScope) throws(EvaluationError) -> Bool {
+        let value = try evaluate(in: scope)
+        guard case .bool(let flag) = value else {
+            throw EvaluationError(message: "a condition must be a bool, found \(value.kindDescription)", offset: 0)
+        }
+        return flag
+    }
+}
+
+/// A value with what the evaluator knows of its declared type: the values of an enum read through a path.
+private struct Operand {
+    var value: Value
+    var span: ExpressionSpan
+    /// The allowed values when the value was read from a key declared as an enum.
+    var enumValues: [String]?
+    /// The path it was read from, for messages.
+    var enumPath: String?
+}
+
+/// Walks a parsed tree; recursion is bounded by the parser's nesting limit. Messages do not repeat the
+/// expression: the offset points at the sub-expression at fault, and the caller shows the text around it.
+private struct Evaluator {
+    let scope: EvaluationScope
+
+    func fail(_ message: String, at span: ExpressionSpan) -> EvaluationError {
+        EvaluationError(message: message, offset: span.start)
+    }
+
+    func evaluate(_ node: ExpressionNode) throws(EvaluationError) -> Operand {
+        switch node {
+        case .literal(let value, let span):
+            return Operand(value: value, span: span)
+        case .path(let path):
+            return try read(path)
+        case .exists(let path, let span):
+            return Operand(value: .bool(exists(path)), span: span)
+        case .unary(let op, let operandNode, let span):
+            let operand = try evaluate(operandNode)
+            return Operand(value: try unary(op, operand, span: span), span: span)
+        case .binary(let op, let lhsNode, let rhsNode, let span):
+            return Operand(value: try binary(op, lhsNode, rhsNode, span: span), span: span)
+        case .conditional(let conditionNode, let thenNode, let otherwiseNode, let span):
+            let condition = try evaluate(conditionNode)
+            guard case .bool(let flag) = condition.value else {
+                throw fail("the condition of '? :' needs a bool, found \(condition.value.kindDescription)", at: condition.span)
+            }
+            var chosen = try evaluate(flag ? thenNode : otherwiseNode)
+            chosen.span = span
+            return chosen
+        case .membership(let valueNode, let itemNodes, let span):
+            let value = try evaluate(valueNode)
+            var found = false
+            for itemNode in itemNodes {
+                let item = try evaluate(itemNode)
+                if try equal(value, item, op: "in", span: span) { found = true }
+            }
+            return Operand(value: .bool(found), span: span)
+        }
+    }
+
+    // MARK: - Paths
+
+    private func enumValues(_ type: TypeRef?) -> [String]? {
+        if case .enumeration(let values)? = type?.base { return values }
+        return nil
+    }
+
+    private func undeclared(_ key: String, at span: ExpressionSpan) -> EvaluationError {
+        let known = Set(scope.stateTypes.keys).union(scope.state.keys).sorted()
+        return fail("state key '\(key)' is not declared\(Suggestions.didYouMean(key, in: known))", at: span)
+    }
+
+    private func read(_ path: ExpressionPath) throws(EvaluationError) -> Operand {
+        let shown = path.description
+        switch path.root {
+        case .state:
+            let key = path.keys[0]
+            let type = scope.stateTypes[key]
+            let value: Value
+            if let stored = scope.state[key] {
+                value = stored
+            } else if let type {
+                guard type.optional else { throw fail("state key '\(key)' is not set", at: path.span) }
+                value = .null
+            } else {
+                throw undeclared(key, at: path.span)
+            }
+            return Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown)
+        case .result:
+            guard let result = scope.result else {
+                throw fail("'\(shown)' is read, but the step completed without a result", at: path.span)
+            }
+            var fields = result
+            var types = scope.resultTypes
+            var value = Value.null
+            var type: TypeRef?
+            for (index, key) in path.keys.enumerated() {
+                if index > 0 {
+                    let parent = "result." + path.keys[..<index].joined(separator: ".")
+                    switch value {
+                    case .object(let nested): fields = nested
+                    case .null: throw fail("'\(parent)' is null, so '\(shown)' cannot be read", at: path.span)
+                    default: throw fail("'\(parent)' is \(value.kindDescription), not an object, so '\(shown)' cannot be read", at: path.span)
+                    }
+                    if case .object(let declared)? = type?.base {
+                        types = Dictionary(declared.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+                    } else {
+                        types = nil
+                    }
+                }
+                guard let next = fields[key] else {
+                    let known = Set(fields.keys).union(types.map { Array($0.keys) } ?? []).sorted()
+                    let missing = path.keys[...index].joined(separator: ".")
+                    throw fail("the result has no key '\(missing)'\(Suggestions.didYouMean(key, in: known))", at: path.span)
+                }
+                value = next
+                type = types?[key]
+            }
+            return Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown)
+        }
+    }
+
+    /// Whether the path holds a value other than null; a key that is not there (even one never declared) holds none.
+    private func exists(_ path: ExpressionPath) -> Bool {
+        switch path.root {
+        case .state:
+            return (scope.state[path.keys[0]] ?? .null) != .null
+        case .result:
+            guard var value = scope.result.map(Value.object) else { return false }
+            for key in path.keys {
+                guard case .object(let fields) = value, let next = fields[key] else { return false }
+                value = next
+            }
+            return value != .null
+        }
+    }
+
+    // MARK: - Operators
+
+    private func unary(_ op: UnaryOperator, _ operand: Operand, span: ExpressionSpan) throws(EvaluationError) -> Value {
+        switch (op, operand.value) {
+        case (.not, .bool(let flag)):
+            return .bool(!flag)
+        case (.negate, .int(let number)):
+            guard number != .min else { throw fail("int overflow", at: span) }
+            return .int(-number)
+        case (.negate, .number(let number)):
+            return .number(-number)
+        case (.not, let value):
+            throw fail("'!' needs a bool, found \(value.kindDescription)", at: span)
+        case (.negate, let value):
+            throw fail("'-' needs a number, found \(value.kindDescription)", at: span)
+        }
+    }
+
+    private func binary(_ op: BinaryOperator, _ lhsNode: ExpressionNode, _ rhsNode: ExpressionNode, span: ExpressionSpan) throws(EvaluationError) -> Value {
+        if op == .and || op == .or {
+            let lhs = try boolean(try evaluate(lhsNode), op: op)
+            if op == .and ? !lhs : lhs { return .bool(lhs) }
+            return .bool(try boolean(try evaluate(rhsNode), op: op))
+        }
+        let lhs = try evaluate(lhsNode)
+        let rhs = try evaluate(rhsNode)
+        switch op {
+        case .equal: return .bool(try equal(lhs, rhs, op: op.rawValue, span: span))
+        case .notEqual: return .bool(!(try equal(lhs, rhs, op: op.rawValue, span: span)))
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: return .bool(try order(op, lhs, rhs, span: span))
+        default: return try arithmetic(op, lhs.value, rhs.value, span: span)
+        }
+    }
+
+    private func boolean(_ operand: Operand, op: BinaryOperator) throws(EvaluationError) -> Bool {
+        guard case .bool(let flag) = operand.value else {
+            throw fail("'\(op.rawValue)' needs bools, found \(operand.value.kindDescription)", at: operand.span)
+        }
+        return flag
+    }
+
+    /// Throws when one side was read from an enum and the other is text (not from an enum) that is none of its values.
+    private func checkEnum(_ a: Operand, _ b: Operand) throws(EvaluationError) {
+        for (declared, other) in [(a, b), (b, a)] {
+            guard let values = declared.enumValues, other.enumValues == nil, case .string(let text) = other.value else { continue }
+            if values.contains(where: { Self.same($0, text) }) { continue }
+            let list = values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
+            throw fail("'\(Identifier.display(text))' is not a value of '\(declared.enumPath ?? "")' (\(list))\(Suggestions.didYouMean(text, in: values))", at: other.span)
+        }
+    }
+
+    /// Whether two strings are the same sequence of Unicode scalars.
+    static func same(_ a: String, _ b: String) -> Bool {
+        a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    }
+
+    fileprivate func equal(_ a: Operand, _ b: Operand, op: String, span: ExpressionSpan) throws(EvaluationError) -> Bool {
+        try checkEnum(a, b)
+        switch (a.value, b.value) {
+        case (.null, .null): return true
+        case (.null, .object), (.object, .null): return false
+        case (.null, .bool), (.null, .int), (.null, .number), (.null, .string): return false
+        case (.bool, .null), (.int, .null), (.number, .null), (.string, .null): return false
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.int(let x), .number(let y)): return Self.compare(x, y) == 0
+        case (.number(let x), .int(let y)): return Self.compare(y, x) == 0
+        case (.string(let x), .string(let y)): return Self.same(x, y)
+        default:
+            throw fail("'\(op)' cannot compare \(a.value.kindDescription) with \(b.value.kindDescription)", at: span)
+        }
+    }
+
+    private func order(_ op: BinaryOperator, _ a: Operand, _ b: Operand, span: ExpressionSpan) throws(EvaluationError) -> Bool {
+        let sign: Int
+        switch (a.value, b.value) {
+        case (.int(let x), .int(let y)): sign = x < y ? -1 : (x == y ? 0 : 1)
+        case (.number(let x), .number(let y)): sign = x < y ? -1 : (x == y ? 0 : 1)
+        case (.int(let x), .number(let y)): sign = Self.compare(x, y)
+        case (.number(let x), .int(let y)): sign = -Self.compare(y, x)
+        case (.string(let x), .string(let y)):
+            try checkEnum(a, b)
+            if Self.same(x, y) {
+                sign = 0
+            } else {
+                sign = x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) { $0.value < $1.value } ? -1 : 1
+            }
+        default:
+            throw fail("'\(op.rawValue)' needs two numbers or two strings, found \(a.value.kindDescription) and \(b.value.kindDescription)", at: span)
+        }
+        switch op {
+        case .less: return sign < 0
+        case .lessOrEqual: return sign <= 0
+        case .greater: return sign > 0
+        default: return sign >= 0
+        }
+    }
+
+    /// The sign of `x - y` for an int and a finite number, exactly (no rounding of large ints).
+    static func compare(_ x: Int64, _ y: Double) -> Int {
+        if y >= 9_223_372_036_854_775_808.0 { return -1 }
+        if y < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = y.rounded(.towardZero)
+        let integer = Int64(whole)
+        if x != integer { return x < integer ? -1 : 1 }
+        let fraction = y - whole
+        return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
+    }
+
+    private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan) throws(EvaluationError) -> Value {
+        switch (a, b) {
+        case (.int(let x), .int(let y)):
+            return .int(try integer(op, x, y, span: span))
+        case (.int(let x), .number(let y)):
+            return .number(try number(op, Double(x), y, span: span))
+        case (.number(let x), .int(let y)):
+            return .number(try number(op, x, Double(y), span: span))
+        case (.number(let x), .number(let y)):
+            return .number(try number(op, x, y, span: span))
+        case (.string(let x), .string(let y)) where op == .add:
+            return .string(x + y)
+        default:
+            let needs = op == .add ? "two numbers or two strings" : "two numbers"
+            throw fail("'\(op.rawValue)' needs \(needs), found \(a.kindDescription) and \(b.kindDescription)", at: span)
+        }
+    }
+
+    private func integer(_ op: BinaryOperator, _ x: Int64, _ y: Int64, span: ExpressionSpan) throws(EvaluationError) -> Int64 {
+        let result: (partialValue: Int64, overflow: Bool)
+        switch op {
+        case .add: result = x.addingReportingOverflow(y)
+        case .subtract: result = x.subtractingReportingOverflow(y)
+        case .multiply: result = x.multipliedReportingOverflow(by: y)
+        case .divide:
+            guard y != 0 else { throw fail("division by zero", at: span) }
+            result = x.dividedReportingOverflow(by: y)
+        default:
+            guard y != 0 else { throw fail("division by zero", at: span) }
+            // `Int64.min % -1` is 0; only the quotient overflows.
+            return y == -1 ? 0 : x % y
+        }
+        guard !result.overflow else { throw fail("int overflow", at: span) }
+        return result.partialValue
+    }
+
+    private func number(_ op: BinaryOperator, _ x: Double, _ y: Double, span: ExpressionSpan) throws(EvaluationError) -> Double {
+        let result: Double
+        switch op {
+        case .add: result = x + y
+        case .subtract: result = x - y
+        case .multiply: result = x * y
+        case .divide:
+            guard y != 0 else { throw fail("division by zero", at: span) }
+            result = x / y
+        default:
+            guard y != 0 else { throw fail("division by zero", at: span) }
+            result = x.truncatingRemainder(dividingBy: y)
+        }
+        guard result.isFinite else { throw fail("number overflow", at: span) }
+        return result
+    }
+}

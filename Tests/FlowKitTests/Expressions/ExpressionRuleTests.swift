@@ -1,0 +1,148 @@
+import Testing
+@testable import FlowKit
+
+/// The example text without `↓` markers, and the position of each marker (as the rule examples test reads them).
+func expressionExampleMarkers(_ text: String) -> (text: String, positions: [SourcePosition]) {
+    var output = ""
+    var positions: [SourcePosition] = []
+    var line = 1
+    var column = 1
+    for scalar in text.unicodeScalars {
+        if scalar == "↓" {
+            positions.append(SourcePosition(line: line, column: column))
+            continue
+        }
+        output.unicodeScalars.append(scalar)
+        if scalar == "\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+    }
+    return (output, positions)
+}
+
+@Suite("Expression rule")
+struct ExpressionRuleTests {
+    func findings(_ text: String, format: DocumentFormat = .yaml) -> [Diagnostic] {
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: "e.\(format.rawValue)", format: format)
+        return ExpressionRule.check(LintContext(document: document))
+    }
+
+    @Test func describesItself() {
+        let description = ExpressionRule.description
+        #expect(description.identifier == "expression")
+        #expect(description.severity == .error)
+        #expect(!description.triggeringExamples.isEmpty)
+        #expect(!description.nonTriggeringExamples.isEmpty)
+    }
+
+    @Test(arguments: ExpressionRule.description.triggeringExamples.indices)
+    func triggeringExample(_ index: Int) {
+        let (text, markers) = expressionExampleMarkers(ExpressionRule.description.triggeringExamples[index])
+        #expect(!markers.isEmpty)
+        let found = findings(text)
+        #expect(found.map(\.position).sorted() == markers.sorted(), "findings: \(found.map { "\($0.position) \($0.message)" })")
+        #expect(found.allSatisfy { $0.rule == "expression" && $0.severity == .error })
+    }
+
+    @Test(arguments: ExpressionRule.description.nonTriggeringExamples.indices)
+    func nonTriggeringExample(_ index: Int) {
+        let (text, markers) = expressionExampleMarkers(ExpressionRule.description.nonTriggeringExamples[index])
+        #expect(markers.isEmpty)
+        #expect(findings(text).isEmpty)
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: "e.yaml", format: .yaml)
+        let errors = (Linter.lint(document) + ExpressionRule.check(LintContext(document: document))).filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors.map { "\($0.rule) \($0.position) \($0.message)" })")
+    }
+
+    static let header = "flowkit: 1\nflow: t\nstart: a\nstate: { tariff: [economy, business], n: int }\n"
+
+    @Test func plainYAMLScalar() {
+        let found = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: state.tariff == economy }\n  b: { kind: finish }\n")
+        #expect(found.count == 1)
+        // The value starts at column 29 on line 7; 'economy' is 16 scalars into the expression.
+        #expect(found.first?.position == SourcePosition(line: 7, column: 45))
+        #expect(found.first?.step == "a")
+        #expect(found.first?.message == "unknown name 'economy'; to compare with text, quote it: 'economy'")
+        #expect(found.first?.file == "e.yaml")
+    }
+
+    @Test func quotedYAML() {
+        let double = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"state.tariff == economy\" }\n  b: { kind: finish }\n")
+        #expect(double.map(\.position) == [SourcePosition(line: 7, column: 46)])
+        let single = findings(Self.header + "steps:\n  a:\n    set: { n: 'state.n +* 2' }\n    next: b\n  b: { kind: finish }\n")
+        #expect(single.map(\.position) == [SourcePosition(line: 7, column: 25)])
+        #expect(single.first?.message == "expected a value, found '*'")
+        // With a quote before the fault, columns inside the file are unknown: the finding points at the value.
+        let escaped = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"'x' == economy\" }\n  b: { kind: finish }\n")
+        #expect(escaped.map(\.position) == [SourcePosition(line: 7, column: 29)])
+    }
+
+    @Test func json() {
+        let text = """
+            {"flowkit": 1, "flow": "t", "start": "a",
+             "state": {"n": "int"},
+             "events": {"big": "state.n >> 3"},
+             "steps": {
+               "a": {"on": {"big": "b"}, "next": {"forward": "b", "if": "state.n == nope"}},
+               "b": {"kind": "finish"}}}
+            """
+        let found = findings(text, format: .json)
+        #expect(found.map(\.position) == [SourcePosition(line: 3, column: 30), SourcePosition(line: 5, column: 73)])
+        #expect(found.map(\.step) == [nil, "a"])
+        #expect(found.first?.message == "expected a value, found '>'")
+    }
+
+    @Test func everySlotIsChecked() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { n: int }
+            events:
+              e1: "1 +"
+            steps:
+              "*":
+                on: { e1: { forward: b, if: "2 +", set: { n: "3 +" } } }
+                next: { forward: b, set: { n: "4 +" } }
+              a:
+                result: { n: int }
+                set: { n: "5 +" }
+                on: { e1: [{ forward: b, if: "6 +" }, b] }
+                next: { back: b, if: "7 +", set: { n: "8 +" } }
+              c:
+                kind: flow
+                flow: child.yaml
+                input: { x: "9 +" }
+                next: b
+              b: { kind: finish }
+            """
+        let found = findings(text)
+        #expect(found.count == 9)
+        #expect(Set(found.map(\.message)) == ["expected a value at the end of the expression"])
+        #expect(found.map(\.step) == [nil, "*", "*", "*", "a", "a", "a", "a", "c"])
+        #expect(found.map(\.position.line) == [6, 9, 9, 10, 13, 14, 15, 15, 19])
+    }
+
+    @Test func literalsAndValidExpressionsGiveNoFinding() {
+        let text = Self.header + """
+            steps:
+              a:
+                result: { n: int, tariff: [economy, business] }
+                set: { n: 12, tariff: result.tariff }
+                next:
+                  - { forward: b, if: true }
+                  - { forward: b, if: "result.tariff in ['economy'] && exists(state.n)", set: { n: null } }
+              b: { kind: finish }
+
+            """
+        #expect(findings(text).isEmpty)
+    }
+
+    @Test func noFlowNoFindings() {
+        #expect(findings("flow: [").isEmpty)
+        #expect(findings("just text").isEmpty)
+    }
+}
