@@ -9,7 +9,7 @@ struct Flowkit: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "flowkit",
-        abstract: "Check app flows: lint and draw flow files written in JSON or YAML.",
+        abstract: "Check app flows: lint, draw and simulate flow files written in JSON or YAML.",
         discussion: """
             Exit codes: 0 when all is well, 1 when a finding is an error (or, with --strict, a warning), \
             2 when the command could not do its work (a missing file, bad arguments).
@@ -18,10 +18,11 @@ struct Flowkit: ParsableCommand {
               flowkit lint flows/transfer.json
               flowkit lint flows/ --format json
               flowkit render --png flows/transfer.json
+              flowkit simulate --script flows/scripts/transfer.yaml
               flowkit explain cannot_finish
             """,
         version: version,
-        subcommands: [Lint.self, Render.self, Rules.self, Explain.self, Schema.self],
+        subcommands: [Lint.self, Render.self, Simulate.self, Rules.self, Explain.self, Schema.self],
         defaultSubcommand: nil
     )
 

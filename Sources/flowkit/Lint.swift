@@ -9,7 +9,7 @@ struct Lint: ParsableCommand {
         discussion: """
             Takes files and directories; a directory is searched recursively for .json, .yaml and .yml files \
             (hidden files and directories are skipped). Documents with a 'flowkit-script' key are simulation \
-            scripts and are not checked as flows.
+            scripts: they are checked against the flow they name.
 
             Examples:
               flowkit lint flows/transfer.json
@@ -37,7 +37,6 @@ struct Lint: ParsableCommand {
         for file in files {
             do {
                 let document = try FlowLoader.load(path: file)
-                if document.isScript { continue }
                 checked += 1
                 diagnostics += Linter.lint(document)
             } catch {

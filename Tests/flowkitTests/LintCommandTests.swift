@@ -70,7 +70,8 @@ struct LintCommandTests {
     @Test func directoriesAreSearchedRecursively() throws {
         let result = try flowkit(["lint", "flows/"])
         #expect(result.status == 1)
-        #expect(result.stdout.hasSuffix("\(sampleFlows.count + brokenFlows.count) files checked: 12 errors, 2 warnings\n"))
+        let scripts = (try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/flows/scripts")).count
+        #expect(result.stdout.hasSuffix("\(sampleFlows.count + brokenFlows.count + scripts) files checked: 12 errors, 2 warnings\n"))
     }
 
     @Test func strictFailsOnWarnings() throws {
@@ -123,14 +124,42 @@ struct LintCommandTests {
             """)
     }
 
-    @Test func scriptsAreNotLintedAsFlows() throws {
-        let directory = NSTemporaryDirectory() + "/flowkit-scripts-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "flowkit-script: 1\nscenarios: []\n".write(toFile: directory + "/s.yaml", atomically: true, encoding: .utf8)
-        let result = try flowkit(["lint", directory])
-        #expect(result.status == 0)
-        #expect(result.stdout == "0 files checked: no findings\n")
+    @Test func scriptsAreCheckedAgainstTheirFlow() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-scripts-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/transfer.yaml")
+        try """
+            flowkit-script: 1
+            flow: transfer.yaml
+            scenarios:
+              - name: renamed things
+                start: { entry: editTarif }
+                steps:
+                  - amount: { result: { amount: 50 } }
+                  - tarifs: { event: confirmationContinu }
+                expect:
+                  outcome: finished
+                  state: { amout: 1 }
+            """.write(toFile: folder + "/s.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["lint", folder + "/s.yaml"])
+        #expect(result.status == 1)
+        let expected = [
+            "s.yaml:5:21: error: entry 'editTarif' is not in the flow; did you mean 'editTariff'? [script]",
+            "s.yaml:8:9: error: step 'tarifs' is not in the flow; did you mean 'tariffs'? [script]",
+            "s.yaml:8:26: error: event 'confirmationContinu' is not declared in the flow; did you mean 'confirmationContinue'? [script]",
+            "s.yaml:10:16: error: outcome 'finished' is not an outcome of the flow; did you mean 'finish'? [script]",
+            "s.yaml:11:16: error: state key 'amout' is not declared in the flow; did you mean 'amount'? [script]",
+        ]
+        for line in expected { #expect(result.stdout.contains(folder + "/" + line), "missing: \(line)\n\(result.stdout)") }
+        try "flowkit-script: 1\nflow: nowhere.yaml\nscenarios: []\n".write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let missing = try flowkit(["lint", folder + "/t.yaml"])
+        #expect(missing.stdout.contains("t.yaml:2:7: error: the script's flow 'nowhere.yaml' cannot be read"))
+    }
+
+    @Test func theSampleScriptsLintClean() throws {
+        let result = try flowkit(["lint", "--strict", "flows/scripts"])
+        #expect(result.status == 0, "\(result.stdout)")
     }
 }
 
@@ -140,7 +169,7 @@ struct OtherCommandTests {
         let result = try flowkit(["rules"])
         #expect(result.status == 0)
         for rule in ["syntax", "schema", "duplicate_key", "undefined_step", "undeclared_event", "unused_event",
-                     "unreachable_step", "dead_end", "cannot_finish", "finish_has_transitions"] {
+                     "unreachable_step", "dead_end", "cannot_finish", "finish_has_transitions", "expression", "script"] {
             #expect(result.stdout.contains("\(rule) "), "\(rule) missing")
         }
         try expectGolden(result.stdout, "rules.txt")

@@ -12,6 +12,8 @@ public enum Linter {
         DeadEndRule.self,
         CannotFinishRule.self,
         FinishHasTransitionsRule.self,
+        ExpressionRule.self,
+        ScriptRule.self,
     ]
 
     /// The rule with `identifier`, when there is one.

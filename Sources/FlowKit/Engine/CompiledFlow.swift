@@ -1,0 +1,134 @@
+/// A flow made ready to run: step names interned, every expression parsed once, types looked up by key.
+public struct CompiledFlow: Sendable {
+    /// A move of a compiled target.
+    public enum Move: Sendable, Equatable {
+        case forward(Int)
+        case back(Int)
+        case backOne
+        case restart
+        /// A forward or back move to a name that is no step.
+        case undefined(String)
+    }
+
+    /// One option of a target list.
+    public struct Target: Sendable {
+        public let move: Move
+        public let condition: Expression?
+        public let set: [(key: String, expression: Expression)]
+        public let source: FlowKit.Target
+    }
+
+    /// A step with its parsed expressions and resolved targets.
+    public struct Step: Sendable {
+        public let step: FlowKit.Step
+        public let resultTypes: [String: TypeRef]?
+        public let set: [(key: String, expression: Expression)]
+        public let handlers: [String: [Target]]
+        public let next: [Target]?
+        public let input: [(key: String, expression: Expression)]
+    }
+
+    /// The flow as written.
+    public let flow: Flow
+    /// Step ids by name (file order).
+    public let ids: [String: Int]
+    /// The compiled steps, by id.
+    public let steps: [Step]
+    /// The compiled `"*"` step, when there is one.
+    public let anyStep: Step?
+    /// Declared state types by key.
+    public let stateTypes: [String: TypeRef]
+    /// Derived events with their expressions, in declaration order.
+    public let derivedEvents: [(name: String, expression: Expression)]
+    /// The id of `start`.
+    public let startID: Int
+
+    /// Compiles `flow`; fails with the first expression that does not parse or an undefined start.
+    public init(flow: Flow) throws(RunError) {
+        var ids: [String: Int] = [:]
+        for (id, step) in flow.steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
+        guard let startID = ids[flow.start.text] else {
+            throw RunError("start step '\(flow.start.text)' is not defined", file: flow.file, position: flow.start.position)
+        }
+        func parse(_ source: ExpressionSource, step: String?) throws(RunError) -> Expression {
+            switch ExpressionParser.parse(source) {
+            case .success(let expression): return expression
+            case .failure(let error):
+                throw RunError(error.message, step: step, file: flow.file, position: source.position(ofOffset: error.offset))
+            }
+        }
+        func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: Expression)] {
+            var result: [(key: String, expression: Expression)] = []
+            for assignment in list { result.append((assignment.key.text, try parse(assignment.expression, step: step))) }
+            return result
+        }
+        func targets(_ list: [FlowKit.Target], step: String?) throws(RunError) -> [Target] {
+            var result: [Target] = []
+            for target in list {
+                let move: Move
+                switch target.move {
+                case .forward(let name): move = ids[name.text].map(Move.forward) ?? .undefined(name.text)
+                case .back(let name): move = ids[name.text].map(Move.back) ?? .undefined(name.text)
+                case .backOne: move = .backOne
+                case .restart: move = .restart
+                }
+                let condition = try target.condition.map { (source) throws(RunError) in try parse(source, step: step) }
+                result.append(Target(move: move, condition: condition, set: try assignments(target.set, step: step), source: target))
+            }
+            return result
+        }
+        func compile(_ step: FlowKit.Step) throws(RunError) -> Step {
+            let name = step.name.text
+            var handlers: [String: [Target]] = [:]
+            for handler in step.on where handlers[handler.event.text] == nil {
+                handlers[handler.event.text] = try targets(handler.targets, step: name)
+            }
+            let resultTypes = step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
+            let next = try step.next.map { (list) throws(RunError) in try targets(list, step: name) }
+            return Step(step: step, resultTypes: resultTypes, set: try assignments(step.set, step: name), handlers: handlers,
+                        next: next, input: try assignments(step.input, step: name))
+        }
+        var steps: [Step] = []
+        for step in flow.steps { steps.append(try compile(step)) }
+        var derived: [(name: String, expression: Expression)] = []
+        for event in flow.events {
+            if let source = event.expression { derived.append((event.name.text, try parse(source, step: nil))) }
+        }
+        self.flow = flow
+        self.ids = ids
+        self.steps = steps
+        self.anyStep = try flow.anyStep.map { (step) throws(RunError) in try compile(step) }
+        self.stateTypes = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        self.derivedEvents = derived
+        self.startID = startID
+    }
+
+    /// The name of step `id`.
+    public func name(_ id: Int) -> String { steps[id].step.name.text }
+}
+
+/// A run error: what went wrong, at which step, and where in the flow files when it is about a written value.
+public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A lowercase message naming steps in single quotes.
+    public let message: String
+    /// The step the run was at (qualified for nested flows), when there is one.
+    public var step: String?
+    /// The file of the value at fault, when there is one.
+    public var file: String?
+    /// The position of the value at fault, when there is one.
+    public var position: SourcePosition?
+
+    /// Creates a run error.
+    public init(_ message: String, step: String? = nil, file: String? = nil, position: SourcePosition? = nil) {
+        self.message = message
+        self.step = step
+        self.file = file
+        self.position = position
+    }
+
+    public var description: String {
+        var text = message
+        if let file, let position { text += " (\(file):\(position.line):\(position.column))" }
+        return text
+    }
+}

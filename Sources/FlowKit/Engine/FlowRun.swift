@@ -1,0 +1,384 @@
+/// Where a run begins.
+public enum RunStart: Sendable {
+    /// At `start`, with this initial state.
+    case start(state: [String: Value])
+    /// At an entry (deep link): its path parameters, given as text, are converted to their state types.
+    case entry(String, params: [String: String], state: [String: Value])
+}
+
+/// One state key changed by a completion.
+public struct StateChange: Equatable, Sendable {
+    /// The key (prefixed with the nested flow steps it lives in, e.g. `payment/card`).
+    public let key: String
+    /// The value before, nil when unset.
+    public let old: Value?
+    /// The value after.
+    public let new: Value
+}
+
+/// One completion of a step in a run: what came in, which move was taken, what changed.
+public struct TraceEntry: Equatable, Sendable {
+    /// How the event of a completion came about.
+    public enum EventKind: String, Sendable {
+        /// Given with the completion.
+        case explicit
+        /// Raised by a derived event's expression.
+        case derived
+        /// The outcome of a nested flow.
+        case outcome
+    }
+
+    /// The step completed (qualified: `parent/child` inside nested flows).
+    public let step: String
+    /// The event handled, when there was one.
+    public let event: String?
+    /// How the event came about.
+    public let eventKind: EventKind?
+    /// The result the step completed with.
+    public let result: [String: Value]?
+    /// The move taken: `forward`, `back`, `back: true` or `restart`.
+    public let move: String
+    /// The step shown next (qualified).
+    public let to: String
+    /// State keys the completion changed, in key order.
+    public let changes: [StateChange]
+}
+
+/// A run of a flow: the current step, the state, the history, the path and the trace. A value type with no
+/// global state, safe to copy and to send between tasks; nested flows run inside it with their own history.
+public struct FlowRun: Sendable {
+    struct Frame: Sendable {
+        let flow: CompiledFlow
+        var state: [String: Value]
+        let initialState: [String: Value]
+        var history: [Int]
+        let prefix: String
+    }
+
+    /// The deepest nesting of flows a run allows.
+    public static let maxNesting = 32
+
+    private var frames: [Frame]
+    private let resolver: FlowResolver?
+    /// The most steps a run may show before it is stopped as a loop.
+    public let maxSteps: Int
+    /// Every step shown, in order, repeats included (qualified names).
+    public private(set) var path: [String] = []
+    /// Every completion, in order.
+    public private(set) var trace: [TraceEntry] = []
+    /// The flow's outcome once it has finished.
+    public private(set) var outcome: String?
+    private var shown = 0
+    private var pendingChanges: [StateChange] = []
+
+    /// Starts `flow` at `start`; nested flows are found with `resolver`.
+    public init(flow: CompiledFlow, start: RunStart = .start(state: [:]), resolver: FlowResolver? = nil, maxSteps: Int = 10_000) throws(RunError) {
+        self.resolver = resolver
+        self.maxSteps = maxSteps
+        var state: [String: Value] = [:]
+        var first = flow.startID
+        let given: [String: Value]
+        switch start {
+        case .start(let values): given = values
+        case .entry(_, _, let values): given = values
+        }
+        for (key, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let type = flow.stateTypes[key] else {
+                throw RunError("the initial state sets '\(key)', which 'state' does not declare\(Suggestions.didYouMean(key, in: flow.stateTypes.keys.sorted()))")
+            }
+            switch TypeCheck.coerce(value, to: type) {
+            case .success(let coerced): state[key] = coerced
+            case .failure(let mismatch): throw RunError("the initial state of '\(key)': \(mismatch.message)")
+            }
+        }
+        if case .entry(let name, let params, _) = start {
+            guard let entry = flow.flow.entries.first(where: { $0.name.text == name }) else {
+                throw RunError("entry '\(name)' is not defined\(Suggestions.didYouMean(name, in: flow.flow.entries.map(\.name.text)))")
+            }
+            guard let id = flow.ids[entry.step.text] else { throw RunError("entry '\(name)' goes to step '\(entry.step.text)', which is not defined") }
+            first = id
+            let names = EntryPath.parameters(entry.path)
+            for key in params.keys.sorted() where !names.contains(key) {
+                throw RunError("entry '\(name)' has no path parameter '\(key)'\(Suggestions.didYouMean(key, in: names))")
+            }
+            for key in names {
+                guard let text = params[key] else { throw RunError("entry '\(name)' needs the path parameter '\(key)'") }
+                guard let type = flow.stateTypes[key] else { throw RunError("path parameter '\(key)' of entry '\(name)' is not a declared state key") }
+                switch TypeCheck.parse(text: text, as: type) {
+                case .success(let value): state[key] = value
+                case .failure(let mismatch): throw RunError("path parameter '\(key)' of entry '\(name)': \(mismatch.message)")
+                }
+            }
+        }
+        frames = [Frame(flow: flow, state: state, initialState: state, history: [first], prefix: "")]
+        try arrive(at: first)
+    }
+
+    /// The step the run is at (qualified), nil once the flow has finished.
+    public var currentStep: String? {
+        guard outcome == nil, let frame = frames.last, let id = frame.history.last else { return nil }
+        return frame.prefix + frame.flow.name(id)
+    }
+
+    /// Whether the flow has finished.
+    public var isFinished: Bool { outcome != nil }
+
+    /// The top-level flow's state.
+    public var state: [String: Value] { frames[0].state }
+
+    /// Completes the current step with an optional event and an optional result, and moves on.
+    public mutating func complete(event: String? = nil, result: [String: Value]? = nil) throws(RunError) {
+        guard outcome == nil else { throw RunError("the flow has already finished with outcome '\(outcome!)'") }
+        try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result)
+    }
+
+    // MARK: - Completing a step
+
+    private func scope(_ frame: Frame, result: [String: Value]?, resultTypes: [String: TypeRef]?) -> EvaluationScope {
+        EvaluationScope(state: frame.state, stateTypes: frame.flow.stateTypes, result: result, resultTypes: resultTypes)
+    }
+
+    private func evaluate(_ expression: Expression, _ scope: EvaluationScope, step: String, file: String) throws(RunError) -> Value {
+        do {
+            return try expression.evaluate(in: scope)
+        } catch {
+            throw RunError("\(error.message) in '\(expression.source.text)'", step: step, file: file,
+                           position: expression.source.position(ofOffset: error.offset))
+        }
+    }
+
+    private func condition(_ expression: Expression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
+        let value = try evaluate(expression, scope, step: step, file: file)
+        guard case .bool(let holds) = value else {
+            throw RunError("\(what) '\(expression.source.text)' gives \(value), not true or false", step: step, file: file, position: expression.source.position)
+        }
+        return holds
+    }
+
+    /// Runs assignments simultaneously: every expression sees the same state, then the values are stored.
+    private mutating func assign(_ assignments: [(key: String, expression: Expression)], scope: EvaluationScope, step: String) throws(RunError) {
+        let index = frames.count - 1
+        let flow = frames[index].flow
+        var values: [(String, Value)] = []
+        for (key, expression) in assignments {
+            let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
+            guard let type = flow.stateTypes[key] else {
+                throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", step: step, file: flow.flow.file, position: expression.source.position)
+            }
+            switch TypeCheck.coerce(value, to: type) {
+            case .success(let coerced): values.append((key, coerced))
+            case .failure(let mismatch):
+                throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", step: step, file: flow.flow.file, position: expression.source.position)
+            }
+        }
+        for (key, value) in values {
+            let old = frames[index].state[key]
+            if old != value { pendingChanges.append(StateChange(key: frames[index].prefix + key, old: old, new: value)) }
+            frames[index].state[key] = value
+        }
+    }
+
+    private mutating func completeStep(event: String?, kind: TraceEntry.EventKind?, result: [String: Value]?) throws(RunError) {
+        let index = frames.count - 1
+        let frame = frames[index]
+        let flow = frame.flow
+        let id = frame.history.last!
+        let compiled = flow.steps[id]
+        let name = frame.prefix + flow.name(id)
+        let isFlowStep = compiled.step.kind == .flow
+        pendingChanges = []
+
+        // 1. A result runs the step's `set` against the state before the step.
+        var result = result
+        let resultTypes = kind == .outcome ? nil : compiled.resultTypes
+        if let given = result, let types = resultTypes {
+            result = try Self.checkResult(given, types: types, step: name, flow: flow)
+        }
+        if let result {
+            try assign(compiled.set, scope: scope(frame, result: result, resultTypes: resultTypes), step: name)
+        }
+
+        // 2. The event: the explicit one, else the first derived event this step or "*" handles that holds.
+        var event = event
+        var eventKind = kind
+        if event == nil && !isFlowStep {
+            let updated = scope(frames[index], result: result, resultTypes: resultTypes)
+            for derived in flow.derivedEvents where compiled.handlers[derived.name] != nil || flow.anyStep?.handlers[derived.name] != nil {
+                if try condition(derived.expression, updated, step: name, file: flow.flow.file, what: "event '\(derived.name)'") {
+                    event = derived.name
+                    eventKind = .derived
+                    break
+                }
+            }
+        }
+
+        // 3-4. The handler for the event, else `next`.
+        var targets: [CompiledFlow.Target]?
+        if let event {
+            targets = compiled.handlers[event] ?? flow.anyStep?.handlers[event]
+            if targets == nil && kind != .outcome {
+                throw RunError("step '\(name)' has no transition for event '\(event)'", step: name)
+            }
+        }
+        if targets == nil { targets = compiled.next ?? flow.anyStep?.next }
+        guard let options = targets else {
+            if let event, kind == .outcome {
+                throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", step: name)
+            }
+            throw RunError("step '\(name)' has no transition", step: name)
+        }
+
+        // 5. The first option whose `if` holds is taken, and its `set` runs.
+        var chosen: CompiledFlow.Target?
+        for option in options {
+            if let test = option.condition {
+                let current = scope(frames[index], result: result, resultTypes: resultTypes)
+                guard try condition(test, current, step: name, file: flow.flow.file, what: "condition") else { continue }
+            }
+            chosen = option
+            break
+        }
+        guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", step: name) }
+        try assign(target.set, scope: scope(frames[index], result: result, resultTypes: resultTypes), step: name)
+
+        // The move.
+        let move: String
+        switch target.move {
+        case .forward(let next):
+            frames[index].history.append(next)
+            move = "forward"
+        case .back(let back):
+            guard let position = frames[index].history.lastIndex(of: back) else {
+                throw RunError("step '\(name)' goes back to '\(flow.name(back))', which is not on the history", step: name)
+            }
+            frames[index].history.removeSubrange((position + 1)...)
+            move = "back"
+        case .backOne:
+            guard frames[index].history.count > 1 else {
+                throw RunError("step '\(name)' is the first step of its run: 'back: true' has nowhere to go", step: name)
+            }
+            frames[index].history.removeLast()
+            move = "back: true"
+        case .restart:
+            frames[index].history = [flow.startID]
+            let before = frames[index].state
+            frames[index].state = frames[index].initialState
+            for key in Set(before.keys).union(frames[index].initialState.keys).sorted() where before[key] != frames[index].state[key] {
+                pendingChanges.append(StateChange(key: frames[index].prefix + key, old: before[key], new: frames[index].state[key] ?? .null))
+            }
+            move = "restart"
+        case .undefined(let missing):
+            throw RunError("step '\(name)' moves to '\(missing)', which is not defined", step: name)
+        }
+        let changes = pendingChanges.sorted { $0.key < $1.key }
+        let traceIndex = trace.count
+        trace.append(TraceEntry(step: name, event: event, eventKind: eventKind, result: result, move: move, to: "", changes: changes))
+        let shownBefore = path.count
+        try arrive(at: frames[index].history.last!)
+        // The entry records the first step shown after the move (inside a nested flow it enters, if any).
+        let landed = path.count > shownBefore ? path[shownBefore] : (currentStep ?? "")
+        let entry = trace[traceIndex]
+        trace[traceIndex] = TraceEntry(step: entry.step, event: entry.event, eventKind: entry.eventKind, result: entry.result,
+                                       move: entry.move, to: landed, changes: entry.changes)
+    }
+
+    /// Shows step `id` of the innermost flow: a finish step ends that flow, a flow step enters its nested flow.
+    private mutating func arrive(at id: Int) throws(RunError) {
+        let index = frames.count - 1
+        let flow = frames[index].flow
+        let compiled = flow.steps[id]
+        let name = frames[index].prefix + flow.name(id)
+        if compiled.step.kind == .flow {
+            try enterNestedFlow(of: compiled, named: name)
+            return
+        }
+        shown += 1
+        guard shown <= maxSteps else {
+            throw RunError("the run showed more than \(maxSteps) steps without finishing; does the flow loop?", step: name)
+        }
+        path.append(name)
+        guard compiled.step.kind == .finish else { return }
+        let finishedOutcome = compiled.step.outcome?.text ?? flow.name(id)
+        if index == 0 {
+            outcome = finishedOutcome
+            return
+        }
+        // A nested flow finished: its parent's flow step completes with the outcome as event and the state as result.
+        let child = frames.removeLast()
+        var result = child.state
+        for (key, type) in child.flow.stateTypes where type.optional && result[key] == nil { result[key] = .null }
+        try completeStep(event: finishedOutcome, kind: .outcome, result: result)
+    }
+
+    private mutating func enterNestedFlow(of compiled: CompiledFlow.Step, named name: String) throws(RunError) {
+        guard frames.count < Self.maxNesting else {
+            throw RunError("nested flows are deeper than \(Self.maxNesting) levels at '\(name)'; do flows nest each other?", step: name)
+        }
+        guard let resolver, let reference = compiled.step.flowPath else {
+            throw RunError("step '\(name)' runs a nested flow, but nested flows cannot be loaded here", step: name)
+        }
+        let parent = frames[frames.count - 1]
+        var child: CompiledFlow
+        do {
+            child = try resolver.resolve(reference, from: parent.flow.flow.file)
+        } catch {
+            throw RunError(error.message, step: name, file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
+        }
+        var state: [String: Value] = [:]
+        let parentScope = scope(parent, result: nil, resultTypes: nil)
+        for (key, expression) in compiled.input {
+            let value = try evaluate(expression, parentScope, step: name, file: parent.flow.flow.file)
+            guard let type = child.stateTypes[key] else {
+                throw RunError("step '\(name)' passes '\(key)', which the nested flow's 'state' does not declare", step: name,
+                               file: parent.flow.flow.file, position: expression.source.position)
+            }
+            switch TypeCheck.coerce(value, to: type) {
+            case .success(let coerced): state[key] = coerced
+            case .failure(let mismatch):
+                throw RunError("step '\(name)' passes '\(key)': \(mismatch.message)", step: name, file: parent.flow.flow.file, position: expression.source.position)
+            }
+        }
+        frames.append(Frame(flow: child, state: state, initialState: state, history: [child.startID], prefix: name + "/"))
+        try arrive(at: child.startID)
+    }
+
+    /// Checks a result against the step's declared shape: every non-optional key present, no unknown key, values
+    /// of the declared types (ints become numbers where `number` is declared).
+    static func checkResult(_ result: [String: Value], types: [String: TypeRef], step: String, flow: CompiledFlow) throws(RunError) -> [String: Value] {
+        var checked: [String: Value] = [:]
+        for key in result.keys.sorted() where types[key] == nil {
+            throw RunError("the result of step '\(step)' has an unknown key '\(key)'\(Suggestions.didYouMean(key, in: types.keys.sorted()))", step: step)
+        }
+        for (key, type) in types.sorted(by: { $0.key < $1.key }) {
+            guard let value = result[key] else {
+                if type.optional { continue }
+                throw RunError("the result of step '\(step)' is missing the key '\(key)'", step: step)
+            }
+            switch TypeCheck.coerce(value, to: type) {
+            case .success(let coerced): checked[key] = coerced
+            case .failure(let mismatch): throw RunError("the result of step '\(step)', key '\(key)': \(mismatch.message)", step: step)
+            }
+        }
+        return checked
+    }
+}
+
+/// Deep-link paths: `/transfer/{amount}/tariffs` binds the state key `amount`.
+public enum EntryPath {
+    /// The parameter names of `path`, in order.
+    public static func parameters(_ path: String) -> [String] {
+        var names: [String] = []
+        var current: String?
+        for character in path {
+            if character == "{" {
+                current = ""
+            } else if character == "}" {
+                if let name = current { names.append(name) }
+                current = nil
+            } else if current != nil {
+                current!.append(character)
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,138 @@
+/// The outcome of one scenario: whether it passed, why not, and the run it made.
+public struct ScenarioResult: Sendable {
+    /// The scenario's name.
+    public let name: String
+    /// Whether every step and expectation held.
+    public let passed: Bool
+    /// Why it failed, when it did.
+    public let error: String?
+    /// Where in the script (or the flow) the failure points, when it points somewhere.
+    public let errorLocation: (file: String, position: SourcePosition)?
+    /// The steps shown.
+    public let path: [String]
+    /// The flow's outcome, when it finished.
+    public let outcome: String?
+    /// The final top-level state.
+    public let state: [String: Value]
+    /// Every completion.
+    public let trace: [TraceEntry]
+}
+
+/// Runs a script's scenarios against a compiled flow.
+public enum ScriptRunner {
+    /// Runs every scenario of `script` (or only the one named `only`) against `flow`.
+    public static func run(_ script: Script, flow: CompiledFlow, resolver: FlowResolver?, maxSteps: Int = 10_000, only: String? = nil) -> [ScenarioResult] {
+        script.scenarios.filter { only == nil || $0.name == only }.map { run($0, script: script, flow: flow, resolver: resolver, maxSteps: maxSteps) }
+    }
+
+    /// Runs one scenario.
+    public static func run(_ scenario: Scenario, script: Script, flow: CompiledFlow, resolver: FlowResolver?, maxSteps: Int) -> ScenarioResult {
+        let start: RunStart
+        switch scenario.start {
+        case .state(let state): start = .start(state: state)
+        case .entry(let entry, let params, let state): start = .entry(entry.text, params: params, state: state)
+        }
+        var run: FlowRun
+        do {
+            run = try FlowRun(flow: flow, start: start, resolver: resolver, maxSteps: maxSteps)
+        } catch {
+            return failure(scenario, nil, error.description, location(error, script: script, fallback: scenario.position))
+        }
+        for item in scenario.steps {
+            guard let current = run.currentStep else {
+                return failure(scenario, run, "the flow finished with outcome '\(run.outcome ?? "")' before the script's step '\(item.step.text)'",
+                               (script.file, item.step.position))
+            }
+            guard current == item.step.text else {
+                return failure(scenario, run, "expected the run at step '\(item.step.text)', but it is at '\(current)'", (script.file, item.step.position))
+            }
+            do {
+                try run.complete(event: item.event?.text, result: item.result)
+            } catch {
+                return failure(scenario, run, error.description, location(error, script: script, fallback: item.step.position))
+            }
+        }
+        if let current = run.currentStep {
+            return failure(scenario, run, "the script ended at step '\(current)' before the flow finished", (script.file, scenario.position))
+        }
+        if let expect = scenario.expect, let problem = check(expect, run: run) {
+            return failure(scenario, run, problem.message, (script.file, problem.position))
+        }
+        return ScenarioResult(name: scenario.name, passed: true, error: nil, errorLocation: nil, path: run.path, outcome: run.outcome,
+                              state: run.state, trace: run.trace)
+    }
+
+    /// Runs the flow from `start`, completing each step with the next of `events` and no result.
+    public static func run(events: [String], flow: CompiledFlow, resolver: FlowResolver?, maxSteps: Int = 10_000) -> ScenarioResult {
+        let name = "events " + events.joined(separator: ",")
+        var run: FlowRun
+        do {
+            run = try FlowRun(flow: flow, resolver: resolver, maxSteps: maxSteps)
+        } catch {
+            return ScenarioResult(name: name, passed: false, error: error.description, errorLocation: nil, path: [], outcome: nil, state: [:], trace: [])
+        }
+        var failure: String?
+        for event in events {
+            guard !run.isFinished else {
+                failure = "the flow finished with outcome '\(run.outcome ?? "")' before event '\(event)'"
+                break
+            }
+            do {
+                try run.complete(event: event)
+            } catch {
+                failure = error.description
+                break
+            }
+        }
+        if failure == nil, let current = run.currentStep { failure = "the events ran out at step '\(current)' before the flow finished" }
+        return ScenarioResult(name: name, passed: failure == nil, error: failure, errorLocation: nil, path: run.path,
+                              outcome: run.outcome, state: run.state, trace: run.trace)
+    }
+
+    private static func failure(_ scenario: Scenario, _ run: FlowRun?, _ message: String, _ location: (String, SourcePosition)) -> ScenarioResult {
+        ScenarioResult(name: scenario.name, passed: false, error: message, errorLocation: location, path: run?.path ?? [],
+                       outcome: run?.outcome, state: run?.state ?? [:], trace: run?.trace ?? [])
+    }
+
+    private static func location(_ error: RunError, script: Script, fallback: SourcePosition) -> (String, SourcePosition) {
+        if let file = error.file, let position = error.position { return (file, position) }
+        return (script.file, fallback)
+    }
+
+    /// The first expectation that does not hold, with where it was written.
+    static func check(_ expect: Expectation, run: FlowRun) -> (message: String, position: SourcePosition)? {
+        if let outcome = expect.outcome, outcome.text != run.outcome {
+            return ("expected outcome '\(outcome.text)', but the flow finished with '\(run.outcome ?? "")'", outcome.position)
+        }
+        if let path = expect.path {
+            let expected = path.map(\.text)
+            if expected != run.path {
+                let index = zip(expected, run.path).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(expected.count, run.path.count)
+                let position = index < path.count ? path[index].position : (path.last?.position ?? .start)
+                let wanted = index < expected.count ? "'\(expected[index])'" : "the end"
+                let got = index < run.path.count ? "'\(run.path[index])'" : "the end"
+                return ("expected path [\(expected.joined(separator: ", "))], but it was [\(run.path.joined(separator: ", "))]: "
+                        + "step \(index + 1) should be \(wanted), not \(got)", position)
+            }
+        }
+        for (key, value) in expect.state {
+            let actual = run.state[key.text]
+            if !matches(expected: value, actual: actual) {
+                return ("expected state.\(key.text) = \(value), but it is \(actual.map { "\($0)" } ?? "unset")", key.position)
+            }
+        }
+        return nil
+    }
+
+    /// Whether an expected value matches: `null` matches unset; numbers compare numerically; objects by key.
+    static func matches(expected: Value, actual: Value?) -> Bool {
+        switch (expected, actual) {
+        case (.null, nil), (.null, .null?): return true
+        case (.int(let a), .number(let b)?): return Double(a) == b
+        case (.number(let a), .int(let b)?): return a == Double(b)
+        case (.object(let a), .object(let b)?):
+            return a.count == b.count && a.allSatisfy { key, value in matches(expected: value, actual: b[key]) }
+        default: return expected == actual
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// `--format json` for simulations: `{"scenarios": [...], "summary": {...}}` with each scenario's name, `passed`,
+/// `path`, `outcome`, final `state`, `error` when it failed, and its full trace.
+public struct JSONSimulationReporter: SimulationReporter {
+    public static let identifier = "json"
+
+    /// Creates a JSON reporter.
+    public init() {}
+
+    public func render(_ report: SimulationReport) -> String {
+        var scenarios: [String] = []
+        for result in report.results {
+            var fields = [
+                "\"name\": \(JSONText.string(result.name))",
+                "\"passed\": \(result.passed)",
+                "\"path\": [" + result.path.map(JSONText.string).joined(separator: ", ") + "]",
+                "\"outcome\": " + (result.outcome.map(JSONText.string) ?? "null"),
+                "\"state\": " + Value.object(result.state).jsonText,
+            ]
+            if let error = result.error {
+                fields.append("\"error\": \(JSONText.string(error))")
+                if let location = result.errorLocation {
+                    fields.append("\"errorLocation\": {\"file\": \(JSONText.string(location.file)), \"line\": \(location.position.line), \"column\": \(location.position.column)}")
+                }
+            }
+            let trace = result.trace.map { entry -> String in
+                var parts = ["\"step\": \(JSONText.string(entry.step))"]
+                if let event = entry.event {
+                    parts.append("\"event\": \(JSONText.string(event))")
+                    parts.append("\"eventKind\": \"\(entry.eventKind?.rawValue ?? "explicit")\"")
+                }
+                if let result = entry.result { parts.append("\"result\": \(Value.object(result).jsonText)") }
+                parts.append("\"move\": \(JSONText.string(entry.move))")
+                parts.append("\"to\": \(JSONText.string(entry.to))")
+                let changes = entry.changes.map { change in
+                    "{\"key\": \(JSONText.string(change.key)), \"old\": \(change.old?.jsonText ?? "null"), \"new\": \(change.new.jsonText)}"
+                }
+                parts.append("\"changes\": [" + changes.joined(separator: ", ") + "]")
+                return "{" + parts.joined(separator: ", ") + "}"
+            }
+            fields.append("\"trace\": [\n      " + trace.joined(separator: ",\n      ") + "]")
+            scenarios.append("{" + fields.joined(separator: ", ") + "}")
+        }
+        return "{\"scenarios\": [\n  " + scenarios.joined(separator: ",\n  ") + "],\n \"summary\": {\"passed\": \(report.passed), \"failed\": \(report.failed)}}\n"
+    }
+}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import FlowKit
+import Foundation
+
+/// `flowkit simulate`: runs a flow with scripted step results and checks path, outcome and state.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a flow with scripted step results and check where it ends.",
+        discussion: """
+            Runs every scenario of a simulation script (or one, with --scenario) and prints a trace per scenario, \
+            then 'N passed, N failed'. Exit 1 when a scenario fails or the flow has syntax, schema or expression \
+            errors; 2 when the command cannot do its work.
+
+            Examples:
+              flowkit simulate --script flows/scripts/transfer.yaml
+              flowkit simulate flows/transfer.yaml --script flows/scripts/transfer.yaml --format junit > results.xml
+              flowkit simulate flows/transfer.yaml --events error,confirmationContinue
+            """)
+
+    @Argument(help: ArgumentHelp("The flow file, or a script that names its flow.", valueName: "flow-or-script"))
+    var input: String?
+
+    @Option(name: .long, help: ArgumentHelp("The simulation script (its 'flow' is ignored when a flow is given).", valueName: "script"))
+    var script: String?
+
+    @Option(name: .long, help: ArgumentHelp("Run only the scenario with this name.", valueName: "name"))
+    var scenario: String?
+
+    @Option(name: .long, help: ArgumentHelp("Complete steps with these events in order, without a script (comma-separated).", valueName: "events"))
+    var events: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output format: text, json or junit.", valueName: "format"))
+    var format: SimulationFormat = .text
+
+    @Option(name: .customLong("trace-out"), help: ArgumentHelp("Also write the runs as JSON to this file (for 'flowkit render --trace').", valueName: "file"))
+    var traceOut: String?
+
+    @Option(name: .customLong("max-steps"), help: ArgumentHelp("Stop a run that shows more steps than this.", valueName: "n"))
+    var maxSteps: Int = 10_000
+
+    @Flag(name: .long, help: "Print only failing scenarios' traces.")
+    var quiet = false
+
+    @Option(name: .long, help: ArgumentHelp("Colour text output: auto, always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
+    /// The formats `simulate` writes.
+    enum SimulationFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, junit
+    }
+
+    func validate() throws {
+        if input == nil && script == nil { throw ValidationError("give a flow with --script or --events, or a script that names its flow") }
+        if events != nil && script != nil { throw ValidationError("--events runs without a script; give one or the other") }
+        if maxSteps < 1 { throw ValidationError("--max-steps takes a number of steps, 1 or more") }
+    }
+
+    func run() throws {
+        var scriptPath = script
+        var flowPath = input
+        if let input, script == nil, events == nil {
+            let document = try load(input)
+            guard document.isScript else {
+                throw ValidationError("'\(input)' is a flow: give --script SCRIPT or --events e1,e2")
+            }
+            scriptPath = input
+            flowPath = nil
+        }
+        var parsedScript: Script?
+        if let scriptPath {
+            let document = try load(scriptPath)
+            guard document.isScript, let root = document.root else {
+                report(findings: document.diagnostics, fallback: "'\(scriptPath)' is not a simulation script (it has no 'flowkit-script' key)")
+                throw ExitCode(1)
+            }
+            let decoded = ScriptDecoder.decode(root, file: scriptPath)
+            guard let decodedScript = decoded.script, decoded.diagnostics.isEmpty else {
+                report(findings: decoded.diagnostics, fallback: "'\(scriptPath)' is not a valid script")
+                throw ExitCode(1)
+            }
+            parsedScript = decodedScript
+            if flowPath == nil {
+                guard let named = decodedScript.flow else {
+                    throw ValidationError("the script '\(scriptPath)' names no 'flow'; give the flow: flowkit simulate FLOW --script \(scriptPath)")
+                }
+                flowPath = (scriptPath as NSString).deletingLastPathComponent.isEmpty
+                    ? named : ((scriptPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(named)
+            }
+        }
+        guard let flowPath else { throw ValidationError("no flow to run") }
+        let flow = try compileFlow(flowPath)
+        let resolver = FileFlowResolver(root: (flowPath as NSString).deletingLastPathComponent.isEmpty ? "." : (flowPath as NSString).deletingLastPathComponent)
+
+        let report: SimulationReport
+        if let events {
+            let names = events.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let result = ScriptRunner.run(events: names, flow: flow, resolver: resolver, maxSteps: maxSteps)
+            report = SimulationReport(script: "--events", flow: flowPath, results: [result])
+        } else if let parsedScript {
+            if let scenario, !parsedScript.scenarios.contains(where: { $0.name == scenario }) {
+                let hint = Suggestions.didYouMean(scenario, in: parsedScript.scenarios.map(\.name))
+                throw ValidationError("the script has no scenario '\(scenario)'\(hint)")
+            }
+            let results = ScriptRunner.run(parsedScript, flow: flow, resolver: resolver, maxSteps: maxSteps, only: scenario)
+            report = SimulationReport(script: parsedScript.file, flow: flowPath, results: results)
+        } else {
+            throw ValidationError("give --script or --events")
+        }
+
+        let reporter: any SimulationReporter
+        switch format {
+        case .text: reporter = TextSimulationReporter(color: color.enabled(for: STDOUT_FILENO), verbose: !quiet)
+        case .json: reporter = JSONSimulationReporter()
+        case .junit: reporter = JUnitReporter()
+        }
+        FileHandle.standardOutput.write(Data(reporter.render(report).utf8))
+        if let traceOut {
+            do {
+                try AtomicFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
+            } catch {
+                printError("flowkit: error: \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        }
+        if report.failed > 0 { throw ExitCode(1) }
+    }
+
+    private func load(_ path: String) throws -> LoadedDocument {
+        do {
+            return try FlowLoader.load(path: path)
+        } catch {
+            printError("flowkit: error: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Loads the flow as lint does; syntax, schema or expression errors stop the run with exit 1.
+    private func compileFlow(_ path: String) throws -> CompiledFlow {
+        let document = try load(path)
+        if document.isScript {
+            throw ValidationError("'\(path)' is a simulation script, not a flow")
+        }
+        let blocking = Linter.lint(document).filter { ["syntax", "schema", "expression"].contains($0.rule) && $0.severity == .error }
+        guard let flow = document.flow, blocking.isEmpty else {
+            report(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(path)' is not a flow that can run")
+            throw ExitCode(1)
+        }
+        do {
+            return try CompiledFlow(flow: flow)
+        } catch {
+            printError("flowkit: error: \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func report(findings: [Diagnostic], fallback: String) {
+        if findings.isEmpty {
+            printError("flowkit: error: \(fallback)")
+            return
+        }
+        let text = TextReporter(color: color.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
+        printError(String(text.split(separator: "\n").dropLast().joined(separator: "\n")))
+    }
+}
