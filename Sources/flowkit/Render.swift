@@ -17,6 +17,8 @@ struct Render: ParsableCommand {
               flowkit render --png flows/transfer.json
               flowkit render --mermaid flows/booking.json -o -
               flowkit render --svg big.yaml --focus checkout --radius 2
+              flowkit simulate --script flows/scripts/transfer.yaml --trace-out run.json
+              flowkit render --png flows/transfer.yaml --trace run.json -o run.png
             """)
 
     /// The formats `render` writes.
@@ -48,6 +50,12 @@ struct Render: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("With --focus: how many moves away from the step to draw.", valueName: "n"))
     var radius: Int = 2
+
+    @Option(name: .long, help: ArgumentHelp("Draw a run written by 'flowkit simulate --trace-out' on the diagram.", valueName: "file"))
+    var trace: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --trace: the scenario to draw (default: the first).", valueName: "name"))
+    var scenario: String?
 
     @Option(name: .long, help: ArgumentHelp("The Graphviz layout engine.", valueName: "engine"))
     var engine: String = "dot"
@@ -89,9 +97,16 @@ struct Render: ParsableCommand {
             printError(text + "flowkit: error: \(file) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : ""))
             throw ExitCode(1)
         }
+        var options = DiagramOptions(focus: focus, radius: radius)
+        if let trace {
+            let run = try TraceFile.read(trace, scenario: scenario)
+            let highlight = DiagramOptions.highlighting(run: run.completions, path: run.path, in: flow)
+            options.highlightedSteps = highlight.highlightedSteps
+            options.highlightedMoves = highlight.highlightedMoves
+        }
         let diagram: FlowDiagram
         do {
-            diagram = try FlowDiagram(flow: flow, options: DiagramOptions(focus: focus, radius: radius))
+            diagram = try FlowDiagram(flow: flow, options: options)
         } catch let error as DiagramError {
             throw ValidationError("--focus: \(error)")
         }
@@ -149,5 +164,33 @@ enum Watchdog {
 
     private final class ResultBox<T>: @unchecked Sendable {
         var result: Result<T, Error>?
+    }
+}
+
+/// Reads the runs `flowkit simulate --trace-out` writes.
+enum TraceFile {
+    /// The completions and path of one scenario (the named one, else the first).
+    static func read(_ path: String, scenario: String?) throws -> (completions: [(step: String, event: String?, move: String, to: String)], path: [String]) {
+        let data: Data
+        do {
+            data = Data(try FlowLoader.read(path: path, limit: 64 << 20))
+        } catch {
+            throw ValidationError("--trace: \(error.localizedDescription)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let scenarios = object["scenarios"] as? [[String: Any]] else {
+            throw ValidationError("--trace: '\(path)' is not a run written by 'flowkit simulate --trace-out'")
+        }
+        let names = scenarios.compactMap { $0["name"] as? String }
+        guard let chosen = scenario.map({ name in scenarios.first { $0["name"] as? String == name } }) ?? scenarios.first else {
+            let hint = scenario.map { Suggestions.didYouMean($0, in: names) } ?? ""
+            throw ValidationError("--trace: no scenario '\(scenario ?? "")' in '\(path)'\(hint)")
+        }
+        let entries = (chosen["trace"] as? [[String: Any]]) ?? []
+        let completions = entries.compactMap { entry -> (step: String, event: String?, move: String, to: String)? in
+            guard let step = entry["step"] as? String, let to = entry["to"] as? String, let move = entry["move"] as? String else { return nil }
+            return (step, entry["event"] as? String, move, to)
+        }
+        return (completions, (chosen["path"] as? [String]) ?? [])
     }
 }

@@ -89,6 +89,30 @@ public struct DiagramOptions: Sendable {
     /// Moves to highlight, as (from, to) step names (`"*"` for the `"*"` step), with the run order of each taking.
     public var highlightedMoves: [DiagramMove: [Int]]
 
+    /// Options that draw a run on the diagram: the steps it showed and the edges it took, numbered in run order.
+    /// Each completion is matched to the edge it took: the step's own handler or `next`, else the `"*"` one; a
+    /// completion inside a nested flow highlights its flow step, and moves inside it draw nothing at this level.
+    public static func highlighting(run completions: [(step: String, event: String?, move: String, to: String)], path: [String], in flow: Flow) -> DiagramOptions {
+        func top(_ name: String) -> String { String(name.split(separator: "/", maxSplits: 1).first ?? Substring(name)) }
+        var moves: [DiagramMove: [Int]] = [:]
+        for (index, completion) in completions.enumerated() {
+            let from = top(completion.step)
+            let to = top(completion.to)
+            if completion.step.contains("/") && from == to { continue }
+            if completion.step.contains("/") && completion.to.contains("/") && from != to { continue }
+            let step = flow.step(named: from)
+            let own: Bool
+            if let event = completion.event {
+                own = step?.handler(for: event) != nil || flow.anyStep?.handler(for: event) == nil
+            } else {
+                own = step?.next != nil || flow.anyStep?.next == nil
+            }
+            let target = completion.move == "back: true" ? "back" : to
+            moves[DiagramMove(from: own ? from : "*", to: target), default: []].append(index + 1)
+        }
+        return DiagramOptions(highlightedSteps: Set(path.map(top)), highlightedMoves: moves)
+    }
+
     /// Creates options; by default the whole flow, nothing highlighted.
     public init(focus: String? = nil, radius: Int = 2, highlightedSteps: Set<String> = [], highlightedMoves: [DiagramMove: [Int]] = [:]) {
         self.focus = focus
@@ -214,7 +238,7 @@ extension FlowDiagram {
                         parts.append("restart")
                     }
                     let fromName = step.name.text
-                    let toName = nodes[to].step ?? ""
+                    let toName = target.move == .backOne ? "back" : (nodes[to].step ?? "")
                     let order = options.highlightedMoves[DiagramMove(from: fromName, to: toName)] ?? []
                     edges.append(Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: " "),
                                       style: style, highlighted: !order.isEmpty, order: order))

@@ -34,10 +34,9 @@ public struct TextSimulationReporter: SimulationReporter {
         return output
     }
 
-    /// One line per completion: number, step, what came in, the move and where it went, the state changes.
+    /// One line per completion, in aligned columns: number, step, what came in, where the run went, state changes.
     public static func trace(_ entries: [TraceEntry]) -> String {
-        var output = ""
-        for (index, entry) in entries.enumerated() {
+        let rows = entries.enumerated().map { index, entry -> (String, String, String, String, String) in
             var input: [String] = []
             if let result = entry.result { input.append("result \(describe(result))") }
             if let event = entry.event {
@@ -47,15 +46,25 @@ public struct TextSimulationReporter: SimulationReporter {
                 default: input.append("event \(event)")
                 }
             }
-            var line = "  \(String(index + 1).leftPadded(3))  \(entry.step)"
-            if !input.isEmpty { line += "  " + input.joined(separator: ", ") }
-            line += "  -> \(entry.move == "forward" ? "" : entry.move + " ")\(entry.to)"
-            if !entry.changes.isEmpty {
-                line += "  [" + entry.changes.map { "\($0.key) = \($0.new)" }.joined(separator: ", ") + "]"
+            let move: String
+            switch entry.move {
+            case "forward": move = "-> \(entry.to)"
+            case "restart": move = "-> restart at \(entry.to)"
+            default: move = "<- back to \(entry.to)"
             }
-            output += line + "\n"
+            let changes = entry.changes.isEmpty ? "" : entry.changes.map { "\($0.key) = \($0.new)" }.joined(separator: ", ")
+            return (String(index + 1), entry.step, input.joined(separator: ", "), move, changes)
         }
-        return output
+        let numberWidth = rows.map(\.0.count).max() ?? 1
+        let stepWidth = rows.map(\.1.count).max() ?? 0
+        let inputWidth = rows.map(\.2.count).max() ?? 0
+        let moveWidth = rows.map(\.3.count).max() ?? 0
+        return rows.map { number, step, input, move, changes in
+            var line = "  " + number.leftPadded(numberWidth) + "  " + step.padded(stepWidth)
+            if inputWidth > 0 { line += "  " + input.padded(inputWidth) }
+            line += "  " + (changes.isEmpty ? move : move.padded(moveWidth) + "  " + changes)
+            return String(line.reversed().drop(while: { $0 == " " }).reversed()) + "\n"
+        }.joined()
     }
 
     private func style(_ text: String, _ code: String) -> String {
@@ -67,5 +76,10 @@ extension String {
     /// The string padded with spaces on the left to `width`.
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    /// The string padded with spaces on the right to `width`.
+    func padded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
