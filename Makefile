@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test clean
+.PHONY: all deps build release demo test bench clean
 
 all: build
 
@@ -43,10 +43,17 @@ demo: release
 	@for flow in $(SAMPLES); do \
 	  for format in png svg mermaid; do $(FLOWKIT) render --$$format $$flow || exit 1; done; \
 	done
+	@echo
+	@echo "== flowkit simulate: every sample's scenarios"
+	@for script in flows/scripts/*.yaml; do $(FLOWKIT) simulate --quiet --script $$script || exit 1; done
 
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Speed is measured here, never asserted in tests: machines are shared and noisy.
+bench: release
+	$(BIN_DIR)/flowkit-bench 10000 20
 
 clean:
 	rm -rf .build

@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit"], path: "bench/Sources/flowkit-bench"),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit"]),
         .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz"]),
         .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit"]),

@@ -179,12 +179,12 @@ public struct FlowRun: Sendable {
     }
 
     private mutating func completeStep(event: String?, kind: TraceEntry.EventKind?, result: [String: Value]?) throws(RunError) {
+        // No copy of the frame is kept: it would share the history's storage and make every append copy it.
         let index = frames.count - 1
-        let frame = frames[index]
-        let flow = frame.flow
-        let id = frame.history.last!
+        let flow = frames[index].flow
+        let id = frames[index].history.last!
         let compiled = flow.steps[id]
-        let name = frame.prefix + flow.name(id)
+        let name = frames[index].prefix + flow.name(id)
         let isFlowStep = compiled.step.kind == .flow
         pendingChanges = []
 
@@ -195,7 +195,7 @@ public struct FlowRun: Sendable {
             result = try Self.checkResult(given, types: types, step: name, flow: flow)
         }
         if let result {
-            try assign(compiled.set, scope: scope(frame, result: result, resultTypes: resultTypes), step: name)
+            try assign(compiled.set, scope: scope(frames[index], result: result, resultTypes: resultTypes), step: name)
         }
 
         // 2. The event: the explicit one, else the first derived event this step or "*" handles that holds.
