@@ -33,8 +33,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit"], path: "bench/Sources/flowkit-bench"),
-        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit"]),
-        .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz"]),
-        .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "TestSupport"]),
+        .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz", "TestSupport"]),
+        .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit", "TestSupport"]),
     ]
 )

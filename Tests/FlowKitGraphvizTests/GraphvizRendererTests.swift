@@ -1,20 +1,11 @@
 import FlowKit
 import Foundation
 import Testing
+import TestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 @testable import FlowKitGraphviz
-
-/// The package's root folder.
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-    }
-    return FileManager.default.currentDirectoryPath
-}()
 
 /// The sample flows (every one is drawn in the golden tests).
 let sampleFlows: [String] = {
@@ -34,29 +25,9 @@ func diagram(yaml: String) throws -> FlowDiagram {
     return try FlowDiagram(flow: try #require(document.flow))
 }
 
-/// Compares `actual` with the golden file `name`; `FLOWKIT_RECORD=1` re-records. A mismatch shows a unified diff.
+/// Compares `actual` with the golden file `name` in this target's Golden folder.
 func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let path = packageRoot + "/Tests/FlowKitGraphvizTests/Golden/" + name
-    let record = ProcessInfo.processInfo.environment["FLOWKIT_RECORD"] == "1"
-    guard !record, FileManager.default.fileExists(atPath: path) else {
-        try actual.write(toFile: path, atomically: true, encoding: .utf8)
-        if !record { Issue.record("golden file \(name) was missing and has been recorded", sourceLocation: sourceLocation) }
-        return
-    }
-    let expected = try String(contentsOfFile: path, encoding: .utf8)
-    guard expected != actual else { return }
-    let actualPath = NSTemporaryDirectory() + "/flowkit-golden-" + UUID().uuidString
-    try actual.write(toFile: actualPath, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: actualPath) }
-    let diff = Process()
-    diff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    diff.arguments = ["diff", "-u", "--label", "expected/\(name)", "--label", "actual", path, actualPath]
-    let pipe = Pipe()
-    diff.standardOutput = pipe
-    try diff.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    diff.waitUntilExit()
-    Issue.record("output differs from golden file \(name) (FLOWKIT_RECORD=1 re-records):\n\(output)", sourceLocation: sourceLocation)
+    try TestSupport.expectGolden(actual, name, in: "Tests/FlowKitGraphvizTests/Golden", sourceLocation: sourceLocation)
 }
 
 /// Parses XML, returning the parser error when it is not well formed.

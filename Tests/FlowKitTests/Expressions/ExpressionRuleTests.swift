@@ -1,28 +1,6 @@
 import Testing
 @testable import FlowKit
 
-/// The example text without `↓` markers, and the position of each marker (as the rule examples test reads them).
-func expressionExampleMarkers(_ text: String) -> (text: String, positions: [SourcePosition]) {
-    var output = ""
-    var positions: [SourcePosition] = []
-    var line = 1
-    var column = 1
-    for scalar in text.unicodeScalars {
-        if scalar == "↓" {
-            positions.append(SourcePosition(line: line, column: column))
-            continue
-        }
-        output.unicodeScalars.append(scalar)
-        if scalar == "\n" {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
-    }
-    return (output, positions)
-}
-
 @Suite("Expression rule")
 struct ExpressionRuleTests {
     func findings(_ text: String, format: DocumentFormat = .yaml) -> [Diagnostic] {
@@ -38,24 +16,7 @@ struct ExpressionRuleTests {
         #expect(!description.nonTriggeringExamples.isEmpty)
     }
 
-    @Test(arguments: ExpressionRule.description.triggeringExamples.indices)
-    func triggeringExample(_ index: Int) {
-        let (text, markers) = expressionExampleMarkers(ExpressionRule.description.triggeringExamples[index])
-        #expect(!markers.isEmpty)
-        let found = findings(text)
-        #expect(found.map(\.position).sorted() == markers.sorted(), "findings: \(found.map { "\($0.position) \($0.message)" })")
-        #expect(found.allSatisfy { $0.rule == "expression" && $0.severity == .error })
-    }
-
-    @Test(arguments: ExpressionRule.description.nonTriggeringExamples.indices)
-    func nonTriggeringExample(_ index: Int) {
-        let (text, markers) = expressionExampleMarkers(ExpressionRule.description.nonTriggeringExamples[index])
-        #expect(markers.isEmpty)
-        #expect(findings(text).isEmpty)
-        let document = FlowLoader.load(bytes: Array(text.utf8), file: "e.yaml", format: .yaml)
-        let errors = (Linter.lint(document) + ExpressionRule.check(LintContext(document: document))).filter { $0.severity == .error }
-        #expect(errors.isEmpty, "\(errors.map { "\($0.rule) \($0.position) \($0.message)" })")
-    }
+    // Its examples run in RuleExamplesTests with every other rule's.
 
     static let header = "flowkit: 1\nflow: t\nstart: a\nstate: { tariff: [economy, business], n: int }\n"
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_exported import TestSupport
 @testable import FlowKit
 
 /// Loads YAML text as a flow document.
@@ -134,15 +135,6 @@ struct FlowDecoderTests {
     }
 }
 
-/// The package's root folder, for tests that read the sample flows.
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-    }
-    return FileManager.default.currentDirectoryPath
-}()
 
 @Suite("Suppressions")
 struct SuppressionTests {
