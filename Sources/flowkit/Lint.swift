@@ -25,30 +25,79 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @Option(name: .long, help: ArgumentHelp("Also write a report to a file, as FORMAT:PATH (repeatable), e.g. sarif:flowkit.sarif.", valueName: "format:path"))
+    var report: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .flowkit.yml above each linted file).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("Hide findings recorded in this baseline; new findings still fail.", valueName: "file"))
+    var baseline: String?
+
+    @Option(name: .customLong("write-baseline"), help: ArgumentHelp("Record the current findings as a baseline and exit 0.", valueName: "file"))
+    var writeBaseline: String?
+
+    @Flag(name: .customLong("allow-outside"), help: "Follow nested flows outside the directories given on the command line.")
+    var allowOutside = false
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
+        for item in report where ReportFormat.parseReport(item) == nil {
+            throw ValidationError("--report takes FORMAT:PATH with a format of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(item)'")
+        }
     }
 
     func run() throws {
-        let (files, problems) = FileCollector.collect(paths)
-        var diagnostics: [Diagnostic] = []
-        var checked = 0
-        var failures = problems
-        for file in files {
+        let (files, roots, problems) = FileCollector.collect(paths, configuration: try explicitConfiguration())
+        var session = LintSession(roots: roots, allowOutside: allowOutside, configuration: try explicitConfiguration())
+        if let baseline {
             do {
-                let document = try FlowLoader.load(path: file)
-                checked += 1
-                diagnostics += Linter.lint(document)
+                session.baseline = try Baseline.load(path: baseline)
+            } catch {
+                printError("flowkit: error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+                throw ExitCode(2)
+            }
+        }
+        let outcome = session.run(files)
+        if let writeBaseline {
+            do {
+                try AtomicFile.write(Array(Baseline(findings: outcome.diagnostics).json.utf8), to: writeBaseline)
+            } catch {
+                printError("flowkit: error: \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+            printError("wrote \(writeBaseline) with \(outcome.diagnostics.count) finding\(outcome.diagnostics.count == 1 ? "" : "s")")
+            return
+        }
+        let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count)
+        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files)
+        FileHandle.standardOutput.write(Data(reporter.render(lintReport).utf8))
+        if outcome.baselined > 0 && output.format == .text {
+            printError("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
+        }
+        var failures = problems + outcome.failures
+        for item in report {
+            guard let (format, path) = ReportFormat.parseReport(item) else { continue }
+            do {
+                try AtomicFile.write(Array(format.reporter(color: false, files: outcome.files).render(lintReport).utf8), to: path)
             } catch {
                 failures.append(error.localizedDescription)
             }
         }
-        let report = LintReport(diagnostics: diagnostics, fileCount: checked)
-        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO))
-        FileHandle.standardOutput.write(Data(reporter.render(report).utf8))
         for failure in failures { printError("flowkit: error: \(failure)") }
         if !failures.isEmpty { throw ExitCode(2) }
-        if report.fails(strict: strict) { throw ExitCode(1) }
+        if lintReport.fails(strict: strict) { throw ExitCode(1) }
+    }
+
+    /// The configuration named with --config, loaded; nil when each file's nearest one applies.
+    private func explicitConfiguration() throws -> LintConfiguration? {
+        guard let config else { return nil }
+        do {
+            return try LintConfiguration.load(path: config)
+        } catch {
+            printError("flowkit: error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+            throw ExitCode(2)
+        }
     }
 }
 
@@ -58,9 +107,12 @@ enum FileCollector {
     static let extensions: Set<String> = ["json", "yaml", "yml"]
 
     /// Files named directly are kept as given; directories are searched recursively in sorted order, without
-    /// following symbolic links to directories. Returns the files and the paths that could not be used.
-    static func collect(_ paths: [String]) -> (files: [String], problems: [String]) {
+    /// following symbolic links to directories, keeping the files their configuration includes (an explicit
+    /// configuration, else the nearest `.flowkit.yml`). Returns the files, the directory trees they come from
+    /// (for nested flows), and the paths that could not be used.
+    static func collect(_ paths: [String], configuration: LintConfiguration?) -> (files: [String], roots: [String], problems: [String]) {
         var files: [String] = []
+        var roots: [String] = []
         var problems: [String] = []
         var seen = Set<String>()
         let manager = FileManager.default
@@ -71,14 +123,29 @@ enum FileCollector {
                 continue
             }
             guard isDirectory.boolValue else {
+                let directory = (path as NSString).deletingLastPathComponent
+                roots.append(directory.isEmpty ? "." : directory)
                 if seen.insert(path).inserted { files.append(path) }
                 continue
             }
+            roots.append(path)
             var found: [String] = []
             walk(path, into: &found)
-            for file in found.sorted() where seen.insert(file).inserted { files.append(file) }
+            var nearest: [String: LintConfiguration?] = [:]
+            for file in found.sorted() where seen.insert(file).inserted {
+                let applicable: LintConfiguration?
+                if let configuration {
+                    applicable = configuration
+                } else if let configPath = LintConfiguration.find(from: file) {
+                    if nearest[configPath] == nil { nearest[configPath] = try? LintConfiguration.load(path: configPath) }
+                    applicable = nearest[configPath] ?? nil
+                } else {
+                    applicable = nil
+                }
+                if applicable?.includes(file) ?? true { files.append(file) }
+            }
         }
-        return (files, problems)
+        return (files, roots, problems)
     }
 
     private static func walk(_ directory: String, into found: inout [String]) {

@@ -28,15 +28,22 @@ struct OutputOptions: ParsableArguments {
     var color: ColorChoice = .auto
 }
 
-/// The formats `--format` accepts.
+/// The formats `--format` and `--report` accept.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 
-    /// The reporter for this format.
-    func reporter(color: Bool) -> any Reporter {
+    /// The reporter for this format; `files` are the files checked (JUnit lists clean files too).
+    func reporter(color: Bool, files: [String]) -> any Reporter {
         switch self {
         case .text: return TextReporter(color: color)
         case .json: return JSONReporter()
         }
+    }
+
+    /// `FORMAT:PATH` split, when FORMAT is a known format and PATH is not empty.
+    static func parseReport(_ text: String) -> (ReportFormat, String)? {
+        guard let colon = text.firstIndex(of: ":"), let format = ReportFormat(rawValue: String(text[..<colon])) else { return nil }
+        let path = String(text[text.index(after: colon)...])
+        return path.isEmpty ? nil : (format, path)
     }
 }

@@ -13,6 +13,12 @@ public enum Linter {
         CannotFinishRule.self,
         FinishHasTransitionsRule.self,
         ExpressionRule.self,
+        UnreachableOptionRule.self,
+        ShadowedHandlerRule.self,
+        EntryParamRule.self,
+        SubflowMissingRule.self,
+        SubflowCycleRule.self,
+        UnhandledOutcomeRule.self,
         ScriptRule.self,
     ]
 
@@ -24,9 +30,10 @@ public enum Linter {
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
     public static let unsuppressible: Set<String> = ["syntax", "schema", "duplicate_key"]
 
-    /// Every finding for a loaded flow document, ordered by position and then rule, after the steps' suppressions.
-    public static func lint(_ document: LoadedDocument) -> [Diagnostic] {
-        let context = LintContext(document: document)
+    /// Every finding for a loaded document, ordered by position and then rule, after the steps' suppressions.
+    /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent).
+    public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil) -> [Diagnostic] {
+        let context = LintContext(document: document, workspace: workspace)
         var findings: [Diagnostic] = []
         for rule in rules { findings += rule.check(context) }
         if let flow = document.flow { findings = applySuppressions(findings, flow: flow, context: context) }

@@ -47,13 +47,16 @@ public struct LintContext: Sendable {
     public let graph: FlowGraph?
     /// Whether the flow's structure is sound enough for graph rules: no `syntax` or `schema` errors.
     public let isWellFormed: Bool
+    /// The nested flows this lint run may read, when it follows them.
+    public let workspace: LintWorkspace?
 
-    /// Builds the context (and the graph) for a loaded document.
-    public init(document: LoadedDocument) {
+    /// Builds the context (and the graph) for a loaded document; nested flows are followed through `workspace`.
+    public init(document: LoadedDocument, workspace: LintWorkspace? = nil) {
         self.document = document
         self.flow = document.flow
         self.graph = document.flow.map(FlowGraph.init(flow:))
         self.isWellFormed = document.isWellFormed
+        self.workspace = workspace
     }
 
     /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FlowKit
 
@@ -40,13 +41,30 @@ func stripMarkers(_ text: String) -> (text: String, positions: [SourcePosition])
     return (output, positions)
 }
 
+/// Lints an example the way `flowkit lint` would: written as `example.yaml` in a fresh folder beside `child.yaml`
+/// (a nested flow that finishes with 'done' or 'cancelled'), with nested flows followed inside that folder.
+func lintExample(_ text: String) throws -> [Diagnostic] {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-example-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let child = "flowkit: 1\nflow: child\nstart: a\nevents: { quit: }\nsteps:\n  a: { on: { quit: cancelled }, next: done }\n"
+        + "  done: { kind: finish }\n  cancelled: { kind: finish }\n"
+    try child.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
+    try text.write(toFile: folder + "/example.yaml", atomically: true, encoding: .utf8)
+    let document = try FlowLoader.load(path: folder + "/example.yaml")
+    return Linter.lint(document, workspace: LintWorkspace(roots: [folder])).map { finding in
+        var relative = finding
+        relative.file = (finding.file as NSString).lastPathComponent
+        return relative
+    }
+}
+
 @Suite("Rule examples")
 struct RuleExamplesTests {
     @Test(arguments: RuleExample.all)
-    func example(_ example: RuleExample) {
+    func example(_ example: RuleExample) throws {
         let (text, markers) = stripMarkers(example.text)
-        let document = FlowLoader.load(bytes: Array(text.utf8), file: "example.yaml", format: .yaml)
-        let findings = Linter.lint(document).filter { $0.rule == example.rule }
+        let findings = try lintExample(text).filter { $0.rule == example.rule && $0.file == "example.yaml" }
         if example.triggers {
             #expect(!markers.isEmpty, "a triggering example marks where its findings point with ↓")
             #expect(findings.map(\.position).sorted() == markers.sorted(), "findings: \(findings.map { "\($0.position) \($0.message)" })")
@@ -67,10 +85,9 @@ struct RuleExamplesTests {
         }
     }
 
-    @Test func nonTriggeringExamplesAreCleanUnderEveryRule() {
+    @Test func nonTriggeringExamplesAreCleanUnderEveryRule() throws {
         for example in RuleExample.all where !example.triggers {
-            let document = FlowLoader.load(bytes: Array(example.text.utf8), file: "example.yaml", format: .yaml)
-            let errors = Linter.lint(document).filter { $0.severity == .error }
+            let errors = try lintExample(example.text).filter { $0.severity == .error }
             #expect(errors.isEmpty, "\(example.testDescription): \(errors.map { "\($0.rule) \($0.position) \($0.message)" })")
         }
     }

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A lint configuration (`.flowkit.yml`): rules turned off, per-rule severities, and which files to check.
+///
+/// ```yaml
+/// disabled: [shadowed_handler]
+/// severity: { unused_event: error, maybe_unset: note }
+/// include: ["flows/**"]
+/// exclude: ["flows/broken/**"]
+/// ```
+public struct LintConfiguration: Sendable {
+    /// The file name searched for, upward from the linted path.
+    public static let fileName = ".flowkit.yml"
+
+    /// Rules that do not run.
+    public var disabled: Set<String> = []
+    /// Severities that replace the rules' own.
+    public var severities: [String: Severity] = [:]
+    /// Files to check (globs relative to `directory`); empty means every file.
+    public var include: [Glob] = []
+    /// Files not to check, even when included.
+    public var exclude: [Glob] = []
+    /// The folder the globs are relative to.
+    public var directory: String
+    /// The configuration file, when there is one.
+    public var file: String?
+
+    /// The configuration used when no file is found: every rule at its own severity, every file.
+    public init(directory: String = FileManager.default.currentDirectoryPath) {
+        self.directory = directory
+    }
+
+    /// The nearest `.flowkit.yml` in the folder of `path` or above it.
+    public static func find(from path: String) -> String? {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if !(FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            url.deleteLastPathComponent()
+        }
+        while true {
+            let candidate = url.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if url.path == "/" || url.path.isEmpty { return nil }
+            url.deleteLastPathComponent()
+        }
+    }
+
+    /// Reads and checks the configuration file at `path`.
+    public static func load(path: String) throws -> LintConfiguration {
+        let bytes = try FlowLoader.read(path: path, limit: 1 << 20)
+        let parsed = YAMLReader.parse(bytes, file: path)
+        func fail(_ message: String, _ position: SourcePosition) -> ConfigurationError {
+            ConfigurationError(message: "\(path):\(position.line):\(position.column): \(message)")
+        }
+        if let problem = parsed.diagnostics.first { throw fail(problem.message, problem.position) }
+        var configuration = LintConfiguration(directory: URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path)
+        configuration.file = path
+        guard let root = parsed.root else { return configuration }
+        if let scalar = root.scalar, scalar.kind == .null { return configuration }
+        guard let entries = root.entries else { throw fail("the configuration must be a mapping", root.position) }
+        let known = Linter.rules.map { $0.description.identifier }
+        func rule(_ node: Node) throws -> String {
+            guard let name = node.scalar?.text, known.contains(name) else {
+                let text = node.scalar?.text ?? node.kindDescription
+                throw fail("unknown rule '\(Identifier.display(text))'\(Suggestions.didYouMean(text, in: known))", node.position)
+            }
+            return name
+        }
+        func globs(_ node: Node) throws -> [Glob] {
+            guard let items = node.items else { throw fail("expected a list of path patterns", node.position) }
+            return try items.map { item in
+                guard let text = item.scalar?.text, !text.isEmpty else { throw fail("expected a path pattern", item.position) }
+                return Glob(text)
+            }
+        }
+        for entry in entries {
+            switch entry.key {
+            case "disabled":
+                guard let items = entry.value.items else { throw fail("'disabled' takes a list of rules", entry.value.position) }
+                configuration.disabled = Set(try items.map(rule))
+            case "severity":
+                guard let pairs = entry.value.entries else { throw fail("'severity' maps rules to error, warning or note", entry.value.position) }
+                for pair in pairs {
+                    _ = try rule(Node(.scalar(Scalar(kind: .string, text: pair.key, quoted: false)), at: pair.keyPosition))
+                    guard let text = pair.value.scalar?.text, let severity = Severity(rawValue: text) else {
+                        throw fail("severity must be error, warning or note", pair.value.position)
+                    }
+                    configuration.severities[pair.key] = severity
+                }
+            case "include": configuration.include = try globs(entry.value)
+            case "exclude": configuration.exclude = try globs(entry.value)
+            default:
+                throw fail("unknown key '\(Identifier.display(entry.key))'\(Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude"]))", entry.keyPosition)
+            }
+        }
+        return configuration
+    }
+
+    /// Whether `file` is to be checked: included (or no include list) and not excluded.
+    public func includes(_ file: String) -> Bool {
+        let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        let relative = absolute.hasPrefix(base) ? String(absolute.dropFirst(base.count)) : absolute
+        if !include.isEmpty && !include.contains(where: { $0.matches(relative) }) { return false }
+        return !exclude.contains { $0.matches(relative) }
+    }
+
+    /// The findings without disabled rules, with configured severities.
+    public func apply(_ findings: [Diagnostic]) -> [Diagnostic] {
+        guard !disabled.isEmpty || !severities.isEmpty else { return findings }
+        return findings.compactMap { finding in
+            if disabled.contains(finding.rule) { return nil }
+            var result = finding
+            if let severity = severities[finding.rule] { result.severity = severity }
+            return result
+        }
+    }
+}
+
+/// A configuration file that cannot be used; the message starts with `file:line:column:`.
+public struct ConfigurationError: LocalizedError, Sendable {
+    /// What is wrong and where.
+    public let message: String
+
+    public var errorDescription: String? { message }
+}

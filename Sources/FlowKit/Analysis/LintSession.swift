@@ -1,0 +1,134 @@
+import Foundation
+
+/// One `flowkit lint` run over many files: files are linted in parallel (the output order stays the input
+/// order), nested flows they name are followed and linted once each against their own files, each file's
+/// configuration is applied, and a baseline hides findings recorded before.
+public struct LintSession: Sendable {
+    /// What the run produced.
+    public struct Outcome: Sendable {
+        /// Every finding, by file in order, then by position.
+        public var diagnostics: [Diagnostic]
+        /// The files checked, given ones first, then nested flows they led to.
+        public var files: [String]
+        /// Files that could not be read, as messages.
+        public var failures: [String]
+        /// How many findings the baseline hid.
+        public var baselined: Int
+    }
+
+    /// The directory trees nested flows must stay inside.
+    public var roots: [String]
+    /// Whether nested flows may be read outside `roots`.
+    public var allowOutside: Bool
+    /// A configuration for every file, instead of each file's nearest `.flowkit.yml`.
+    public var configuration: LintConfiguration?
+    /// Findings to hide.
+    public var baseline: Baseline?
+
+    /// Creates a session.
+    public init(roots: [String], allowOutside: Bool = false, configuration: LintConfiguration? = nil, baseline: Baseline? = nil) {
+        self.roots = roots
+        self.allowOutside = allowOutside
+        self.configuration = configuration
+        self.baseline = baseline
+    }
+
+    /// Lints `files` (and the nested flows they name). Configuration files that cannot be read are failures.
+    public func run(_ files: [String]) -> Outcome {
+        let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside)
+        let configurations = ConfigurationCache(fixed: configuration)
+        var checked: [String] = []
+        var seen = Set<String>()
+        var results: [(file: String, diagnostics: [Diagnostic], failure: String?)] = []
+        var batch = files.filter { seen.insert(FileFlowResolver.canonical($0)).inserted }
+        while !batch.isEmpty {
+            checked += batch
+            results += Self.lintInParallel(batch, workspace: workspace, configurations: configurations)
+            // Nested flows named by what was just linted, not yet linted themselves, in a stable order.
+            batch = workspace.loadedFiles.filter { seen.insert($0).inserted }.sorted().map(Self.displayPath)
+        }
+        var diagnostics = results.flatMap(\.diagnostics)
+        var baselined = 0
+        if let baseline {
+            (diagnostics, baselined) = baseline.filter(diagnostics)
+        }
+        return Outcome(diagnostics: diagnostics, files: checked, failures: results.compactMap(\.failure) + configurations.failures, baselined: baselined)
+    }
+
+    /// `path` relative to the working directory when it lies below it.
+    static func displayPath(_ path: String) -> String {
+        let base = FileFlowResolver.canonical(FileManager.default.currentDirectoryPath)
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    private static func lintInParallel(_ files: [String], workspace: LintWorkspace,
+                                       configurations: ConfigurationCache) -> [(file: String, diagnostics: [Diagnostic], failure: String?)] {
+        let slots = ResultSlots(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            do {
+                let document = try FlowLoader.load(path: file)
+                let findings = Linter.lint(document, workspace: workspace)
+                let configured = configurations.configuration(for: file).map { $0.apply(findings) } ?? findings
+                slots.set(index, (file, configured, nil))
+            } catch {
+                slots.set(index, (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)"))
+            }
+        }
+        return slots.values
+    }
+}
+
+/// Results written by parallel workers into their own slots.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [(file: String, diagnostics: [Diagnostic], failure: String?)?]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ value: (file: String, diagnostics: [Diagnostic], failure: String?)) {
+        lock.lock()
+        slots[index] = value
+        lock.unlock()
+    }
+
+    var values: [(file: String, diagnostics: [Diagnostic], failure: String?)] { slots.compactMap { $0 } }
+}
+
+/// Each file's nearest configuration, loaded once per configuration file.
+private final class ConfigurationCache: @unchecked Sendable {
+    private let fixed: LintConfiguration?
+    private var loaded: [String: LintConfiguration] = [:]
+    private var problems: [String: String] = [:]
+    private let lock = NSLock()
+
+    init(fixed: LintConfiguration?) {
+        self.fixed = fixed
+    }
+
+    func configuration(for file: String) -> LintConfiguration? {
+        if let fixed { return fixed }
+        guard let path = LintConfiguration.find(from: file) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        if let configuration = loaded[path] { return configuration }
+        if problems[path] != nil { return nil }
+        do {
+            let configuration = try LintConfiguration.load(path: path)
+            loaded[path] = configuration
+            return configuration
+        } catch {
+            problems[path] = (error as? LocalizedError)?.errorDescription ?? "\(path): \(error)"
+            return nil
+        }
+    }
+
+    var failures: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return problems.keys.sorted().compactMap { problems[$0] }
+    }
+}

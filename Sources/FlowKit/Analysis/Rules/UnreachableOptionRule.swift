@@ -1,0 +1,53 @@
+/// `unreachable_option`: a target in a guarded list after an option with no `if`, which is always taken first.
+public enum UnreachableOptionRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "unreachable_option",
+        name: "Unreachable option",
+        summary: "A target in a guarded list comes after an option with no 'if', so it is never taken.",
+        rationale: """
+            The options of a target list are tried in order and the first whose 'if' holds (or that has none) is \
+            taken. Options after one without 'if' can never be taken: move the unconditional option last, or give \
+            it a condition.
+            """,
+        severity: .warning,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: order
+            start: a
+            state: { vip: bool }
+            steps:
+              a: { next: [b, ↓{ forward: c, if: state.vip }] }
+              b: { kind: finish }
+              c: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: order
+            start: a
+            state: { vip: bool? }
+            steps:
+              a: { next: [{ forward: c, if: "exists(state.vip)" }, b] }
+              b: { kind: finish }
+              c: { kind: finish }
+            """,
+        ])
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let flow = context.flow else { return [] }
+        var findings: [Diagnostic] = []
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            let lists = step.on.map { ($0.targets, "on '\($0.event.text)'") } + (step.next.map { [($0, "next")] } ?? [])
+            for (targets, where_) in lists {
+                guard let firstUnconditional = targets.firstIndex(where: { $0.condition == nil }), firstUnconditional + 1 < targets.count else { continue }
+                for target in targets[(firstUnconditional + 1)...] {
+                    findings.append(context.finding(self, at: target.position, step: step.name.text,
+                                                    "this option of \(where_) in step '\(step.name.text)' is never taken: an earlier option has no 'if'"))
+                }
+            }
+        }
+        return findings
+    }
+}
