@@ -41,17 +41,23 @@ func stripMarkers(_ text: String) -> (text: String, positions: [SourcePosition])
     return (output, positions)
 }
 
+/// The JSON twin of a YAML example (keys in document order), or nil when the YAML does not parse (syntax examples).
+func jsonTwin(_ yaml: String) -> String? {
+    guard let root = YAMLReader.parse(Array(yaml.utf8), file: "example.yaml").root else { return nil }
+    return orderedJSON(root)
+}
+
 /// Lints an example the way `flowkit lint` would: written as `example.yaml` in a fresh folder beside `child.yaml`
 /// (a nested flow that finishes with 'done' or 'cancelled'), with nested flows followed inside that folder.
-func lintExample(_ text: String) throws -> [Diagnostic] {
+func lintExample(_ text: String, name: String = "example.yaml") throws -> [Diagnostic] {
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-example-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let child = "flowkit: 1\nflow: child\nstart: a\nevents: { quit: }\nsteps:\n  a: { on: { quit: cancelled }, next: done }\n"
         + "  done: { kind: finish }\n  cancelled: { kind: finish }\n"
     try child.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
-    try text.write(toFile: folder + "/example.yaml", atomically: true, encoding: .utf8)
-    let document = try FlowLoader.load(path: folder + "/example.yaml")
+    try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+    let document = try FlowLoader.load(path: folder + "/" + name)
     return Linter.lint(document, workspace: LintWorkspace(roots: [folder])).map { finding in
         var relative = finding
         relative.file = (finding.file as NSString).lastPathComponent
@@ -72,6 +78,16 @@ struct RuleExamplesTests {
             #expect(markers.isEmpty)
             #expect(findings.isEmpty, "unexpected findings: \(findings.map { "\($0.position) \($0.message)" })")
         }
+    }
+
+    @Test(arguments: RuleExample.all)
+    func exampleAsJSON(_ example: RuleExample) throws {
+        let (text, _) = stripMarkers(example.text)
+        guard example.rule != "syntax", example.rule != "duplicate_key", let json = jsonTwin(text) else { return }
+        let yamlCount = try lintExample(text).filter { $0.rule == example.rule && $0.file == "example.yaml" }.count
+        let jsonCount = try lintExample(json.replacingOccurrences(of: "example.yaml", with: "example.json"), name: "example.json")
+            .filter { $0.rule == example.rule && $0.file == "example.json" }.count
+        #expect(jsonCount == yamlCount, "the JSON twin gives \(jsonCount) findings, the YAML \(yamlCount)")
     }
 
     @Test func everyRuleHasExamplesAndAUniqueIdentifier() {
