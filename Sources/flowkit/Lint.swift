@@ -42,8 +42,8 @@ struct Lint: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
-        for item in report where ReportFormat.parseReport(item) == nil {
-            throw ValidationError("--report takes FORMAT:PATH with a format of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(item)'")
+        for item in report where LintReportFormat.parseReport(item) == nil {
+            throw ValidationError("--report takes FORMAT:PATH with a format of \(LintReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(item)'")
         }
     }
 
@@ -70,16 +70,16 @@ struct Lint: ParsableCommand {
             return
         }
         let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count)
-        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files)
+        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files, toolVersion: Flowkit.version)
         FileHandle.standardOutput.write(Data(reporter.render(lintReport).utf8))
         if outcome.baselined > 0 && output.format == .text {
             printError("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
         }
         var failures = problems + outcome.failures
         for item in report {
-            guard let (format, path) = ReportFormat.parseReport(item) else { continue }
+            guard let (format, path) = LintReportFormat.parseReport(item) else { continue }
             do {
-                try AtomicFile.write(Array(format.reporter(color: false, files: outcome.files).render(lintReport).utf8), to: path)
+                try AtomicFile.write(Array(format.reporter(color: false, files: outcome.files, toolVersion: Flowkit.version).render(lintReport).utf8), to: path)
             } catch {
                 failures.append(error.localizedDescription)
             }

@@ -21,28 +21,17 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Output options shared by the commands that print findings.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
-    var format: ReportFormat = .text
+    @Option(name: .long, help: ArgumentHelp("Output format: text, json, sarif, github, junit, xcode or checkstyle.", valueName: "format"))
+    var format: LintReportFormat = .text
 
     @Option(name: .long, help: ArgumentHelp("Colour text output: auto (a terminal without NO_COLOR), always or never.", valueName: "when"))
     var color: ColorChoice = .auto
 }
 
-/// The formats `--format` and `--report` accept.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-
-    /// The reporter for this format; `files` are the files checked (JUnit lists clean files too).
-    func reporter(color: Bool, files: [String]) -> any Reporter {
-        switch self {
-        case .text: return TextReporter(color: color)
-        case .json: return JSONReporter()
-        }
-    }
-
+extension LintReportFormat: ExpressibleByArgument {
     /// `FORMAT:PATH` split, when FORMAT is a known format and PATH is not empty.
-    static func parseReport(_ text: String) -> (ReportFormat, String)? {
-        guard let colon = text.firstIndex(of: ":"), let format = ReportFormat(rawValue: String(text[..<colon])) else { return nil }
+    static func parseReport(_ text: String) -> (LintReportFormat, String)? {
+        guard let colon = text.firstIndex(of: ":"), let format = LintReportFormat(rawValue: String(text[..<colon])) else { return nil }
         let path = String(text[text.index(after: colon)...])
         return path.isEmpty ? nil : (format, path)
     }

@@ -1,0 +1,132 @@
+import Foundation
+
+/// `type_mismatch`: an expression or a `set` does not type-check against `state`, the step's `result` or a nested
+/// flow's state.
+public enum TypeMismatchRule: Rule {
+    /// What the rule finds and why, with examples.
+    public static let description = RuleDescription(
+        identifier: "type_mismatch",
+        name: "Type mismatch",
+        summary: "An expression or a 'set' does not type-check against 'state', the step's 'result' or a nested flow's state.",
+        rationale: """
+            Expressions are checked with the declared types before any run, with the rules the run applies: \
+            arithmetic on numbers (and '+' on two strings), '<' and friends on two numbers or two strings, '==' on \
+            equal types (or null), bools for '&&', '||', '!', '? :', 'if' and derived events, text compared with an \
+            enum among its values, and what a 'set' or an 'input' stores fitting the declared key (an int fits \
+            'number', a number never fits 'int', null fits only optional keys). 'result.key' must be a key of the \
+            step's declared 'result' (or, on a 'flow' step, of the nested flow's state); 'input' cannot read 'result'. \
+            A value that may be null (an optional key) is checked as the type it holds, since 'exists' guards are the \
+            usual pattern; anything whose type cannot be known (a step without a declared 'result') is not reported. \
+            The finding points inside the expression at the part at fault.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: checkout
+            start: cart
+            state: { total: int, tariff: [economy, business], vip: bool, note: string? }
+            events:
+              big: ↓result.total + 1
+            steps:
+              cart:
+                result: { total: number, coupon: string? }
+                set:
+                  total: ↓result.total
+                  tariff: "↓'first'"
+                  vip: ↓null
+                on: { big: done }
+                next:
+                  - forward: done
+                    if: "state.tariff == ↓'buisness'"
+                  - forward: done
+                    if: "↓result.totl > 0"
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: operators
+            start: a
+            state: { total: int, name: string, vip: bool, tariff: [economy, business] }
+            steps:
+              a:
+                next:
+                  - forward: b
+                    if: "↓state.vip + 1 > 0"
+                  - forward: b
+                    if: "↓!state.total"
+                  - forward: b
+                    if: "↓state.total == state.name"
+                  - forward: b
+                    if: "state.total in [1, ↓'two']"
+                  - forward: b
+                    if: "↓state.name && state.vip"
+                  - forward: b
+                    if: "↓state.total"
+                  - b
+              b: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: parent
+            start: pay
+            state: { total: int }
+            events: { paid: }
+            steps:
+              pay:
+                kind: flow
+                flow: type-mismatch-example-payment.yaml
+                input: { amount: ↓result.total }
+                on: { paid: done }
+              done: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: fine
+            start: a
+            state: { total: number, count: int, tariff: [economy, business], note: string?, label: string }
+            events:
+              big: "result.count * 2 > 10 && state.tariff != 'economy'"
+            steps:
+              a:
+                result: { count: int, tariff: [economy, business], user: { name: string } }
+                set:
+                  total: "result.count / 2"
+                  count: result.count
+                  tariff: "result.count > 3 ? 'business' : result.tariff"
+                  note: "exists(state.note) ? state.note + '!' : null"
+                  label: "'hello ' + result.user.name"
+                on: { big: b }
+                next: { forward: b, if: "state.total >= 1.5 || exists(result.user)" }
+              b: { kind: finish }
+            """,
+        ])
+
+    /// The type errors of a well-formed flow. Nested flows come from the lint run's workspace when it has one, else
+    /// they are loaded relative to the flow's file (inside its directory); one that does not load is skipped.
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard context.isWellFormed, let flow = context.flow else { return [] }
+        var loaded: [String: [Field]?] = [:]
+        func nestedState(_ step: Step) -> [Field]? {
+            guard let reference = step.flowPath else { return nil }
+            if let workspace = context.workspace {
+                guard case .loaded(let document, _) = workspace.nested(reference, from: flow.file) else { return nil }
+                return document.isWellFormed ? document.flow?.state : nil
+            }
+            let root = URL(fileURLWithPath: flow.file).deletingLastPathComponent().path
+            guard let file = try? FileFlowResolver.locate(reference, from: flow.file, root: root) else { return nil }
+            if let cached = loaded[file] { return cached }
+            var state: [Field]?
+            if let document = try? FlowLoader.load(path: file), document.isWellFormed, let child = document.flow {
+                state = child.state
+            }
+            loaded[file] = state
+            return state
+        }
+        return FlowTypeChecker.check(flow, nestedState: nestedState)
+            .filter { $0.kind == .typeMismatch }
+            .map { context.finding(self, at: $0.position, step: $0.step, $0.message) }
+    }
+}

@@ -1,0 +1,72 @@
+/// `undeclared_state`: an expression reads, or a `set` writes, a state key that `state` does not declare.
+public enum UndeclaredStateRule: Rule {
+    /// What the rule finds and why, with examples.
+    public static let description = RuleDescription(
+        identifier: "undeclared_state",
+        name: "Undeclared state",
+        summary: "An expression reads, or a 'set' writes, a state key that 'state' does not declare.",
+        rationale: """
+            Every state key is declared once in 'state' with its type. Reading an undeclared key (state.key, \
+            exists(state.key)) is a run error or, inside exists(…), always false; writing one through a step's or a \
+            target's 'set' stops the run when the step completes. The finding points at the path inside the \
+            expression, or at the key of the 'set', and suggests the closest declared key. It runs once the file \
+            has no syntax or schema errors; expressions that do not parse are left to the 'expression' rule.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: typo
+            start: amount
+            state: { amount: int, note: string? }
+            events:
+              small: ↓state.amout < 100
+            steps:
+              amount:
+                result: { amount: int }
+                set: { ↓amout: result.amount }
+                on: { small: done }
+                next: { forward: done, if: "exists(↓state.nte)" }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: targets
+            start: a
+            state: { tariff: [economy, business] }
+            events: { reset: }
+            steps:
+              "*":
+                on:
+                  reset: { forward: done, set: { ↓tarif: "'economy'" } }
+              a:
+                next: { forward: done, set: { tariff: "↓state.plan" } }
+              done: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: fine
+            start: amount
+            state: { amount: int, note: string? }
+            events:
+              small: state.amount < 100
+            steps:
+              amount:
+                result: { amount: int }
+                set: { amount: result.amount }
+                on: { small: done }
+                next: { forward: done, if: "exists(state.note)", set: { note: "null" } }
+              done: { kind: finish }
+            """,
+        ])
+
+    /// The undeclared state keys read or written in a well-formed flow, at the path inside the expression or the key of the 'set'.
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard context.isWellFormed, let flow = context.flow else { return [] }
+        return FlowTypeChecker.check(flow, nestedState: { _ in nil })
+            .filter { $0.kind == .undeclaredState }
+            .map { context.finding(self, at: $0.position, step: $0.step, $0.message) }
+    }
+}

@@ -1,0 +1,652 @@
+/// A type the static checker gives an expression without running it: the declared types, `null`, the shapes of
+/// results, and `unknown` for whatever cannot be known (a result with no declared shape); nothing is ever reported
+/// about an `unknown`.
+public indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
+    /// A 64-bit integer.
+    case int
+    /// A floating-point number.
+    case number
+    /// Text.
+    case string
+    /// `true` or `false`.
+    case bool
+    /// Text that is one of the listed values (read from a key declared as an enum).
+    case enumeration([String])
+    /// A value of the wrapped type, or null (an optional key).
+    case optional(StaticType)
+    /// The literal `null`.
+    case null
+    /// A nested result shape, by field.
+    case object([String: StaticType])
+    /// Anything: the checker keeps quiet about it.
+    case unknown
+
+    /// The type a declaration spells: `int?` is `.optional(.int)`, a result shape is an `.object`.
+    public init(_ type: TypeRef) {
+        let base: StaticType
+        switch type.base {
+        case .int: base = .int
+        case .number: base = .number
+        case .string: base = .string
+        case .bool: base = .bool
+        case .enumeration(let values): base = .enumeration(values)
+        case .object(let fields): base = .object(StaticType.fields(fields))
+        }
+        self = type.optional ? .optional(base) : base
+    }
+
+    /// The declared fields as static types by name (the first of a repeated name wins).
+    public static func fields(_ fields: [Field]) -> [String: StaticType] {
+        Dictionary(fields.map { ($0.name.text, StaticType($0.type)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The type without its optional wrapper: what the value is whenever it is not null.
+    public var unwrapped: StaticType {
+        if case .optional(let wrapped) = self { return wrapped }
+        return self
+    }
+
+    /// Whether a value of the type is an int or a number.
+    var isNumeric: Bool { self == .int || self == .number }
+
+    /// Whether a value of the type is text (enum values are text).
+    var isText: Bool {
+        switch self {
+        case .string, .enumeration: return true
+        default: return false
+        }
+    }
+
+    /// The type as a declaration spells it: `int`, `[economy, business]`, `string?`, `null`, `unknown`.
+    public var description: String {
+        switch self {
+        case .int: return "int"
+        case .number: return "number"
+        case .string: return "string"
+        case .bool: return "bool"
+        case .enumeration(let values): return "[" + values.joined(separator: ", ") + "]"
+        case .optional(let wrapped): return wrapped.description + "?"
+        case .null: return "null"
+        case .object(let fields): return "{ " + fields.keys.sorted().map { "\($0): \(fields[$0]!)" }.joined(separator: ", ") + " }"
+        case .unknown: return "unknown"
+        }
+    }
+
+    /// The kind of value with its article, as run errors say it: "an int", "a string" (enum values too), "null".
+    var phrase: String {
+        switch self {
+        case .int: return "an int"
+        case .number: return "a number"
+        case .string, .enumeration: return "a string"
+        case .bool: return "a bool"
+        case .optional(let wrapped): return "an optional " + wrapped.description
+        case .null: return "null"
+        case .object: return "an object"
+        case .unknown: return "a value"
+        }
+    }
+
+    /// The type of `condition ? a : b` from the types of its branches: equal types stay, `int` and `number` give
+    /// `number`, null and `T` give `T?`, two enums give the enum of all their values, an enum and a string give a
+    /// string, anything else is `unknown`.
+    public static func join(_ a: StaticType, _ b: StaticType) -> StaticType {
+        if a == b { return a }
+        switch (a, b) {
+        case (.unknown, _), (_, .unknown): return .unknown
+        case (.null, .optional), (.optional, .null): return a == .null ? b : a
+        case (.null, let other), (let other, .null): return .optional(other)
+        case (.optional(let x), .optional(let y)): return wrapping(join(x, y))
+        case (.optional(let x), let y), (let y, .optional(let x)): return wrapping(join(x, y))
+        case (.int, .number), (.number, .int): return .number
+        case (.enumeration(let x), .enumeration(let y)): return .enumeration(x + y.filter { value in !x.contains { same($0, value) } })
+        case (.enumeration, .string), (.string, .enumeration): return .string
+        default: return .unknown
+        }
+    }
+
+    /// `T?` for a known `T`, `unknown` for `unknown`.
+    private static func wrapping(_ type: StaticType) -> StaticType {
+        type == .unknown ? .unknown : .optional(type.unwrapped)
+    }
+
+    /// Whether two strings are the same sequence of Unicode scalars, as the evaluator compares them.
+    static func same(_ a: String, _ b: String) -> Bool {
+        a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    }
+}
+
+/// Whose result `result.…` reads, for messages.
+public enum ResultOwner: Hashable, Sendable {
+    /// The declared `result` of a step.
+    case step(String)
+    /// The final state of the nested flow (written as `file`) that a `flow` step runs.
+    case nestedFlow(step: String, file: String)
+}
+
+/// What `result` holds where an expression is evaluated.
+public enum ResultContext: Hashable, Sendable {
+    /// Anything: no declared shape (a step without `result`, the `"*"` step, a derived event in general).
+    case unknown
+    /// Nothing can be read: `reason` says why (a `flow` step's `input` runs before the step has a result).
+    case absent(reason: String)
+    /// A known shape: the keys `result` has, with their types.
+    case fields([String: StaticType], owner: ResultOwner)
+
+    /// The declared `result` of `step`, or `unknown` when it declares none.
+    public static func declared(by step: Step) -> ResultContext {
+        guard let result = step.result else { return .unknown }
+        return .fields(StaticType.fields(result), owner: .step(step.name.text))
+    }
+
+    /// The final state of a nested flow, as the parent's `set` reads it: every key of `state` with its type
+    /// (an optional key never set reads null).
+    public static func nestedFlow(state: [Field], step: String, file: String) -> ResultContext {
+        .fields(StaticType.fields(state), owner: .nestedFlow(step: step, file: file))
+    }
+}
+
+/// What an expression can read: the declared state and what `result` holds.
+public struct TypeEnvironment {
+    /// Declared state types by key.
+    public let state: [String: TypeRef]
+    /// What `result` holds.
+    public var result: ResultContext
+    /// Did-you-mean over the declared state keys, built once and shared by copies.
+    let stateKeys: SuggestionIndex
+
+    /// An environment over the declared `state` (in file order; the first of a repeated key wins).
+    public init(state: [Field], result: ResultContext = .unknown) {
+        self.state = Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        self.result = result
+        self.stateKeys = SuggestionIndex(state.map(\.name.text))
+    }
+
+    /// The same state with `result` holding `result`.
+    public func with(result: ResultContext) -> TypeEnvironment {
+        var copy = self
+        copy.result = result
+        return copy
+    }
+}
+
+/// One problem the checker found inside an expression.
+public struct TypeProblem: Hashable, Sendable {
+    /// Which rule reports it.
+    public enum Kind: String, Hashable, Sendable {
+        /// A `state.…` path names a key that `state` does not declare (`undeclared_state`).
+        case undeclaredState = "undeclared_state"
+        /// Anything else that does not type-check (`type_mismatch`).
+        case typeMismatch = "type_mismatch"
+    }
+
+    /// Which rule reports it.
+    public let kind: Kind
+    /// The offset inside the expression text (in Unicode scalars) of the sub-expression at fault.
+    public let offset: Int
+    /// What is wrong, lowercase, naming keys and values in single quotes.
+    public let message: String
+
+    /// Creates a problem.
+    public init(kind: Kind, offset: Int, message: String) {
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+    }
+}
+
+/// An expression's static type and the problems found while inferring it.
+public struct InferredExpression: Hashable, Sendable {
+    /// The type of the whole expression.
+    public let type: StaticType
+    /// The problems, in the order they were found (left to right, inner before outer).
+    public let problems: [TypeProblem]
+}
+
+/// Static type inference over parsed expressions: the rules of `Evaluation.swift` and `TypeCheck.coerce`
+/// applied to types instead of values, so that what fails at run time for every value of the declared types
+/// is found before any run.
+///
+/// An optional operand is checked as the type it holds (`exists(state.x) && state.x > 1` is the usual guard), so
+/// only a type that is exactly `null` counts as null. `unknown` operands are never reported.
+public enum TypeInference {
+    /// The type of `expression` in `environment`, with the problems of its operators and paths.
+    public static func infer(_ expression: Expression, in environment: TypeEnvironment) -> InferredExpression {
+        var inferrer = Inferrer(environment: environment)
+        let type = inferrer.infer(expression.root)
+        return InferredExpression(type: type, problems: inferrer.problems)
+    }
+
+    /// The problems of `expression` used as a condition (an `if`, a derived event): it must be a bool. The branches
+    /// of a `? :` are checked one by one; `what` names the slot ("the 'if' of step 'a'").
+    public static func checkCondition(_ expression: Expression, in environment: TypeEnvironment, what: String) -> [TypeProblem] {
+        var inferrer = Inferrer(environment: environment)
+        inferrer.expect(expression.root, .condition(what))
+        return inferrer.problems
+    }
+
+    /// The problems of `expression` stored in a key of type `type` (a `set`, an `input`), with `TypeCheck.coerce`'s
+    /// rules: an int fits `number`, a number never fits `int`, null fits only optionals, a text literal must be one
+    /// of an enum's values, an enum fits another that shares a value. The branches of a `? :` are checked one by
+    /// one; `what` names the slot ("step 'a' sets 'amount'").
+    public static func checkAssignment(_ expression: Expression, to type: TypeRef, in environment: TypeEnvironment, what: String) -> [TypeProblem] {
+        var inferrer = Inferrer(environment: environment)
+        inferrer.expect(expression.root, .value(type, what))
+        return inferrer.problems
+    }
+}
+
+/// Walks a parsed tree once, giving each node a type; recursion is bounded by the parser's nesting limit.
+private struct Inferrer {
+    /// What the slot an expression sits in needs.
+    enum Expectation {
+        /// A bool, for the slot `what`.
+        case condition(String)
+        /// A value stored in a key of the type, for the slot `what`.
+        case value(TypeRef, String)
+    }
+
+    let environment: TypeEnvironment
+    var problems: [TypeProblem] = []
+
+    init(environment: TypeEnvironment) {
+        self.environment = environment
+    }
+
+    mutating func mismatch(_ message: String, at offset: Int) {
+        problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message))
+    }
+
+    // MARK: - Slots
+
+    /// Checks `node` against what its slot needs, branch by branch through `? :`.
+    mutating func expect(_ node: ExpressionNode, _ expectation: Expectation) {
+        if case .conditional(let condition, let then, let otherwise, _) = node {
+            requireBool(condition, what: "the condition of '? :'")
+            expect(then, expectation)
+            expect(otherwise, expectation)
+            return
+        }
+        let type = infer(node)
+        switch expectation {
+        case .condition(let what):
+            let found = type.unwrapped
+            if found != .bool && found != .unknown {
+                mismatch("\(what) must be a bool, found \(found.phrase)", at: node.span.start)
+            }
+        case .value(let declared, let what):
+            if let message = assignability(of: type, node: node, to: declared) {
+                mismatch("\(what): \(message)", at: node.span.start)
+            }
+        }
+    }
+
+    /// Why a value of `type` (written as `node`) cannot be stored in a key declared `declared`, or nil when it can.
+    func assignability(of type: StaticType, node: ExpressionNode, to declared: TypeRef) -> String? {
+        let expected = TypeCheck.describe(declared)
+        switch type {
+        case .unknown:
+            return nil
+        case .null:
+            return declared.optional ? nil : "expected \(expected), found null (the type is not optional)"
+        case .optional(let wrapped):
+            return assignability(of: wrapped, node: node, to: declared)
+        default:
+            break
+        }
+        switch (declared.base, type) {
+        case (.int, .int), (.number, .int), (.number, .number), (.string, .string), (.string, .enumeration), (.bool, .bool):
+            return nil
+        case (.enumeration(let values), .string):
+            guard case .literal(.string(let text), _) = node, !values.contains(where: { StaticType.same($0, text) }) else { return nil }
+            return "'\(Identifier.display(text))' is not one of \(Self.list(values))\(Suggestions.didYouMean(text, in: values))"
+        case (.enumeration(let values), .enumeration(let given)):
+            guard !given.contains(where: { value in values.contains { StaticType.same($0, value) } }) else { return nil }
+            return "expected \(expected), found one of \(Self.list(given))"
+        default:
+            return "expected \(expected), found \(type.phrase)"
+        }
+    }
+
+    /// Infers `node` and reports it unless it is a bool (or optional bool, or unknown).
+    mutating func requireBool(_ node: ExpressionNode, what: String) {
+        let found = infer(node).unwrapped
+        if found != .bool && found != .unknown {
+            mismatch("\(what) needs a bool, found \(found.phrase)", at: node.span.start)
+        }
+    }
+
+    static func list(_ values: [String]) -> String {
+        values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
+    }
+
+    // MARK: - Nodes
+
+    mutating func infer(_ node: ExpressionNode) -> StaticType {
+        switch node {
+        case .literal(let value, _):
+            switch value {
+            case .null: return .null
+            case .bool: return .bool
+            case .int: return .int
+            case .number: return .number
+            case .string: return .string
+            case .object: return .unknown
+            }
+        case .path(let path):
+            return read(path, exists: false)
+        case .exists(let path, _):
+            _ = read(path, exists: true)
+            return .bool
+        case .unary(let op, let operand, let span):
+            let type = infer(operand).unwrapped
+            switch (op, type) {
+            case (_, .unknown): return op == .not ? .bool : .unknown
+            case (.not, .bool): return .bool
+            case (.negate, .int), (.negate, .number): return type
+            case (.not, _):
+                mismatch("'!' needs a bool, found \(type.phrase)", at: span.start)
+                return .bool
+            case (.negate, _):
+                mismatch("'-' needs a number, found \(type.phrase)", at: span.start)
+                return .unknown
+            }
+        case .binary(let op, let lhs, let rhs, let span):
+            return binary(op, lhs, rhs, at: span.start)
+        case .conditional(let condition, let then, let otherwise, _):
+            requireBool(condition, what: "the condition of '? :'")
+            return StaticType.join(infer(then), infer(otherwise))
+        case .membership(let value, let items, _):
+            let valueType = infer(value)
+            for item in items {
+                let itemType = infer(item)
+                compare("in", value, valueType, item, itemType, at: item.span.start)
+            }
+            return .bool
+        }
+    }
+
+    mutating func binary(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode, at offset: Int) -> StaticType {
+        let a = infer(lhs)
+        let b = infer(rhs)
+        switch op {
+        case .and, .or:
+            for (node, type) in [(lhs, a), (rhs, b)] where type.unwrapped != .bool && type.unwrapped != .unknown {
+                mismatch("'\(op.rawValue)' needs bools, found \(type.unwrapped.phrase)", at: node.span.start)
+            }
+            return .bool
+        case .equal, .notEqual:
+            compare(op.rawValue, lhs, a, rhs, b, at: offset)
+            return .bool
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            checkEnumLiterals(lhs, a, against: rhs)
+            checkEnumLiterals(rhs, b, against: lhs)
+            let (x, y) = (a.unwrapped, b.unwrapped)
+            if x != .unknown && y != .unknown && !(x.isNumeric && y.isNumeric) && !(x.isText && y.isText) {
+                mismatch("'\(op.rawValue)' needs two numbers or two strings, found \(x.phrase) and \(y.phrase)", at: offset)
+            }
+            return .bool
+        case .add, .subtract, .multiply, .divide, .remainder:
+            let (x, y) = (a.unwrapped, b.unwrapped)
+            if x == .unknown || y == .unknown { return .unknown }
+            if x.isNumeric && y.isNumeric { return x == .int && y == .int ? .int : .number }
+            if op == .add && x.isText && y.isText { return .string }
+            let needs = op == .add ? "two numbers or two strings" : "two numbers"
+            mismatch("'\(op.rawValue)' needs \(needs), found \(x.phrase) and \(y.phrase)", at: offset)
+            return .unknown
+        }
+    }
+
+    /// `==`, `!=` and `in`: equal kinds (int and number together, text and enums together), anything with null;
+    /// text literals compared with an enum must be among its values.
+    mutating func compare(_ op: String, _ lhs: ExpressionNode, _ a: StaticType, _ rhs: ExpressionNode, _ b: StaticType, at offset: Int) {
+        checkEnumLiterals(lhs, a, against: rhs)
+        checkEnumLiterals(rhs, b, against: lhs)
+        let (x, y) = (a.unwrapped, b.unwrapped)
+        if x == .unknown || y == .unknown || x == .null || y == .null { return }
+        if (x.isNumeric && y.isNumeric) || (x.isText && y.isText) || (x == .bool && y == .bool) { return }
+        mismatch("'\(op)' cannot compare \(x.phrase) with \(y.phrase)", at: offset)
+    }
+
+    /// Reports each text literal that `other` may give (itself, or a branch of its `? :`) that is not a value of the
+    /// enum `node` reads.
+    mutating func checkEnumLiterals(_ node: ExpressionNode, _ type: StaticType, against other: ExpressionNode) {
+        guard case .enumeration(let values) = type.unwrapped else { return }
+        var pending = [other]
+        var literals: [(text: String, offset: Int)] = []
+        while let next = pending.popLast() {
+            switch next {
+            case .literal(.string(let text), let span): literals.append((text, span.start))
+            case .conditional(_, let then, let otherwise, _): pending += [otherwise, then]
+            default: break
+            }
+        }
+        for (text, offset) in literals where !values.contains(where: { StaticType.same($0, text) }) {
+            let hint = Suggestions.didYouMean(text, in: values)
+            if case .path(let path) = node {
+                mismatch("'\(Identifier.display(text))' is not a value of '\(path)' (\(Self.list(values)))\(hint)", at: offset)
+            } else {
+                mismatch("'\(Identifier.display(text))' is not one of \(Self.list(values))\(hint)", at: offset)
+            }
+        }
+    }
+
+    // MARK: - Paths
+
+    /// The type `path` reads (for `exists(path)`, the problems only): undeclared state keys and result keys the
+    /// result does not have are reported.
+    mutating func read(_ path: ExpressionPath, exists: Bool) -> StaticType {
+        let shown = exists ? "exists(\(path))" : "'\(path)'"
+        switch path.root {
+        case .state:
+            let key = path.keys[0]
+            guard let type = environment.state[key] else {
+                let hint = environment.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+                problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(key)' is not declared\(hint)"))
+                return .unknown
+            }
+            return StaticType(type)
+        case .result:
+            switch environment.result {
+            case .unknown:
+                return .unknown
+            case .absent(let reason):
+                mismatch(exists ? "'\(shown)' is always false: \(reason)" : "\(shown) cannot be read: \(reason)", at: path.span.start)
+                return .unknown
+            case .fields(let fields, let owner):
+                return readResult(path, fields: fields, owner: owner, exists: exists)
+            }
+        }
+    }
+
+    mutating func readResult(_ path: ExpressionPath, fields: [String: StaticType], owner: ResultOwner, exists: Bool) -> StaticType {
+        var current = fields
+        var type = StaticType.unknown
+        for (index, key) in path.keys.enumerated() {
+            if index > 0 {
+                let parent = "result." + path.keys[..<index].joined(separator: ".")
+                switch type.unwrapped {
+                case .object(let nested):
+                    current = nested
+                case .unknown:
+                    return .unknown
+                default:
+                    mismatch("'\(parent)' is \(type.unwrapped.phrase), not an object, so '\(path)' cannot be read", at: path.span.start)
+                    return .unknown
+                }
+            }
+            guard let next = current[key] else {
+                let missing = path.keys[...index].joined(separator: ".")
+                let subject: String
+                switch owner {
+                case .step(let step): subject = "step '\(step)' has no result key '\(missing)'"
+                case .nestedFlow(let step, let file):
+                    subject = "the nested flow '\(Identifier.display(file))' of step '\(step)' has no state key '\(missing)'"
+                }
+                let consequence = exists ? ", so 'exists(\(path))' is always false" : ""
+                mismatch(subject + consequence + Suggestions.didYouMean(key, in: current.keys.sorted()), at: path.span.start)
+                return .unknown
+            }
+            type = next
+        }
+        return type
+    }
+}
+
+/// A finding of the flow-wide type check, before it becomes a rule's diagnostic.
+public struct TypeFinding: Hashable, Sendable {
+    /// Which rule reports it.
+    public let kind: TypeProblem.Kind
+    /// Where in the file.
+    public let position: SourcePosition
+    /// The step it is about, when there is one.
+    public let step: String?
+    /// What is wrong.
+    public let message: String
+}
+
+/// Type-checks every expression and state write of a flow: derived events, `set` and `input` of steps, and the
+/// `if` and `set` of targets. Each expression is inferred once for its slot; a derived event is inferred once with
+/// an unknown result and once more for each step that handles it in its own `on` and declares a `result`. Expressions
+/// that do not parse are skipped (the `expression` rule reports them).
+public enum FlowTypeChecker {
+    /// The findings for `flow`; `nestedState` gives the declared state of the nested flow a `flow` step runs, nil when
+    /// it cannot be loaded (its `input` and `result` are then not checked against it).
+    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?) -> [TypeFinding] {
+        var walker = Walker(flow: flow)
+        walker.run(nestedState: nestedState)
+        return walker.findings
+    }
+}
+
+private struct Walker {
+    let flow: Flow
+    let base: TypeEnvironment
+    var findings: [TypeFinding] = []
+    private var seen: Set<TypeFinding> = []
+
+    init(flow: Flow) {
+        self.flow = flow
+        self.base = TypeEnvironment(state: flow.state)
+    }
+
+    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, _ message: String) {
+        let finding = TypeFinding(kind: kind, position: position, step: nil, message: message)
+        guard seen.insert(finding).inserted else { return }
+        findings.append(TypeFinding(kind: kind, position: position, step: step, message: message))
+    }
+
+    mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
+        for problem in problems {
+            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, problem.message)
+        }
+    }
+
+    func parse(_ source: ExpressionSource) -> Expression? {
+        if case .success(let expression) = ExpressionParser.parse(source) { return expression }
+        return nil
+    }
+
+    mutating func run(nestedState: (Step) -> [Field]?) {
+        checkEvents()
+        for step in [flow.anyStep].compactMap({ $0 }) {
+            checkStep(step, result: .unknown, nested: nil)
+        }
+        for step in flow.steps {
+            var nested: [Field]?
+            var result = ResultContext.declared(by: step)
+            if step.kind == .flow {
+                nested = nestedState(step)
+                result = nested.map { .nestedFlow(state: $0, step: step.name.text, file: step.flowPath ?? "") } ?? .unknown
+            }
+            checkStep(step, result: result, nested: nested)
+        }
+    }
+
+    /// Derived events: once with an unknown result, then for each step that handles the event itself with a
+    /// declared `result` (derived events are never evaluated for `flow` steps).
+    mutating func checkEvents() {
+        var handlers: [String: [Step]] = [:]
+        for step in flow.steps where step.kind != .flow && step.result != nil {
+            var handled: Set<String> = []
+            for handler in step.on where handled.insert(handler.event.text).inserted {
+                handlers[handler.event.text, default: []].append(step)
+            }
+        }
+        for event in flow.events {
+            guard let source = event.expression, let expression = parse(source) else { continue }
+            let what = "the expression of event '\(event.name.text)'"
+            let general = TypeInference.checkCondition(expression, in: base, what: what)
+            add(general, in: source, step: nil)
+            for step in handlers[event.name.text] ?? [] {
+                let name = step.name.text
+                let problems = TypeInference.checkCondition(expression, in: base.with(result: .declared(by: step)), what: what)
+                add(problems.filter { !general.contains($0) }.map { problem in
+                    guard problem.kind == .typeMismatch, !problem.message.contains("step '\(name)'") else { return problem }
+                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: "when step '\(name)' completes, \(problem.message)")
+                }, in: source, step: name)
+            }
+        }
+    }
+
+    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?) {
+        let name = step.name.text
+        let environment = base.with(result: result)
+        assignments(step.set, step: name, environment: environment)
+        if step.kind == .flow {
+            checkInput(step, nested: nested)
+        }
+        for target in step.on.flatMap(\.targets) + (step.next ?? []) {
+            if let source = target.condition, let expression = parse(source) {
+                add(TypeInference.checkCondition(expression, in: environment, what: "the 'if' of step '\(name)'"), in: source, step: name)
+            }
+            assignments(target.set, step: name, environment: environment)
+        }
+    }
+
+    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment) {
+        for assignment in list {
+            let key = assignment.key.text
+            let expression = parse(assignment.expression)
+            if let type = base.state[key] {
+                if let expression {
+                    let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'")
+                    add(problems, in: assignment.expression, step: step)
+                }
+                continue
+            }
+            let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+            add(.undeclaredState, at: assignment.key.position, step: step, "step '\(step)' sets '\(key)', which 'state' does not declare\(hint)")
+            if let expression {
+                add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: step)
+            }
+        }
+    }
+
+    /// A `flow` step's `input`: evaluated against the parent's state before the step has a result; each key must be
+    /// declared in the nested flow's state and take the value's type.
+    mutating func checkInput(_ step: Step, nested: [Field]?) {
+        let name = step.name.text
+        let environment = base.with(result: .absent(reason: "'input' is evaluated before step '\(name)' has a result"))
+        let child = nested.map { TypeEnvironment(state: $0) }
+        let file = Identifier.display(step.flowPath ?? "")
+        for assignment in step.input {
+            let key = assignment.key.text
+            let expression = parse(assignment.expression)
+            if let child, let type = child.state[key] {
+                if let expression {
+                    let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(name)' passes '\(key)'")
+                    add(problems, in: assignment.expression, step: name)
+                }
+                continue
+            }
+            if let child {
+                let hint = child.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+                add(.typeMismatch, at: assignment.key.position, step: name,
+                    "step '\(name)' passes '\(key)', which the state of nested flow '\(file)' does not declare\(hint)")
+            }
+            if let expression {
+                add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: name)
+            }
+        }
+    }
+}

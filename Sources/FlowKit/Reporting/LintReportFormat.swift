@@ -1,0 +1,31 @@
+/// The output formats of `flowkit lint`, as `--format` names them.
+public enum LintReportFormat: String, CaseIterable, Sendable {
+    /// `file:line:column: severity: message [rule]` lines and a summary, optionally coloured.
+    case text
+    /// `{"diagnostics": [...], "summary": {...}}`.
+    case json
+    /// A SARIF 2.1.0 log, for GitHub code scanning.
+    case sarif
+    /// GitHub Actions workflow commands, which become annotations.
+    case github
+    /// JUnit XML with a test per file checked.
+    case junit
+    /// The text format's lines without colour or summary, for Xcode build phases.
+    case xcode
+    /// Checkstyle XML.
+    case checkstyle
+
+    /// The reporter of this format. `color` applies to `text` only, `files` (the files checked, in order) to `junit`
+    /// only, and `toolVersion` (flowkit's version) to `sarif` only.
+    public func reporter(color: Bool, files: [String], toolVersion: String) -> any Reporter {
+        switch self {
+        case .text: return TextReporter(color: color)
+        case .json: return JSONReporter()
+        case .sarif: return SARIFReporter(toolVersion: toolVersion)
+        case .github: return GitHubReporter()
+        case .junit: return JUnitLintReporter(files: files)
+        case .xcode: return XcodeReporter()
+        case .checkstyle: return CheckstyleReporter()
+        }
+    }
+}

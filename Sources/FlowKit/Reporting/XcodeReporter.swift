@@ -1,0 +1,26 @@
+/// `--format xcode`: `file:line:column: severity: message [rule]`, one finding per line, the form Xcode turns into
+/// issues when a build phase prints it (and that most editors and CI log parsers recognise).
+///
+/// It is exactly the text format's lines, never coloured, without the text format's summary line; a report with no
+/// findings prints nothing. Like the text format, it prints messages as they are: flowkit's messages are one line.
+public struct XcodeReporter: Reporter {
+    /// "xcode", as `--format` takes it.
+    public static let identifier = "xcode"
+
+    /// Creates an Xcode reporter.
+    public init() {}
+
+    /// One `file:line:column: severity: message [rule]` line per finding of `report`; nothing when it has none.
+    public func render(_ report: LintReport) -> String {
+        var output = ""
+        for diagnostic in report.diagnostics {
+            output += Self.line(diagnostic) + "\n"
+        }
+        return output
+    }
+
+    /// `file:line:column: severity: message [rule]` for one finding.
+    public static func line(_ diagnostic: Diagnostic) -> String {
+        "\(diagnostic.file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"
+    }
+}

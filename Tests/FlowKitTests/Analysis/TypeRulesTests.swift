@@ -1,0 +1,569 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import FlowKit
+
+/// Shorthands for the type-inference tests: the fixture state, inference and checks by text.
+enum TypeFixture {
+    static func type(_ base: TypeRef.Base, optional: Bool = false) -> TypeRef {
+        TypeRef(base: base, optional: optional, position: .start)
+    }
+
+    static func field(_ name: String, _ base: TypeRef.Base, optional: Bool = false) -> Field {
+        Field(name: Name(name, at: .start), type: type(base, optional: optional))
+    }
+
+    /// The declared state of the fixtures.
+    static let state: [Field] = [
+        field("amount", .int),
+        field("total", .number),
+        field("name", .string),
+        field("vip", .bool),
+        field("tariff", .enumeration(["economy", "business"])),
+        field("plan", .enumeration(["economy", "premium"])),
+        field("note", .string, optional: true),
+        field("age", .int, optional: true),
+        field("flag", .bool, optional: true),
+    ]
+
+    /// A declared result: `{ total: int, coupon: string?, user: { name: string } }` of step 'a'.
+    static let result = ResultContext.fields(StaticType.fields([
+        field("total", .int),
+        field("coupon", .string, optional: true),
+        field("user", .object([field("name", .string)])),
+    ]), owner: .step("a"))
+
+    static func environment(result: ResultContext = .unknown) -> TypeEnvironment {
+        TypeEnvironment(state: state, result: result)
+    }
+
+    static func infer(_ text: String, result: ResultContext = .unknown, sourceLocation: SourceLocation = #_sourceLocation) -> InferredExpression? {
+        ExprFixture.parse(text, sourceLocation: sourceLocation).map { TypeInference.infer($0, in: environment(result: result)) }
+    }
+
+    static func assign(_ text: String, to type: TypeRef, sourceLocation: SourceLocation = #_sourceLocation) -> [TypeProblem] {
+        guard let expression = ExprFixture.parse(text, sourceLocation: sourceLocation) else { return [] }
+        return TypeInference.checkAssignment(expression, to: type, in: environment(), what: "step 'a' sets 'k'")
+    }
+
+    static func condition(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [TypeProblem] {
+        guard let expression = ExprFixture.parse(text, sourceLocation: sourceLocation) else { return [] }
+        return TypeInference.checkCondition(expression, in: environment(), what: "the 'if' of step 'a'")
+    }
+}
+
+/// An expression that must give exactly one problem, with its message and offset.
+struct TypeCase: CustomTestStringConvertible, Sendable {
+    let text: String
+    let message: String
+    let offset: Int
+
+    init(_ text: String, _ message: String, at offset: Int = 0) {
+        self.text = text
+        self.message = message
+        self.offset = offset
+    }
+
+    var testDescription: String { text }
+}
+
+@Suite("Type inference")
+struct TypeInferenceTests {
+    static let operatorMismatches: [TypeCase] = [
+        TypeCase("!state.amount", "'!' needs a bool, found an int"),
+        TypeCase("-state.name", "'-' needs a number, found a string"),
+        TypeCase("-state.vip", "'-' needs a number, found a bool"),
+        TypeCase("state.name * 2", "'*' needs two numbers, found a string and an int"),
+        TypeCase("state.amount / state.vip", "'/' needs two numbers, found an int and a bool"),
+        TypeCase("state.total % 'x'", "'%' needs two numbers, found a number and a string"),
+        TypeCase("state.name - 'x'", "'-' needs two numbers, found a string and a string"),
+        TypeCase("state.vip + 1", "'+' needs two numbers or two strings, found a bool and an int"),
+        TypeCase("state.name + 1", "'+' needs two numbers or two strings, found a string and an int"),
+        TypeCase("state.tariff + state.amount", "'+' needs two numbers or two strings, found a string and an int"),
+        TypeCase("1 + null", "'+' needs two numbers or two strings, found an int and null"),
+        TypeCase("state.name < 1", "'<' needs two numbers or two strings, found a string and an int"),
+        TypeCase("state.vip <= true", "'<=' needs two numbers or two strings, found a bool and a bool"),
+        TypeCase("null > 1", "'>' needs two numbers or two strings, found null and an int"),
+        TypeCase("state.amount >= 'x'", "'>=' needs two numbers or two strings, found an int and a string"),
+        TypeCase("state.amount == 'x'", "'==' cannot compare an int with a string"),
+        TypeCase("state.vip != 1", "'!=' cannot compare a bool with an int"),
+        TypeCase("state.tariff == true", "'==' cannot compare a string with a bool"),
+        TypeCase("state.amount && state.vip", "'&&' needs bools, found an int"),
+        TypeCase("state.vip || 'x'", "'||' needs bools, found a string", at: 13),
+        TypeCase("null && true", "'&&' needs bools, found null"),
+        TypeCase("state.amount ? 1 : 2", "the condition of '? :' needs a bool, found an int"),
+        TypeCase("state.amount in [1, 'x']", "'in' cannot compare an int with a string", at: 20),
+        TypeCase("state.vip in [true, 2]", "'in' cannot compare a bool with an int", at: 20),
+        // Operators nest: the inner mismatch is reported, and the outer operator sees an unknown and stays quiet.
+        TypeCase("(state.vip + 1) * 2 > 0", "'+' needs two numbers or two strings, found a bool and an int"),
+        TypeCase("state.amount > 0 && (state.name == 1)", "'==' cannot compare a string with an int", at: 20),
+    ]
+
+    @Test(arguments: operatorMismatches)
+    func operatorMismatch(_ testCase: TypeCase) throws {
+        let inferred = try #require(TypeFixture.infer(testCase.text))
+        #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: testCase.offset, message: testCase.message)])
+    }
+
+    static let enumLiterals: [TypeCase] = [
+        TypeCase("state.tariff == 'first'", "'first' is not a value of 'state.tariff' ('economy', 'business')", at: 16),
+        TypeCase("'buisness' != state.tariff", "'buisness' is not a value of 'state.tariff' ('economy', 'business'); did you mean 'business'?"),
+        TypeCase("state.tariff < 'zzz'", "'zzz' is not a value of 'state.tariff' ('economy', 'business')", at: 15),
+        TypeCase("state.tariff in ['economy', 'bussiness']", "'bussiness' is not a value of 'state.tariff' ('economy', 'business'); did you mean 'business'?", at: 28),
+        TypeCase("state.tariff == (state.vip ? 'economy' : 'bad')", "'bad' is not a value of 'state.tariff' ('economy', 'business')", at: 41),
+        TypeCase("(state.vip ? state.tariff : state.plan) == 'x'", "'x' is not one of 'economy', 'business', 'premium'", at: 43),
+    ]
+
+    @Test(arguments: enumLiterals)
+    func enumLiteral(_ testCase: TypeCase) throws {
+        let inferred = try #require(TypeFixture.infer(testCase.text))
+        #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: testCase.offset, message: testCase.message)])
+    }
+
+    static let wellTyped: [(String, StaticType)] = [
+        ("1 + 2", .int),
+        ("state.amount / 2", .int),
+        ("state.amount * 1.5", .number),
+        ("-state.total", .number),
+        ("'a' + 'b'", .string),
+        ("state.tariff + '!'", .string),
+        ("state.name < 'b' && state.amount < 1.5", .bool),
+        ("state.amount == 1.5", .bool),
+        ("state.note == null", .bool),
+        ("null == null", .bool),
+        ("state.tariff == state.plan", .bool),
+        ("state.tariff == state.name", .bool),
+        ("state.tariff in ['economy', 'business', state.name]", .bool),
+        ("exists(state.note)", .bool),
+        ("state.age + 1", .int),
+        ("state.note < 'x'", .bool),
+        ("!state.flag", .bool),
+        ("state.vip ? 1 : null", .optional(.int)),
+        ("state.vip ? null : state.age", .optional(.int)),
+        ("state.vip ? 1 : 2.5", .number),
+        ("state.vip ? state.tariff : 'x'", .string),
+        ("state.vip ? state.tariff : state.plan", .enumeration(["economy", "business", "premium"])),
+        ("state.vip ? 1 : 'x'", .unknown),
+        ("state.note", .optional(.string)),
+        ("state.tariff", .enumeration(["economy", "business"])),
+        ("result.anything.at.all + 1", .unknown),
+        ("result.x * 'text' == 3", .bool),
+    ]
+
+    @Test func wellTypedExpressions() throws {
+        for (text, type) in Self.wellTyped {
+            let inferred = try #require(TypeFixture.infer(text))
+            #expect(inferred.type == type, "\(text)")
+            #expect(inferred.problems.isEmpty, "\(text): \(inferred.problems)")
+        }
+    }
+
+    @Test func undeclaredStateKeys() throws {
+        let read = try #require(TypeFixture.infer("state.amout + 1 > state.amount"))
+        #expect(read.problems == [TypeProblem(kind: .undeclaredState, offset: 0, message: "state key 'amout' is not declared; did you mean 'amount'?")])
+        let exists = try #require(TypeFixture.infer("state.vip && exists(state.nte)"))
+        #expect(exists.problems == [TypeProblem(kind: .undeclaredState, offset: 20, message: "state key 'nte' is not declared; did you mean 'note'?")])
+        let far = try #require(TypeFixture.infer("state.zzzzzzzz"))
+        #expect(far.problems.map(\.message) == ["state key 'zzzzzzzz' is not declared"])
+        #expect(far.type == .unknown)
+    }
+
+    @Test func resultKeys() throws {
+        let result = TypeFixture.result
+        #expect(try #require(TypeFixture.infer("result.total", result: result)).type == .int)
+        #expect(try #require(TypeFixture.infer("result.coupon", result: result)).type == .optional(.string))
+        #expect(try #require(TypeFixture.infer("result.user.name", result: result)).type == .string)
+        #expect(try #require(TypeFixture.infer("exists(result.coupon) && result.coupon != ''", result: result)).problems.isEmpty)
+        let cases: [(String, String, Int)] = [
+            ("result.totl > 1", "step 'a' has no result key 'totl'; did you mean 'total'?", 0),
+            ("state.vip && result.user.nme == 'x'", "step 'a' has no result key 'user.nme'; did you mean 'name'?", 13),
+            ("result.total.cents", "'result.total' is an int, not an object, so 'result.total.cents' cannot be read", 0),
+            ("exists(result.copon)", "step 'a' has no result key 'copon', so 'exists(result.copon)' is always false; did you mean 'coupon'?", 7),
+            ("result.total + 'x'", "'+' needs two numbers or two strings, found an int and a string", 0),
+            ("result.user == result.user", "'==' cannot compare an object with an object", 0),
+        ]
+        for (text, message, offset) in cases {
+            let inferred = try #require(TypeFixture.infer(text, result: result))
+            #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: offset, message: message)], "\(text)")
+        }
+        let nested = ResultContext.nestedFlow(state: [TypeFixture.field("card", .string, optional: true)], step: "pay", file: "pay.yaml")
+        #expect(try #require(TypeFixture.infer("result.card", result: nested)).type == .optional(.string))
+        #expect(try #require(TypeFixture.infer("result.crad", result: nested)).problems.map(\.message)
+                == ["the nested flow 'pay.yaml' of step 'pay' has no state key 'crad'; did you mean 'card'?"])
+        let absent = ResultContext.absent(reason: "'input' is evaluated before step 'pay' has a result")
+        #expect(try #require(TypeFixture.infer("result.total", result: absent)).problems.map(\.message)
+                == ["'result.total' cannot be read: 'input' is evaluated before step 'pay' has a result"])
+        #expect(try #require(TypeFixture.infer("exists(result.total)", result: absent)).problems.map(\.message)
+                == ["'exists(result.total)' is always false: 'input' is evaluated before step 'pay' has a result"])
+    }
+
+    /// Every assignability case: an expression, the declared key type, and the message after "step 'a' sets 'k': " (nil: fits).
+    static let assignments: [(String, TypeRef, String?)] = {
+        let t = TypeFixture.type
+        let tariff = TypeRef.Base.enumeration(["economy", "business"])
+        return [
+            ("1", t(.int, false), nil),
+            ("1", t(.number, false), nil),
+            ("1.5", t(.number, false), nil),
+            ("1.5", t(.int, false), "expected an int, found a number"),
+            ("state.amount * 1.0", t(.int, false), "expected an int, found a number"),
+            ("state.amount / 2", t(.int, false), nil),
+            ("null", t(.int, false), "expected an int, found null (the type is not optional)"),
+            ("null", t(.int, true), nil),
+            ("null", t(tariff, true), nil),
+            ("state.age", t(.int, false), nil),
+            ("state.note", t(.string, false), nil),
+            ("state.age", t(.string, false), "expected a string, found an int"),
+            ("'x'", t(.string, false), nil),
+            ("state.tariff", t(.string, false), nil),
+            ("'economy'", t(tariff, false), nil),
+            ("'first'", t(tariff, false), "'first' is not one of 'economy', 'business'"),
+            ("'busines'", t(tariff, true), "'busines' is not one of 'economy', 'business'; did you mean 'business'?"),
+            ("state.name", t(tariff, false), nil),
+            ("state.plan", t(tariff, false), nil),
+            ("state.tariff", t(.enumeration(["gold", "silver"]), false), "expected one of 'gold', 'silver', found one of 'economy', 'business'"),
+            ("true", t(.bool, false), nil),
+            ("state.amount > 1", t(.bool, false), nil),
+            ("true", t(.int, false), "expected an int, found a bool"),
+            ("'1'", t(.int, false), "expected an int, found a string"),
+            ("1", t(.string, false), "expected a string, found an int"),
+            ("state.name", t(.bool, false), "expected a bool, found a string"),
+            ("1", t(tariff, false), "expected one of 'economy', 'business', found an int"),
+            ("result.anything", t(.int, false), nil),
+        ]
+    }()
+
+    @Test func assignability() {
+        for (text, type, message) in Self.assignments {
+            let problems = TypeFixture.assign(text, to: type)
+            let expected = message.map { [TypeProblem(kind: .typeMismatch, offset: 0, message: "step 'a' sets 'k': \($0)")] } ?? []
+            #expect(problems == expected, "\(text) to \(type)")
+        }
+    }
+
+    @Test func assignmentChecksEachBranch() {
+        let int = TypeFixture.type(.int)
+        #expect(TypeFixture.assign("state.vip ? 1 : 1.5", to: int)
+                == [TypeProblem(kind: .typeMismatch, offset: 16, message: "step 'a' sets 'k': expected an int, found a number")])
+        #expect(TypeFixture.assign("state.vip ? 1 : state.amount ? 2 : null", to: int).map(\.offset) == [16, 35])
+        #expect(TypeFixture.assign("exists(state.age) ? state.age : 0", to: int).isEmpty)
+        let tariff = TypeFixture.type(.enumeration(["economy", "business"]))
+        #expect(TypeFixture.assign("state.vip ? 'business' : 'frist'", to: tariff).map(\.offset) == [25])
+        let objectResult = TypeFixture.environment(result: TypeFixture.result)
+        let expression = ExprFixture.parse("result.user")!
+        #expect(TypeInference.checkAssignment(expression, to: TypeFixture.type(.string), in: objectResult, what: "step 'a' sets 'k'").map(\.message)
+                == ["step 'a' sets 'k': expected a string, found an object"])
+    }
+
+    @Test func conditions() {
+        #expect(TypeFixture.condition("state.vip").isEmpty)
+        #expect(TypeFixture.condition("state.flag").isEmpty, "an optional bool is checked as a bool")
+        #expect(TypeFixture.condition("result.x").isEmpty)
+        #expect(TypeFixture.condition("state.amount").map(\.message) == ["the 'if' of step 'a' must be a bool, found an int"])
+        #expect(TypeFixture.condition("null").map(\.message) == ["the 'if' of step 'a' must be a bool, found null"])
+        #expect(TypeFixture.condition("state.vip ? state.amount : true").map(\.offset) == [12])
+        #expect(TypeFixture.condition("state.name ? true : false").map(\.message) == ["the condition of '? :' needs a bool, found a string"])
+    }
+
+    @Test func joins() {
+        #expect(StaticType.join(.null, .optional(.int)) == .optional(.int))
+        #expect(StaticType.join(.optional(.int), .number) == .optional(.number))
+        #expect(StaticType.join(.optional(.int), .string) == .unknown)
+        #expect(StaticType.join(.unknown, .int) == .unknown)
+        #expect(StaticType.join(.enumeration(["a"]), .enumeration(["a", "b"])) == .enumeration(["a", "b"]))
+        #expect(StaticType(TypeFixture.type(.int, optional: true)).description == "int?")
+    }
+}
+
+@Suite("Type rules")
+struct TypeRulesTests {
+    func findings(_ text: String, file: String = "t.yaml", format: DocumentFormat = .yaml) -> [Diagnostic] {
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: format)
+        let context = LintContext(document: document)
+        return (UndeclaredStateRule.check(context) + TypeMismatchRule.check(context))
+            .sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
+    }
+
+    func summary(_ findings: [Diagnostic]) -> [String] {
+        findings.map { "\($0.line):\($0.column) \($0.rule) \($0.step ?? "-") \($0.message)" }
+    }
+
+    @Test func describeThemselves() {
+        #expect(UndeclaredStateRule.description.identifier == "undeclared_state")
+        #expect(TypeMismatchRule.description.identifier == "type_mismatch")
+        #expect(UndeclaredStateRule.description.severity == .error)
+        #expect(TypeMismatchRule.description.severity == .error)
+        #expect(Linter.rule("undeclared_state") != nil)
+        #expect(Linter.rule("type_mismatch") != nil)
+    }
+
+    @Test func setKeysAndReadsEverywhere() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { amount: int, tariff: [economy, business] }
+            events:
+              reset:
+              small: state.amout < 1
+            steps:
+              "*":
+                on: { reset: { forward: b, set: { tarif: "'economy'" } } }
+              a:
+                result: { amount: int }
+                set: { amont: result.amount, amount: state.amuont }
+                on: { small: b }
+                next: { forward: b, if: "exists(state.tarif)", set: { tariff: "state.plan" } }
+              b: { kind: finish }
+            """
+        #expect(summary(findings(text)) == [
+            "7:10 undeclared_state - state key 'amout' is not declared; did you mean 'amount'?",
+            "10:39 undeclared_state * step '*' sets 'tarif', which 'state' does not declare; did you mean 'tariff'?",
+            "13:12 undeclared_state a step 'a' sets 'amont', which 'state' does not declare; did you mean 'amount'?",
+            "13:42 undeclared_state a state key 'amuont' is not declared; did you mean 'amount'?",
+            "15:37 undeclared_state a state key 'tarif' is not declared; did you mean 'tariff'?",
+            "15:68 undeclared_state a state key 'plan' is not declared",
+        ])
+    }
+
+    @Test func stepsAndTargets() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { total: int, tariff: [economy, business], vip: bool, note: string? }
+            events: { go: }
+            steps:
+              a:
+                result: { total: number, coupon: string? }
+                set:
+                  total: result.total
+                  tariff: "'first'"
+                  vip: null
+                  note: result.coupon
+                on:
+                  go: { forward: b, if: "result.totl > 1", set: { total: "state.vip ? 1 : 2.5" } }
+                next: { forward: b, if: state.total }
+              b: { kind: finish }
+            """
+        #expect(summary(findings(text)) == [
+            "10:14 type_mismatch a step 'a' sets 'total': expected an int, found a number",
+            "11:16 type_mismatch a step 'a' sets 'tariff': 'first' is not one of 'economy', 'business'",
+            "12:12 type_mismatch a step 'a' sets 'vip': expected a bool, found null (the type is not optional)",
+            "15:30 type_mismatch a step 'a' has no result key 'totl'; did you mean 'total'?",
+            "15:79 type_mismatch a step 'a' sets 'total': expected an int, found a number",
+            "16:29 type_mismatch a the 'if' of step 'a' must be a bool, found an int",
+        ])
+    }
+
+    @Test func withoutADeclaredResultAnythingGoes() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { total: int }
+            steps:
+              "*": { next: { forward: b, if: "result.whatever > 3", set: { total: result.x } } }
+              a: { set: { total: "result.total + result.tax" }, next: { forward: b, if: result.ok } }
+              b: { kind: finish }
+            """
+        #expect(findings(text).isEmpty)
+    }
+
+    @Test func derivedEvents() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { total: int, name: string }
+            events:
+              big: result.total > 10
+              wrong: "result.total + 1"
+              odd: "state.name * 2 > 1"
+              everywhere: result.nope
+            steps:
+              "*": { on: { everywhere: b } }
+              a:
+                result: { total: number }
+                on: { big: b, wrong: b, odd: b }
+                next: b
+              c:
+                result: { count: int }
+                on: { big: b, odd: b }
+                next: b
+              d:
+                on: { big: b }
+                next: b
+              b: { kind: finish }
+            """
+        #expect(summary(findings(text)) == [
+            "6:8 type_mismatch c step 'c' has no result key 'total'",
+            "7:11 type_mismatch a when step 'a' completes, the expression of event 'wrong' must be a bool, found a number",
+            "8:9 type_mismatch - '*' needs two numbers, found a string and an int",
+        ])
+    }
+
+    @Test func derivedEventsAreNotEvaluatedForFlowSteps() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { total: int }
+            events: { big: result.total > 10 }
+            steps:
+              a: { kind: flow, flow: type-rules-missing-child.yaml, result: { count: int }, on: { big: b }, next: b }
+              b: { kind: finish }
+            """
+        #expect(findings(text).isEmpty)
+    }
+
+    @Test func literalSlotsAreTypedByTheirLiteral() {
+        let text = """
+            {"flowkit": 1, "flow": "t", "start": "a",
+             "state": {"n": "int", "ok": "bool", "x": "number"},
+             "steps": {
+               "a": {"result": {"n": "int"}, "set": {"n": 1.5, "ok": 1, "x": 2}, "next": {"forward": "b", "if": 3}},
+               "b": {"kind": "finish"}}}
+            """
+        #expect(summary(findings(text, file: "t.json", format: .json)) == [
+            "4:47 type_mismatch a step 'a' sets 'n': expected an int, found a number",
+            "4:58 type_mismatch a step 'a' sets 'ok': expected a bool, found an int",
+            "4:101 type_mismatch a the 'if' of step 'a' must be a bool, found an int",
+        ])
+    }
+
+    @Test func gate() {
+        let schemaError = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { n: int }
+            steps:
+              a: { set: { n: "'x'", m: 1 }, nxt: b }
+              b: { kind: finish }
+            """
+        #expect(findings(schemaError).isEmpty, "a file with schema errors is not type-checked")
+        let unparsed = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { n: int }
+            steps:
+              a: { set: { n: "'x' +", m: "1 +" }, next: { forward: b, if: "state.n == 'x'" } }
+              b: { kind: finish }
+            """
+        #expect(summary(findings(unparsed)) == [
+            "6:27 undeclared_state a step 'a' sets 'm', which 'state' does not declare; did you mean 'n'?",
+            "6:64 type_mismatch a '==' cannot compare an int with a string",
+        ])
+    }
+
+    @Test func nestedFlows() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-types-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: payment
+            start: card
+            state: { amount: int, currency: [eur, usd], card: string?, attempts: int }
+            events: { cancel: }
+            steps:
+              card: { result: { card: string }, set: { card: result.card }, on: { cancel: failed }, next: done }
+              done: { kind: finish, outcome: paid }
+              failed: { kind: finish, outcome: cancelled }
+            """.write(toFile: folder + "/sub/payment.yaml", atomically: true, encoding: .utf8)
+        let parent = """
+            flowkit: 1
+            flow: parent
+            start: pay
+            state: { total: number, count: int, card: string, label: [eur, usd], paid: bool? }
+            events: { paid: , cancelled: }
+            steps:
+              pay:
+                kind: flow
+                flow: sub/payment.yaml
+                input: { amount: state.total, currency: "'gbp'", attemps: 0, card: result.card }
+                set: { card: result.card, count: result.amount, total: result.attempts, label: result.currency, paid: result.cardd }
+                on: { paid: { forward: done, if: "result.amount > 0" }, cancelled: done }
+              again:
+                kind: flow
+                flow: sub/missing.yaml
+                input: { anything: "state.count + 1", other: result.x }
+                set: { card: result.whatever }
+                next: done
+              outside:
+                kind: flow
+                flow: ../payment.yaml
+                input: { anything: 1 }
+                next: done
+              done: { kind: finish }
+            """
+        try parent.write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
+        let document = try FlowLoader.load(path: folder + "/parent.yaml")
+        let context = LintContext(document: document)
+        let found = (UndeclaredStateRule.check(context) + TypeMismatchRule.check(context))
+            .sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
+        #expect(summary(found) == [
+            "10:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
+            "10:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
+            "10:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
+            "10:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
+            "11:107 type_mismatch pay the nested flow 'sub/payment.yaml' of step 'pay' has no state key 'cardd'; did you mean 'card'?",
+            "16:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
+        ])
+        // The nested flow is found relative to the parent file, whatever the working directory.
+        #expect(found.allSatisfy { $0.file == folder + "/parent.yaml" })
+        // A lint run's workspace gives the same nested flows, and one it cannot read is skipped.
+        let inWorkspace = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder])))
+        #expect(inWorkspace.sorted { $0.position < $1.position } == found)
+        let confined = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder + "/elsewhere"])))
+        #expect(summary(confined).map { String($0.prefix(5)) } == ["10:72", "16:50"], "only the reads of 'result' in 'input'")
+    }
+
+    @Test func sampleFlowsHaveNoFindings() throws {
+        let workspace = LintWorkspace(roots: [packageRoot + "/flows"])
+        var checked = 0
+        for folder in ["flows", "flows/nested"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/" + folder)
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted()
+            for name in names {
+                let document = try FlowLoader.load(path: packageRoot + "/" + folder + "/" + name)
+                guard !document.isScript else { continue }
+                checked += 1
+                let found = Linter.lint(document, workspace: workspace).filter { $0.rule == "undeclared_state" || $0.rule == "type_mismatch" }
+                #expect(found.isEmpty, "\(name): \(summary(found))")
+            }
+        }
+        #expect(checked >= 6)
+    }
+
+    @Test func sampleNestedFlowIsChecked() throws {
+        let path = packageRoot + "/flows/booking.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try #require(text.contains("\"customerId\": \"result.customerId\""), "booking.json's nested flow step reads 'result.customerId'")
+        let misspelt = text.replacingOccurrences(of: "\"customerId\": \"result.customerId\"", with: "\"customerId\": \"result.customerID\"")
+        let document = FlowLoader.load(bytes: Array(misspelt.utf8), file: path, format: .json)
+        let found = TypeMismatchRule.check(LintContext(document: document)).map(\.message)
+        #expect(found == ["the nested flow 'nested/sign-in.yaml' of step 'signIn' has no state key 'customerID'; did you mean 'customerId'?"])
+    }
+
+    @Test func largeFlowStaysFast() {
+        var text = "flowkit: 1\nflow: big\nstart: s0\nstate:\n"
+        let count = 3000
+        for index in 0..<count { text += "  k\(index): int\n" }
+        text += "events:\n"
+        for index in 0..<count { text += "  e\(index): \"result.v > state.k\(index)\"\n" }
+        text += "steps:\n"
+        for index in 0..<count {
+            text += "  s\(index):\n    result: { v: int }\n    set: { k\(index): \"result.v + state.k\((index + 1) % count)\", x\(index): 1 }\n"
+            text += "    on: { e\(index): s\((index + 1) % count) }\n    next: { forward: \(index + 1 == count ? "done" : "s\(index + 1)"), if: \"state.k\(index) == 'no'\" }\n"
+        }
+        text += "  done: { kind: finish }\n"
+        let clock = ContinuousClock()
+        var found: [Diagnostic] = []
+        let elapsed = clock.measure { found = findings(text, file: "big.yaml") }
+        #expect(found.count == 2 * count, "one undeclared key and one comparison per step")
+        #expect(elapsed < .seconds(20), "\(elapsed)")
+    }
+}
