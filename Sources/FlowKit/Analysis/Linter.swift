@@ -13,6 +13,8 @@ public enum Linter {
         CannotFinishRule.self,
         FinishHasTransitionsRule.self,
         ExpressionRule.self,
+        UndeclaredStateRule.self,
+        TypeMismatchRule.self,
         UnreachableOptionRule.self,
         ShadowedHandlerRule.self,
         EntryParamRule.self,
