@@ -40,8 +40,14 @@ public final class LintWorkspace: @unchecked Sendable {
         let document: LoadedDocument
         do {
             document = try FlowLoader.load(path: path)
+        } catch FlowKitError.noSuchFile {
+            return .unavailable("nested flow '\(Identifier.display(reference))' does not exist")
+        } catch FlowKitError.notAFile {
+            return .unavailable("nested flow '\(Identifier.display(reference))' is not a regular file")
+        } catch FlowKitError.unreadable(_, let reason) {
+            return .unavailable("nested flow '\(Identifier.display(reference))' cannot be read: \(reason)")
         } catch {
-            return .unavailable("nested flow '\(Identifier.display(reference))' cannot be read: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+            return .unavailable("nested flow '\(Identifier.display(reference))' cannot be read")
         }
         lock.lock()
         defer { lock.unlock() }

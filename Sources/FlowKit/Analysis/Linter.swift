@@ -12,6 +12,8 @@ public enum Linter {
         DeadEndRule.self,
         CannotFinishRule.self,
         FinishHasTransitionsRule.self,
+        BackTargetRule.self,
+        MaybeUnsetRule.self,
         ExpressionRule.self,
         UndeclaredStateRule.self,
         TypeMismatchRule.self,

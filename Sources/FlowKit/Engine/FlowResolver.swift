@@ -51,7 +51,7 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
         let resolved = canonical(candidate)
         let rootPath = canonical(root)
         guard resolved == rootPath || resolved.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
-            throw RunError("nested flow '\(Identifier.display(reference))' is outside '\(rootPath)'")
+            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked")
         }
         return resolved
     }

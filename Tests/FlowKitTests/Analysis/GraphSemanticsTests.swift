@@ -36,7 +36,7 @@ struct GraphSemanticsTests {
               a: { on: { e: { back: hidden } }, next: done }
               hidden: { next: a }
               done: { kind: finish }
-            """, expected: ["unreachable_step:hidden"]),
+            """, expected: ["back_target:a", "unreachable_step:hidden"]),
         GraphCase(name: "an entry makes its step reachable", yaml: """
             start: a
             entries: { deep: { step: x, path: /x } }
@@ -72,7 +72,7 @@ struct GraphSemanticsTests {
               done: { kind: finish, next: orphan }
               orphan: { next: done }
             """, expected: ["finish_has_transitions:done", "unreachable_step:orphan"]),
-        GraphCase(name: "the design's transfer flow is clean: the alert is a detour", yaml: """
+        GraphCase(name: "the design's transfer flow: the alert is a detour; only the deep link's back move is flagged", yaml: """
             start: amount
             state: { amount: int, tariff: [economy, business] }
             events:
@@ -96,7 +96,7 @@ struct GraphSemanticsTests {
               success: { next: finish }
               alert: { next: { back: true } }
               finish: { kind: finish }
-            """, expected: []),
+            """, expected: ["back_target:confirmation"]),
         GraphCase(name: "a dead end is a dead end, not a closed group", yaml: """
             start: a
             steps:
@@ -142,7 +142,7 @@ struct GraphSemanticsTests {
               b: { on: { e: { back: ghost } }, next: a }
               ghost: { next: done }
               done: { kind: finish }
-            """, expected: ["cannot_finish:a", "unreachable_step:done", "unreachable_step:ghost"]),
+            """, expected: ["back_target:b", "cannot_finish:a", "unreachable_step:done", "unreachable_step:ghost"]),
         GraphCase(name: "an edge to an undefined step counts as a way out", yaml: """
             start: a
             events: { e: }
@@ -263,7 +263,7 @@ struct GraphSemanticsTests {
               "*": { on: { e: { back: b } } }
               a: { next: a }
               b: { kind: finish }
-            """, expected: ["cannot_finish:a", "unreachable_step:b"]),
+            """, expected: ["back_target:*", "cannot_finish:a", "unreachable_step:b"]),
         GraphCase(name: "a star handler into a detour is no way out", yaml: """
             start: a
             events: { e: , h: }
@@ -271,7 +271,7 @@ struct GraphSemanticsTests {
               "*": { on: { e: { back: d } } }
               a: { on: { h: d }, next: a }
               d: { next: { back: true } }
-            """, expected: ["cannot_finish:a"]),
+            """, expected: ["back_target:a", "cannot_finish:a"]),
         GraphCase(name: "a star return handler that every step overrides gives no way out", yaml: """
             start: a
             events: { x: , go: }

@@ -1,0 +1,176 @@
+/// `back_target`: a `back: X` move whose step X may not be on the history when the move is taken.
+public enum BackTargetRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "back_target",
+        name: "Back target",
+        summary: "A 'back: X' move where X cannot be on the history (error), or is not on every path to the step (warning).",
+        rationale: """
+            'back: X' pops the history down to the latest X, and is a run error when X is not on it. The history \
+            is always a path of forward moves from 'start' or an entry's step to the current step ('restart' \
+            empties it, back moves shorten it), so X is surely on it when every such path to the step passes X (X \
+            dominates the step), and never when no path of forward moves leads from X to the step (or X is not \
+            reachable at all): that is an error; in between, a warning names a path that skips X. A "*" handler \
+            is checked at every step that uses it and reported once: an error when X can be on the history at none \
+            of them, else a warning naming the first step where X may be missing.
+            """,
+        severity: .error,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: transfer
+            start: amount
+            events: { edit: }
+            entries:
+              editTariff: { step: tariffs, path: /tariffs }
+            steps:
+              amount: { next: tariffs }
+              tariffs: { next: confirm }
+              confirm: { on: { edit: ↓{ back: amount } }, next: done }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: wrongway
+            start: a
+            events: { undo: }
+            steps:
+              a: { on: { undo: ↓{ back: b } }, next: b }
+              b: { next: done }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: shared
+            start: welcome
+            events: { home: }
+            steps:
+              "*": { on: { home: ↓{ back: menu } } }
+              welcome: { next: menu }
+              menu: { next: done }
+              done: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: transfer
+            start: amount
+            events:
+              edit:
+              again:
+            entries:
+              editTariff: { step: tariffs, path: /tariffs }
+            steps:
+              amount: { next: tariffs }
+              tariffs: { next: confirm }
+              confirm: { on: { edit: { back: tariffs }, again: { back: confirm } }, next: done }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: shared
+            start: menu
+            events: { home: }
+            steps:
+              "*": { on: { home: { back: menu } } }
+              menu: { on: { home: done }, next: a }
+              a: { next: b }
+              b: { next: a }
+              done: { kind: finish }
+            """,
+        ])
+
+    /// The most distinct steps X whose witness paths (a path that skips X) are searched; later findings name no
+    /// path, which keeps the rule near-linear however many warnings a flow has.
+    static let witnessLimit = 32
+
+    /// One `back: X` use at one step that X does not dominate.
+    private struct Suspect {
+        let target: Target
+        let back: Int
+        let step: Int
+        /// The index of the reachability question for it.
+        let question: Int
+    }
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let (flow, _) = context.reachabilityInput else { return [] }
+        let graph = StepGraph(flow: flow)
+        let steps = flow.steps
+        let roots = graph.rootSteps
+        let dominators = DataFlow.dominators(in: graph.graph, roots: roots)
+        var questions: [(from: Int, to: Int)] = []
+        func suspect(_ target: Target, at step: Int) -> Suspect? {
+            guard case .back(let name) = target.move, let back = graph.ids[name.text] else { return nil }
+            if back == step || dominators.dominates(back, step) { return nil }
+            questions.append((back, step))
+            return Suspect(target: target, back: back, step: step, question: questions.count - 1)
+        }
+        let live = steps.indices.filter { dominators.isReachable($0) && steps[$0].kind != .finish }
+        var own: [Suspect] = []
+        for id in live {
+            for list in StepGraph.targetLists(of: steps[id]) {
+                for target in list { if let found = suspect(target, at: id) { own.append(found) } }
+            }
+        }
+        // "*" targets: every step that uses the slot, in file order.
+        var shared: [(slot: Int, target: Target, users: Int, suspects: [Suspect])] = []
+        for (slot, list) in graph.slotTargets.enumerated() {
+            let users = live.filter { graph.inherits($0, slot: slot) }
+            for target in list {
+                guard case .back = target.move, !users.isEmpty else { continue }
+                shared.append((slot, target, users.count, users.compactMap { suspect(target, at: $0) }))
+            }
+        }
+        let reaches = DataFlow.reaches(in: graph.graph, pairs: questions)
+        func never(_ suspect: Suspect) -> Bool { !dominators.isReachable(suspect.back) || !reaches[suspect.question] }
+
+        var witnesses: [Int: DataFlow.Paths] = [:]
+        func skipping(_ suspect: Suspect) -> String {
+            if witnesses[suspect.back] == nil && witnesses.count < witnessLimit {
+                witnesses[suspect.back] = DataFlow.pathsAvoiding(suspect.back, in: graph.graph, roots: roots)
+            }
+            return witnesses[suspect.back].flatMap { graph.explain($0, to: suspect.step) }.map { " (\($0))" } ?? ""
+        }
+        func reason(_ suspect: Suspect) -> String {
+            let back = "'\(steps[suspect.back].name.text)'"
+            if !dominators.isReachable(suspect.back) { return "\(back) is not reachable" }
+            return "no path of forward moves leads from \(back) to '\(steps[suspect.step].name.text)'"
+        }
+
+        var findings: [Diagnostic] = []
+        for suspect in own {
+            let name = steps[suspect.step].name.text
+            let back = steps[suspect.back].name.text
+            if never(suspect) {
+                findings.append(context.finding(self, at: suspect.target.position, step: name,
+                                                "step '\(name)' goes back to '\(back)', which is never on the history there: \(reason(suspect))"))
+            } else {
+                var finding = context.finding(self, at: suspect.target.position, step: name,
+                                              "step '\(name)' goes back to '\(back)', which is not on every path to it\(skipping(suspect))")
+                finding.severity = .warning
+                findings.append(finding)
+            }
+        }
+        for (slot, target, users, suspects) in shared where !suspects.isEmpty {
+            let handler = graph.slotEvents[slot].map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
+            guard case .back(let name) = target.move else { continue }
+            let back = name.text
+            if suspects.count == users && suspects.allSatisfy(never) {
+                let unreachable = dominators.isReachable(suspects[0].back) ? "" : ": '\(back)' is not reachable"
+                findings.append(context.finding(self, at: target.position, step: "*",
+                                                "\(handler) goes back to '\(back)', which is never on the history at any step that uses it\(unreachable)"))
+                continue
+            }
+            let chosen = suspects.first { !StepGraph.allows(steps[$0.step], description.identifier) } ?? suspects[0]
+            let step = steps[chosen.step].name.text
+            let message = never(chosen)
+                ? "\(handler) goes back to '\(back)', which is never on the history at step '\(step)': \(reason(chosen))"
+                : "\(handler) goes back to '\(back)', which is not on every path to step '\(step)'\(skipping(chosen))"
+            var finding = context.finding(self, at: target.position, step: step, message)
+            finding.severity = .warning
+            findings.append(finding)
+        }
+        return findings
+    }
+}

@@ -1,0 +1,364 @@
+/// `maybe_unset`: a step reads a non-optional state key that some path to the step leaves unset.
+public enum MaybeUnsetRule: Rule {
+    public static let description = RuleDescription(
+        identifier: "maybe_unset",
+        name: "Maybe unset",
+        summary: "A step reads a non-optional state key that is not set on every path to it.",
+        rationale: """
+            Reading an unset non-optional state key is a run error. A key counts as set at a step when every path \
+            of forward moves from 'start' (where only the host app's initial state is known, so nothing counts as \
+            set) and from each entry (which sets its path parameters) to the step sets it: in a step's 'set' (taken \
+            to run whenever the step completes), in a target's 'set' (on that move only), or in an 'if' that \
+            requires it (exists(state.k) holds, or an earlier option's 'if' failed with !exists(state.k)). Back \
+            moves and 'restart' add no unset paths: a back move returns to a step with at least the keys it had \
+            when shown, and 'restart' shows 'start', where nothing counts as set. A step reads what its 'set' and a \
+            flow step's 'input' read (before its own 'set'), and what its derived events (its own and those of \
+            "*"), its targets' 'if' and 'set' and the "*" targets it uses read (after its own 'set'). A read \
+            inside exists(), or guarded by it (exists(state.k) && …, !exists(state.k) || …, \
+            exists(state.k) ? … : …), and a read of an optional key never count. Set the key on every path, make \
+            it optional and guard the read with exists(), or start the flow with it (an entry path parameter).
+            """,
+        severity: .warning,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: transfer
+            start: amount
+            state: { amount: int, fee: int }
+            events: { skip: }
+            steps:
+              amount:
+                result: { amount: int }
+                set: { amount: result.amount }
+                on: { skip: confirm }
+                next: fee
+              fee:
+                set: { fee: "state.amount / 100" }
+                next: confirm
+              confirm:
+                next: { forward: done, if: "state.amount + ↓state.fee > 0" }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: deeplink
+            start: amount
+            state: { amount: int, tariffFee: int }
+            entries:
+              editTariff: { step: tariffs, path: "/tariffs/{tariffFee}" }
+            steps:
+              amount:
+                result: { amount: int }
+                set: { amount: result.amount }
+                next: tariffs
+              tariffs:
+                result: { fee: int }
+                set: { tariffFee: result.fee }
+                next: { forward: done, if: "↓state.amount > state.tariffFee" }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: shared
+            start: a
+            state: { total: int }
+            events:
+              big: "↓state.total > 10"
+              help:
+            steps:
+              "*": { on: { big: done, help: { forward: done, if: "↓state.total > 1" } } }
+              a: { next: b }
+              b: { result: { total: int }, set: { total: result.total }, next: done }
+              done: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: transfer
+            start: amount
+            state: { amount: int, note: string?, fee: int }
+            events: { skip: }
+            entries:
+              deep: { step: confirm, path: "/confirm/{amount}" }
+            steps:
+              amount:
+                result: { amount: int }
+                set: { amount: result.amount }
+                on: { skip: { forward: confirm, set: { fee: 0 } } }
+                next: { forward: confirm, set: { fee: "state.amount / 100" } }
+              confirm:
+                next:
+                  - forward: done
+                    if: "exists(state.fee) && state.fee > 0 && state.note != null"
+                  - forward: done
+                    set: { fee: "exists(state.fee) ? state.fee : state.amount" }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: loop
+            start: ask
+            state: { count: int }
+            events: { again: }
+            steps:
+              ask:
+                result: { count: int }
+                set: { count: result.count }
+                next: check
+              check:
+                on: { again: ask }
+                next:
+                  - forward: ask
+                    if: "!exists(state.count) || state.count < 3"
+                  - forward: done
+                    set: { count: "state.count + 1" }
+              done: { kind: finish }
+            """,
+        ])
+
+    /// Where a read is evaluated.
+    private enum Place {
+        /// In a step's own expressions: before its `set` runs (its `set`, its `input`) or after (its targets).
+        case own(step: Int, afterSet: Bool)
+        /// In a derived event's expression, at the steps that evaluate it.
+        case event(Int)
+        /// In a `"*"` target of a slot, at the steps that use the slot.
+        case slot(Int)
+    }
+
+    /// One read of a tracked key, at one place.
+    private struct Read {
+        let key: Int
+        let offset: Int
+        let source: ExpressionSource
+        let place: Place
+    }
+
+    /// The most keys whose witness paths are searched (one breadth-first search each); later keys' findings name
+    /// no path, which keeps the rule near-linear however many keys a flow reads.
+    static let witnessKeyLimit = 32
+    /// The most bits of analysis state kept at once; keys are analysed in chunks of 64 or more beyond it.
+    static let bitBudget = 1 << 27
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        check(context, bitBudget: bitBudget)
+    }
+
+    /// The findings, analysing as many keys at once as `bitBudget` bits of state allow (at least 64).
+    static func check(_ context: LintContext, bitBudget: Int) -> [Diagnostic] {
+        guard let (flow, _) = context.reachabilityInput else { return [] }
+        let graph = StepGraph(flow: flow)
+        let steps = flow.steps
+        let n = steps.count
+
+        // Tracked keys: declared and not optional.
+        var keyIndex: [String: Int] = [:]
+        var keyNames: [String] = []
+        var declared: Set<String> = []
+        for field in flow.state where declared.insert(field.name.text).inserted && !field.type.optional {
+            keyIndex[field.name.text] = keyNames.count
+            keyNames.append(field.name.text)
+        }
+        guard !keyNames.isEmpty else { return [] }
+        func tracked(_ names: some Sequence<String>) -> [Int] {
+            Array(Set(names.compactMap { keyIndex[$0] })).sorted()
+        }
+
+        var reads: [Read] = []
+        func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
+            guard case .success(let expression) = ExpressionParser.parse(source) else { return }
+            var seen: Set<Int> = []
+            for path in Guards.reads(expression.root, guarded: guarded) {
+                guard let key = keyIndex[path.keys[0]], seen.insert(key).inserted else { continue }
+                reads.append(Read(key: key, offset: path.span.start, source: source, place: place))
+            }
+        }
+        // Collects the reads of a target list and returns, per option, the keys its `if` proves set when it is
+        // taken (its own `if` held and every earlier option's `if` failed).
+        func collect(_ list: [Target], place: Place) -> [Set<String>] {
+            var failed: Set<String> = []
+            var known: [Set<String>] = []
+            for target in list {
+                var holds = failed
+                if let condition = target.condition {
+                    collect(condition, guarded: failed, place: place)
+                    if case .success(let expression) = ExpressionParser.parse(condition) {
+                        holds.formUnion(Guards.whenTrue(expression.root))
+                        failed.formUnion(Guards.whenFalse(expression.root))
+                    }
+                }
+                for assignment in target.set { collect(assignment.expression, guarded: holds, place: place) }
+                known.append(holds)
+            }
+            return known
+        }
+
+        // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
+        var ownKnown = [[[Set<String>]]](repeating: [], count: n)
+        for (id, step) in steps.enumerated() where step.kind != .finish {
+            for assignment in step.set + step.input {
+                collect(assignment.expression, guarded: [], place: .own(step: id, afterSet: false))
+            }
+            ownKnown[id] = StepGraph.targetLists(of: step).map { collect($0, place: .own(step: id, afterSet: true)) }
+        }
+        let slotKnown = graph.slotTargets.indices.map { collect(graph.slotTargets[$0], place: .slot($0)) }
+        var eventIndex: [String: Int] = [:]
+        for (index, event) in flow.events.enumerated() where eventIndex[event.name.text] == nil {
+            eventIndex[event.name.text] = index
+            if let source = event.expression { collect(source, guarded: [], place: .event(index)) }
+        }
+        guard !reads.isEmpty else { return [] }
+
+        // What leaving a node sets: a step's `set`; an option's `set` and the keys its `if` proves set.
+        var gen = [[Int]](repeating: [], count: graph.graph.nodeCount)
+        for (id, step) in steps.enumerated() { gen[id] = tracked(step.set.map(\.key.text)) }
+        for option in graph.options {
+            let known: Set<String>
+            switch option.owner {
+            case .step(let id): known = ownKnown[id][option.listIndex][option.index]
+            case .slot(let slot): known = slotKnown[slot][option.index]
+            }
+            gen[option.node] = tracked(known.union(option.list[option.index].set.map(\.key.text)))
+        }
+        // Nothing counts as set at `start`; an entry's path parameters are set at its step.
+        let entryKeys = flow.entries.map { tracked(EntryPath.parameters($0.path)) }
+        var roots = graph.startID.map { [DataFlow.Root(node: $0)] } ?? []
+        for (index, entry) in flow.entries.enumerated() {
+            guard let id = graph.ids[entry.step.text] else { continue }
+            roots.append(DataFlow.Root(node: id, keys: entryKeys[index]))
+        }
+
+        // The steps that evaluate each derived event: those handling it, or every step when "*" handles it.
+        let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        var handlers: [Int: [Int]] = [:]
+        for (id, step) in steps.enumerated() {
+            for handler in step.on {
+                if let index = eventIndex[handler.event.text] { handlers[index, default: []].append(id) }
+            }
+        }
+        let evaluatesEvents = { (id: Int) in steps[id].kind != .finish && steps[id].kind != .flow }
+
+        // The analysis runs on chunks of keys, so that its memory stays bounded.
+        let chunkKeys = max(64, (bitBudget / max(graph.graph.nodeCount, 1)) / 64 * 64)
+        var findings: [Diagnostic] = []
+        var witnesses: [Int: DataFlow.Paths] = [:]
+        for chunkStart in stride(from: 0, to: keyNames.count, by: chunkKeys) {
+            let chunk = chunkStart..<min(chunkStart + chunkKeys, keyNames.count)
+            let chunkGen = gen.map { $0.filter(chunk.contains).map { $0 - chunkStart } }
+            let chunkRoots = roots.map { DataFlow.Root(node: $0.node, keys: $0.keys.filter(chunk.contains).map { $0 - chunkStart }) }
+            let must = DataFlow.mustSet(in: graph.graph, keyCount: chunk.count, gen: chunkGen, roots: chunkRoots)
+            func lacks(_ key: Int, before id: Int) -> Bool {
+                must.isReachable(id) && !must.isSet(key - chunkStart, before: id)
+            }
+            func lacks(_ key: Int, after id: Int) -> Bool {
+                lacks(key, before: id) && !gen[id].contains(key)
+            }
+            // The first step in file order that lacks the key, preferring one that does not allow the rule.
+            func witness(_ candidates: some Sequence<Int>, _ lacking: (Int) -> Bool) -> Int? {
+                var first: Int?
+                for id in candidates where lacking(id) {
+                    if !StepGraph.allows(steps[id], description.identifier) { return id }
+                    if first == nil { first = id }
+                }
+                return first
+            }
+            for read in reads where chunk.contains(read.key) {
+                let key = read.key
+                let step: Int?
+                var detail = ""
+                switch read.place {
+                case .own(let id, let afterSet):
+                    step = (afterSet ? lacks(key, after: id) : lacks(key, before: id)) ? id : nil
+                case .event(let index):
+                    let event = flow.events[index].name.text
+                    detail = " in event '\(event)'"
+                    let candidates = starEvents.contains(event) ? Array(0..<n) : handlers[index] ?? []
+                    step = witness(candidates.lazy.filter(evaluatesEvents)) { lacks(key, after: $0) }
+                case .slot(let slot):
+                    detail = graph.slotEvents[slot].map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
+                    // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
+                    let leaf = graph.leaf(slot)
+                    step = lacks(key, before: leaf)
+                        ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, after: $0) } : nil
+                }
+                guard let step else { continue }
+                if witnesses[key] == nil && witnesses.count < witnessKeyLimit {
+                    witnesses[key] = DataFlow.unsetPaths(in: graph.graph, key: key, gen: gen, roots: roots)
+                }
+                let name = steps[step].name.text
+                let path = witnesses[key].flatMap { paths in graph.explain(paths, to: step) { !entryKeys[$0].contains(key) } }
+                let message = "step '\(name)' reads '\(keyNames[key])'\(detail), which is not set on every path to it"
+                    + (path.map { " (\($0))" } ?? "")
+                findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: name, message))
+            }
+        }
+        return findings
+    }
+}
+
+/// What `exists(…)` guarantees inside an expression: the reads that count, and the keys an expression's truth or
+/// falsehood proves set.
+enum Guards {
+    /// The `state.…` paths read by `node` outside `exists(…)` whose key is not in `guarded` or proved set by an
+    /// enclosing guard (`exists(p) && …`, `!exists(p) || …`, `exists(p) ? … : …`, and their combinations).
+    static func reads(_ node: ExpressionNode, guarded: Set<String>) -> [ExpressionPath] {
+        var found: [ExpressionPath] = []
+        func walk(_ node: ExpressionNode, _ guarded: Set<String>) {
+            switch node {
+            case .path(let path):
+                if path.root == .state, let key = path.keys.first, !guarded.contains(key) { found.append(path) }
+            case .exists, .literal:
+                break
+            case .binary(.and, let lhs, let rhs, _):
+                walk(lhs, guarded)
+                walk(rhs, guarded.union(whenTrue(lhs)))
+            case .binary(.or, let lhs, let rhs, _):
+                walk(lhs, guarded)
+                walk(rhs, guarded.union(whenFalse(lhs)))
+            case .conditional(let condition, let then, let otherwise, _):
+                walk(condition, guarded)
+                walk(then, guarded.union(whenTrue(condition)))
+                walk(otherwise, guarded.union(whenFalse(condition)))
+            default:
+                for child in node.children { walk(child, guarded) }
+            }
+        }
+        walk(node, guarded)
+        return found
+    }
+
+    /// The state keys that are set whenever `node` evaluates to true.
+    static func whenTrue(_ node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .exists(let path, _):
+            return path.root == .state ? Set(path.keys.prefix(1)) : []
+        case .unary(.not, let operand, _):
+            return whenFalse(operand)
+        case .binary(.and, let lhs, let rhs, _):
+            return whenTrue(lhs).union(whenTrue(rhs))
+        case .binary(.or, let lhs, let rhs, _):
+            return whenTrue(lhs).intersection(whenTrue(rhs))
+        case .conditional(let condition, let then, let otherwise, _):
+            return whenTrue(condition).union(whenTrue(then)).intersection(whenFalse(condition).union(whenTrue(otherwise)))
+        default:
+            return []
+        }
+    }
+
+    /// The state keys that are set whenever `node` evaluates to false.
+    static func whenFalse(_ node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .unary(.not, let operand, _):
+            return whenTrue(operand)
+        case .binary(.or, let lhs, let rhs, _):
+            return whenFalse(lhs).union(whenFalse(rhs))
+        case .binary(.and, let lhs, let rhs, _):
+            return whenFalse(lhs).intersection(whenFalse(rhs))
+        case .conditional(let condition, let then, let otherwise, _):
+            return whenTrue(condition).union(whenFalse(then)).intersection(whenFalse(condition).union(whenFalse(otherwise)))
+        default:
+            return []
+        }
+    }
+}

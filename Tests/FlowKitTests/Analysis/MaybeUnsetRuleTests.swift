@@ -1,0 +1,283 @@
+import Testing
+@testable import FlowKit
+
+/// Runs `rule` (and the steps' suppressions, as `flowkit lint` does) on a YAML flow whose `↓` markers show where
+/// its findings must point, checks the positions, and returns the findings as `severity step: message`, in file
+/// order. Works whether or not the rule is registered in `Linter.rules`.
+func markedFindings(_ text: String, rule: any Rule.Type, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+    let (plain, markers) = stripMarkers(text)
+    let document = FlowLoader.load(bytes: Array(plain.utf8), file: "t.yaml", format: .yaml)
+    let context = LintContext(document: document)
+    var findings = rule.check(context)
+    if let flow = document.flow { findings = Linter.applySuppressions(findings, flow: flow, context: context) }
+    findings = findings.filter { $0.rule == rule.description.identifier }
+        .sorted { ($0.position, $0.message) < ($1.position, $1.message) }
+    #expect(findings.map(\.position) == markers.sorted(), "\(findings.map { "\($0.position) \($0.message)" })",
+            sourceLocation: sourceLocation)
+    return findings.map { "\($0.severity.rawValue) \($0.step ?? "-"): \($0.message)" }
+}
+
+@Suite("maybe_unset")
+struct MaybeUnsetRuleTests {
+    @Test func aBranchThatSkipsTheSetGivesAWitnessPath() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int }
+            events: { skip: }
+            steps:
+              a: { on: { skip: c }, next: b }
+              b: { result: { k: int }, set: { k: result.k }, next: c }
+              c: { next: { forward: done, if: "↓state.k > 1 && state.k < 9" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning c: step 'c' reads 'k', which is not set on every path to it (not on the path 'a' -> 'c')"])
+    }
+
+    @Test func entryPathParametersCountAsSet() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: amount
+            state: { amount: int, tariff: string }
+            entries:
+              editTariff: { step: tariffs, path: "/t/{amount}" }
+              browse: { step: tariffs, path: /browse }
+            steps:
+              amount: { result: { amount: int }, set: { amount: result.amount }, next: tariffs }
+              tariffs: { result: { tariff: string }, set: { tariff: result.tariff }, next: confirm }
+              confirm:
+                next: { forward: done, set: { tariff: "state.tariff + ↓state.amount" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == [
+            "warning confirm: step 'confirm' reads 'amount', which is not set on every path to it (not on the path from entry 'browse': 'tariffs' -> 'confirm')",
+        ])
+    }
+
+    @Test func anEntryAtTheReadingStep() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int }
+            entries: { late: { step: b, path: /late } }
+            steps:
+              a: { result: { k: int }, set: { k: result.k }, next: b }
+              b: { set: { k: "↓state.k + 1" }, next: done }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning b: step 'b' reads 'k', which is not set on every path to it (not when entry 'late' starts the run at 'b')"])
+    }
+
+    @Test func aKeySetInsideALoopIsUnsetAtItsHead() {
+        // `ask` reads `count` in its own `set`, before assigning it: unset the first time round. `total` is set
+        // before the loop, and `check` reads `count` after `ask` set it.
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: init
+            state: { count: int, total: int }
+            steps:
+              init: { result: { total: int }, set: { total: result.total }, next: ask }
+              ask:
+                result: { n: int }
+                set: { count: result.n, total: "state.total + ↓state.count" }
+                next: check
+              check: { next: [{ forward: ask, if: "state.count < 3" }, done] }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning ask: step 'ask' reads 'count', which is not set on every path to it (not on the path 'init' -> 'ask')"])
+    }
+
+    @Test func backMovesAndRestartAddNoUnsetPath() {
+        // `review` is an entry without `k`, and goes back to `show` and restarts: neither makes `k` unset at
+        // `show`, whose every arrival by forward moves comes from `setK`.
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: setK
+            state: { k: int }
+            events:
+              edit:
+              again:
+            entries: { deep: { step: review, path: /review } }
+            steps:
+              setK: { result: { k: int }, set: { k: result.k }, next: show }
+              show: { next: { forward: review, if: "state.k > 0" } }
+              review: { on: { edit: { back: show }, again: { restart: true } }, next: done }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.isEmpty)
+        // The same edit as a forward move does bring the entry's state to `show`.
+        let forward = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: setK
+            state: { k: int }
+            events: { edit: }
+            entries: { deep: { step: review, path: /review } }
+            steps:
+              setK: { result: { k: int }, set: { k: result.k }, next: show }
+              show: { next: { forward: review, if: "↓state.k > 0" } }
+              review: { on: { edit: show }, next: done }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(forward == ["warning show: step 'show' reads 'k', which is not set on every path to it (not on the path from entry 'deep': 'review' -> 'show')"])
+    }
+
+    @Test func existsGuards() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int, o: "int?" }
+            events: { e1: null, e2: null, e3: null, e4: null, e5: null, e6: null, e7: null }
+            steps:
+              a:
+                on:
+                  e1: { forward: done, if: "exists(state.k) && state.k > 1" }
+                  e2: { forward: done, if: "!exists(state.k) || state.k > 1" }
+                  e3: { forward: done, if: "exists(state.k) ? state.k > 1 : false" }
+                  e4: { forward: done, if: "state.o > 1 && exists(state.k) && (state.k > 2 || state.k < 0)" }
+                  e5: { forward: done, if: "exists(state.k) ? false : ↓state.k > 1" }
+                  e6: { forward: done, if: "exists(state.k) || ↓state.k > 1" }
+                  e7: { forward: done, if: "!(exists(state.o) && exists(state.k)) || state.k > 1" }
+                next: done
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.count == 2)
+    }
+
+    @Test func conditionsProveKeysOnTheirMove() {
+        // `b` is reached only when exists(state.k) held; `d` only when !exists(state.k) failed; `x` when it held.
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int }
+            steps:
+              a: { next: [{ forward: b, if: "exists(state.k)" }, c] }
+              b: { next: { forward: done, if: "state.k > 0" } }
+              c: { next: [{ forward: x, if: "!exists(state.k)" }, d] }
+              d: { next: { forward: done, set: { k: "state.k + 1" } } }
+              x: { next: { forward: done, set: { k: "↓state.k + 1" } } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning x: step 'x' reads 'k', which is not set on every path to it (not on the path 'a' -> 'c' -> 'x')"])
+    }
+
+    @Test func optionalKeysUnreachableStepsAndFinishStepsNeverWarn() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int, note: "string?" }
+            steps:
+              a: { next: { forward: done, if: "state.note != null" } }
+              orphan: { next: { forward: done, if: "state.k > 1" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.isEmpty)
+    }
+
+    @Test func sharedReadsAreReportedOnceAtTheFirstStepThatLacksTheKey() {
+        // `big` is handled by "*", so every step evaluates it: 'a' lacks `total`. `help` is overridden by 'a', and
+        // 'b' and 'c' have `total`; `info` is used by 'a' too.
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { total: int }
+            events:
+              big: "↓state.total > 10"
+              help:
+              info:
+            steps:
+              "*": { on: { big: done, help: { forward: done, if: "state.total > 1" }, info: { forward: done, if: "↓state.total > 2" } } }
+              a: { on: { help: done }, next: b }
+              b: { result: { total: int }, set: { total: result.total }, next: c }
+              c: { next: done }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == [
+            "warning a: step 'a' reads 'total' in event 'big', which is not set on every path to it (not when the run starts at 'a')",
+            "warning a: step 'a' reads 'total' in the '*' handler for 'info', which is not set on every path to it (not when the run starts at 'a')",
+        ])
+    }
+
+    @Test func aStepThatAllowsTheRuleHandsSharedFindingsToTheNextStep() {
+        let flow = { (allowB: Bool) in """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { total: int }
+            events: { go: null }
+            steps:
+              "*": { next: { forward: done, if: "\(allowB ? "" : "↓")state.total > 2" } }
+              a: { lint: { allow: [maybe_unset], reason: the host passes a total here }, on: { go: b } }
+              b: { \(allowB ? "lint: { allow: [maybe_unset], reason: same }, " : "")on: { go: c } }
+              c: { result: { total: int }, set: { total: result.total }, on: { go: done } }
+              done: { kind: finish }
+            """ }
+        #expect(markedFindings(flow(false), rule: MaybeUnsetRule.self) == [
+            "warning b: step 'b' reads 'total' in the '*' 'next', which is not set on every path to it (not on the path 'a' -> 'b')",
+        ])
+        #expect(markedFindings(flow(true), rule: MaybeUnsetRule.self).isEmpty)
+    }
+
+    @Test func flowStepsReadInputBeforeTheirSet() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: pay
+            state: { amount: int, receipt: string }
+            steps:
+              pay:
+                kind: flow
+                flow: card.yaml
+                input: { total: "↓state.amount" }
+                set: { receipt: result.id }
+                next: { forward: done, if: "state.receipt != ''" }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning pay: step 'pay' reads 'amount', which is not set on every path to it (not when the run starts at 'pay')"])
+    }
+
+    @Test func flowsWithStructuralErrorsAreNotAnalysed() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int }
+            bogus: 1
+            steps:
+              a: { next: { forward: done, if: "state.k > 1" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.isEmpty)
+    }
+
+    @Test func manyKeysAndALongChainInChunksOrNot() {
+        // 200 keys (four words) set one per step along a chain of 200 steps; the last step reads all of them,
+        // the first step reads key 150 before anyone set it.
+        var text = "flowkit: 1\nflow: t\nstart: s0\nstate:\n"
+        for k in 0..<200 { text += "  k\(k): int\n" }
+        text += "steps:\n"
+        for i in 0..<200 {
+            text += "  s\(i): { result: { v: int }, set: { k\(i): result.v"
+            if i == 0 { text += ", k199: \"↓state.k150\"" }
+            text += " }, next: s\(i + 1) }\n"
+        }
+        text += "  s200:\n    next:\n      forward: done\n      set:\n"
+        for k in 0..<200 { text += "        k\(k): state.k\((k + 1) % 200)\n" }
+        text += "  done: { kind: finish }\n"
+        let findings = markedFindings(text, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning s0: step 's0' reads 'k150', which is not set on every path to it (not when the run starts at 's0')"])
+        // The same answer when the analysis runs 64 keys at a time.
+        let document = FlowLoader.load(bytes: Array(stripMarkers(text).text.utf8), file: "t.yaml", format: .yaml)
+        let chunked = MaybeUnsetRule.check(LintContext(document: document), bitBudget: 1)
+        #expect(chunked.map { "warning s0: \($0.message)" } == findings)
+    }
+}
