@@ -54,7 +54,7 @@ test: deps
 
 # Speed is measured here, never asserted in tests: machines are shared and noisy.
 bench: release
-	$(BIN_DIR)/flowkit-bench 10000 20
+	bench/run
 
 clean:
 	rm -rf .build

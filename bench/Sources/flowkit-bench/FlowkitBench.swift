@@ -1,24 +1,43 @@
 import FlowKit
 import Foundation
 
-/// Measures the engine alone: transitions per second on a generated chain flow (every step handles an explicit
-/// event, has a result, a `set`, a derived event and a `"*"` handler), with loading and compiling timed apart.
+/// Measures flowkit where the issues set targets (speed is measured here, never asserted in tests):
+///
+///     flowkit-bench engine [steps] [rounds]        engine transitions per second on a chain flow
+///     flowkit-bench lint [steps]                   load and lint a chain flow, YAML and JSON, in-process
+///     flowkit-bench generate chain|random N [yaml|json]   write a generated flow to standard output
 @main
 struct FlowkitBench {
     static func main() throws {
-        let arguments = CommandLine.arguments
-        let steps = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
-        let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
-        var yaml = "flowkit: 1\nflow: chain\nstart: s0\nstate: { total: int }\nevents: { go: , retry: , big: \"result.v > 100\" }\n"
-        yaml += "steps:\n  \"*\":\n    on: { retry: { back: true } }\n"
-        for i in 0..<steps {
-            let next = i + 1 < steps ? "s\(i + 1)" : "done"
-            yaml += "  s\(i): { result: { v: int }, set: { total: result.v }, on: { go: \(next), big: \(next) }, next: \(next) }\n"
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let command = arguments.isEmpty ? "engine" : arguments.removeFirst()
+        func number(_ index: Int, _ fallback: Int) -> Int { index < arguments.count ? Int(arguments[index]) ?? fallback : fallback }
+        switch command {
+        case "engine": try engine(steps: number(0, 10_000), rounds: number(1, 20))
+        case "lint": lint(steps: number(0, 10_000))
+        case "generate":
+            let kind = arguments.first ?? "chain"
+            let steps = number(1, 1_000)
+            let json = arguments.count > 2 && arguments[2] == "json"
+            let yaml = kind == "random" ? Generator.random(steps: steps) : Generator.chain(steps: steps)
+            print(json ? Generator.json(yaml) : yaml, terminator: "")
+        default:
+            FileHandle.standardError.write(Data("usage: flowkit-bench engine|lint|generate ...\n".utf8))
+            exit(2)
         }
-        yaml += "  done: { kind: finish }\n"
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func milliseconds(_ duration: Duration) -> String { String(format: "%.1f ms", seconds(duration) * 1000) }
+
+    /// Transitions per second with explicit events, and with results, `set` and a derived event.
+    static func engine(steps: Int, rounds: Int) throws {
         let clock = ContinuousClock()
         var document: LoadedDocument?
-        let loadTime = clock.measure { document = FlowLoader.load(bytes: Array(yaml.utf8), file: "chain.yaml", format: .yaml) }
+        let loadTime = clock.measure { document = FlowLoader.load(bytes: Array(Generator.chain(steps: steps).utf8), file: "chain.yaml", format: .yaml) }
         guard let flow = document?.flow else { fatalError("the generated flow does not load") }
         var compiled: CompiledFlow?
         let compileTime = try clock.measure { compiled = try CompiledFlow(flow: flow) }
@@ -26,7 +45,6 @@ struct FlowkitBench {
         var explicitTime = Duration.zero
         var resultTime = Duration.zero
         for round in 0..<rounds {
-            // Alternate explicit events and results with a derived event evaluated at every step.
             let withResults = round % 2 == 1
             var run = try FlowRun(flow: compiled!, maxSteps: steps * 2 + 10)
             let elapsed = try clock.measure {
@@ -37,10 +55,93 @@ struct FlowkitBench {
             transitions += run.trace.count
             if withResults { resultTime += elapsed } else { explicitTime += elapsed }
         }
-        func seconds(_ duration: Duration) -> Double { Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 }
         let half = Double(transitions) / 2
-        print("flow: \(steps) steps; load \(String(format: "%.1f", seconds(loadTime) * 1000)) ms; compile \(String(format: "%.1f", seconds(compileTime) * 1000)) ms")
-        print("explicit events: \(Int(half / seconds(explicitTime))) transitions/s")
-        print("results + set + derived event: \(Int(half / seconds(resultTime))) transitions/s")
+        print("engine: \(steps)-step flow; load \(milliseconds(loadTime)), compile \(milliseconds(compileTime))")
+        print("engine: explicit events: \(Int(half / seconds(explicitTime))) transitions/s")
+        print("engine: results + set + derived event: \(Int(half / seconds(resultTime))) transitions/s")
+    }
+
+    /// Load and lint times of a chain flow in both formats (best of five).
+    static func lint(steps: Int) {
+        let yaml = Generator.chain(steps: steps)
+        let json = Generator.json(yaml)
+        let clock = ContinuousClock()
+        for (name, text, format) in [("YAML", yaml, DocumentFormat.yaml), ("JSON", json, .json)] {
+            var load = Duration.seconds(1_000)
+            var total = Duration.seconds(1_000)
+            var findings = 0
+            for _ in 0..<5 {
+                var document: LoadedDocument?
+                load = min(load, clock.measure { document = FlowLoader.load(bytes: Array(text.utf8), file: "chain", format: format) })
+                total = min(total, clock.measure {
+                    let again = FlowLoader.load(bytes: Array(text.utf8), file: "chain", format: format)
+                    findings = Linter.lint(again).count
+                })
+                _ = document
+            }
+            print("lint: \(steps)-step flow, \(name), \(text.utf8.count / 1024) KiB: load \(milliseconds(load)), load + lint \(milliseconds(total)), \(findings) findings")
+        }
+    }
+}
+
+/// Generated flows, deterministic for a given size.
+enum Generator {
+    /// A chain where every step has a result, a `set`, an explicit and a derived event and a `"*"` handler.
+    static func chain(steps: Int) -> String {
+        var yaml = "flowkit: 1\nflow: chain\nstart: s0\nstate: { total: int }\nevents: { go: , retry: , big: \"result.v > 100\" }\n"
+        yaml += "steps:\n  \"*\":\n    on: { retry: { back: true } }\n"
+        for i in 0..<steps {
+            let next = i + 1 < steps ? "s\(i + 1)" : "done"
+            yaml += "  s\(i): { result: { v: int }, set: { total: result.v }, on: { go: \(next), big: \(next) }, next: \(next) }\n"
+        }
+        return yaml + "  done: { kind: finish }\n"
+    }
+
+    /// A random app-shaped flow: a chain of titled screens with retries back, jumps, cancels and an error alert.
+    static func random(steps: Int, seed: UInt64 = 1) -> String {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+        var yaml = "flowkit: 1\nflow: random\ntitle: Random flow\nstart: s0\nevents: { go: , retry: , cancel: , error: , edit: }\n"
+        yaml += "steps:\n  \"*\":\n    on:\n      error: alert\n"
+        for i in 0..<steps {
+            var handlers: [String] = []
+            if i > 0 && next(10) < 3 { handlers.append("retry: { back: s\(next(i)) }") }
+            if next(10) < 3 { handlers.append("go: s\(next(steps))") }
+            if next(10) < 1 { handlers.append("cancel: cancelled") }
+            if next(10) < 1 { handlers.append("edit: s\(next(steps))") }
+            yaml += "  s\(i):\n    title: Screen number \(i)\n"
+            if !handlers.isEmpty { yaml += "    on: { " + handlers.joined(separator: ", ") + " }\n" }
+            yaml += "    next: \(i + 1 < steps ? "s\(i + 1)" : "done")\n"
+        }
+        return yaml + "  alert:\n    next: { back: true }\n  cancelled:\n    kind: finish\n  done:\n    kind: finish\n"
+    }
+
+    /// The JSON twin of a generated YAML flow, keys in document order.
+    static func json(_ yaml: String) -> String {
+        guard let root = YAMLReader.parse(Array(yaml.utf8), file: "generated.yaml").root else { return "" }
+        return encode(root) + "\n"
+    }
+
+    private static func encode(_ node: Node) -> String {
+        switch node.value {
+        case .scalar(let scalar):
+            switch scalar.kind {
+            case .null: return "null"
+            case .bool(let flag): return flag ? "true" : "false"
+            case .int(let number): return String(number)
+            case .number(let number): return "\(number)"
+            case .string: return quote(scalar.text)
+            }
+        case .sequence(let items): return "[" + items.map(encode).joined(separator: ", ") + "]"
+        case .mapping(let entries): return "{" + entries.map { quote($0.key) + ": " + encode($0.value) }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }
