@@ -48,8 +48,9 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
-        let (files, roots, problems) = FileCollector.collect(paths, configuration: try explicitConfiguration())
-        var session = LintSession(roots: roots, allowOutside: allowOutside, configuration: try explicitConfiguration())
+        let configuration = try explicitConfiguration()
+        let (files, roots, problems) = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
+        var session = LintSession(roots: roots, allowOutside: allowOutside, configuration: configuration)
         if let baseline {
             do {
                 session.baseline = try Baseline.load(path: baseline)
@@ -60,13 +61,20 @@ struct Lint: ParsableCommand {
         }
         let outcome = session.run(files)
         if let writeBaseline {
+            let failures = problems + outcome.failures
+            guard failures.isEmpty else {
+                for failure in failures { printError("flowkit: error: \(failure)") }
+                printError("flowkit: error: no baseline written: the lint could not check everything")
+                throw ExitCode(2)
+            }
             do {
-                try AtomicFile.write(Array(Baseline(findings: outcome.diagnostics).json.utf8), to: writeBaseline)
+                let recorded = outcome.allDiagnostics
+                try AtomicFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
             } catch {
                 printError("flowkit: error: \(error.localizedDescription)")
                 throw ExitCode(2)
             }
-            printError("wrote \(writeBaseline) with \(outcome.diagnostics.count) finding\(outcome.diagnostics.count == 1 ? "" : "s")")
+            printError("wrote \(writeBaseline) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
         let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count)
@@ -110,7 +118,7 @@ enum FileCollector {
     /// following symbolic links to directories, keeping the files their configuration includes (an explicit
     /// configuration, else the nearest `.flowkit.yml`). Returns the files, the directory trees they come from
     /// (for nested flows), and the paths that could not be used.
-    static func collect(_ paths: [String], configuration: LintConfiguration?) -> (files: [String], roots: [String], problems: [String]) {
+    static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> (files: [String], roots: [String], problems: [String]) {
         var files: [String] = []
         var roots: [String] = []
         var problems: [String] = []
@@ -130,7 +138,7 @@ enum FileCollector {
             }
             roots.append(path)
             var found: [String] = []
-            walk(path, into: &found)
+            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found)
             var nearest: [String: LintConfiguration?] = [:]
             for file in found.sorted() where seen.insert(file).inserted {
                 let applicable: LintConfiguration?
@@ -148,17 +156,27 @@ enum FileCollector {
         return (files, roots, problems)
     }
 
-    private static func walk(_ directory: String, into found: inout [String]) {
+    /// Collects flow files below `directory`. Directory links are not followed; a file link is kept only when
+    /// its target is a regular file inside `root` (or with `allowOutside`).
+    private static func walk(_ directory: String, root: String, allowOutside: Bool, into found: inout [String]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, into: &found)
-            } else if extensions.contains((name as NSString).pathExtension.lowercased()) {
-                found.append(path)
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                walk(path, root: root, allowOutside: allowOutside, into: &found)
+                continue
             }
+            guard extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
+            if type == S_IFLNK {
+                let target = FileFlowResolver.canonical(path)
+                var targetInfo = stat()
+                guard stat(target, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG,
+                      allowOutside || target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { continue }
+            }
+            found.append(path)
         }
     }
 }

@@ -39,7 +39,9 @@ public struct LintConfiguration: Sendable {
         }
         while true {
             let candidate = url.appendingPathComponent(fileName).path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if FileManager.default.fileExists(atPath: candidate) {
+                return DisplayPath.relative(FileFlowResolver.canonical(candidate), to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
+            }
             if url.path == "/" || url.path.isEmpty { return nil }
             url.deleteLastPathComponent()
         }
@@ -52,7 +54,9 @@ public struct LintConfiguration: Sendable {
         func fail(_ message: String, _ position: SourcePosition) -> ConfigurationError {
             ConfigurationError(message: "\(path):\(position.line):\(position.column): \(message)")
         }
-        if let problem = parsed.diagnostics.first { throw fail(problem.message, problem.position) }
+        if let problem = parsed.diagnostics.first, parsed.root != nil || problem.message != "the file is empty" {
+            throw fail(problem.message, problem.position)
+        }
         var configuration = LintConfiguration(directory: URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path)
         configuration.file = path
         guard let root = parsed.root else { return configuration }

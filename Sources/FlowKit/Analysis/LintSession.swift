@@ -6,8 +6,10 @@ import Foundation
 public struct LintSession: Sendable {
     /// What the run produced.
     public struct Outcome: Sendable {
-        /// Every finding, by file in order, then by position.
+        /// Every finding not hidden by the baseline, by file in order, then by position.
         public var diagnostics: [Diagnostic]
+        /// Every finding, the baseline not applied (what `--write-baseline` records).
+        public var allDiagnostics: [Diagnostic]
         /// The files checked, given ones first, then nested flows they led to.
         public var files: [String]
         /// Files that could not be read, as messages.
@@ -47,19 +49,27 @@ public struct LintSession: Sendable {
             // Nested flows named by what was just linted, not yet linted themselves, in a stable order.
             batch = workspace.loadedFiles.filter { seen.insert($0).inserted }.sorted().map(Self.displayPath)
         }
-        var diagnostics = results.flatMap(\.diagnostics)
+        // Nested flows a configuration excludes still serve their parents' checks, but their findings are not shown.
+        let given = Set(files.map(FileFlowResolver.canonical))
+        let all = results.flatMap { result -> [Diagnostic] in
+            let canonical = FileFlowResolver.canonical(result.file)
+            if !given.contains(canonical), let configuration = configurations.configuration(for: result.file), !configuration.includes(result.file) {
+                return []
+            }
+            return result.diagnostics
+        }
+        var diagnostics = all
         var baselined = 0
         if let baseline {
             (diagnostics, baselined) = baseline.filter(diagnostics)
         }
-        return Outcome(diagnostics: diagnostics, files: checked, failures: results.compactMap(\.failure) + configurations.failures, baselined: baselined)
+        return Outcome(diagnostics: diagnostics, allDiagnostics: all, files: checked,
+                       failures: results.compactMap(\.failure) + configurations.failures, baselined: baselined)
     }
 
-    /// `path` relative to the working directory when it lies below it.
+    /// `path` (canonical) relative to the working directory, with `..` where needed.
     static func displayPath(_ path: String) -> String {
-        let base = FileFlowResolver.canonical(FileManager.default.currentDirectoryPath)
-        let prefix = base.hasSuffix("/") ? base : base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        DisplayPath.relative(path, to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
     }
 
     private static func lintInParallel(_ files: [String], workspace: LintWorkspace,

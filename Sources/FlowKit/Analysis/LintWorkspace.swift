@@ -16,20 +16,50 @@ public final class LintWorkspace: @unchecked Sendable {
     private let lock = NSLock()
     private var documents: [String: LoadedDocument] = [:]
     private var order: [String] = []
+    private var located: [String: Result<String, RunError>] = [:]
+    private var childCache: [String: [String]] = [:]
+    private var depthCache: [String: Int] = [:]
 
     /// A workspace confined to `roots` (directories), or unconfined with `allowOutside`.
     public init(roots: [String], allowOutside: Bool = false) {
-        self.roots = roots.map(FileFlowResolver.canonical)
+        var unique: [String] = []
+        for root in roots.map(FileFlowResolver.canonical) where !unique.contains(root) { unique.append(root) }
+        self.roots = unique
         self.allowOutside = allowOutside
+    }
+
+    /// Whether `path` (canonical) lies inside the trees being checked (always, with `allowOutside`).
+    public func contains(_ path: String) -> Bool {
+        allowOutside || roots.isEmpty || roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
+    /// The canonical path `reference` names from `file`, remembered per folder and reference.
+    private func locate(_ reference: String, from file: String) -> Result<String, RunError> {
+        let key = URL(fileURLWithPath: file).deletingLastPathComponent().path + "\u{0}" + reference
+        lock.lock()
+        if let known = located[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let result: Result<String, RunError>
+        do {
+            result = .success(try FileFlowResolver.locate(reference, from: file, roots: roots, allowOutside: allowOutside || roots.isEmpty))
+        } catch {
+            result = .failure(error)
+        }
+        lock.lock()
+        located[key] = result
+        lock.unlock()
+        return result
     }
 
     /// The nested flow `reference` names in the flow file `file`.
     public func nested(_ reference: String, from file: String) -> Nested {
         let path: String
-        do {
-            path = try locate(reference, from: file)
-        } catch {
-            return .unavailable(error.message)
+        switch locate(reference, from: file) {
+        case .success(let found): path = found
+        case .failure(let error): return .unavailable(error.message)
         }
         lock.lock()
         if let cached = documents[path] {
@@ -96,30 +126,65 @@ public final class LintWorkspace: @unchecked Sendable {
         return nil
     }
 
-    /// The nested flow files the flow at `path` names that load.
+    /// How many levels of nested flows lie below the flow at `path` (canonical), cycles not counted.
+    public func nestingDepth(below path: String) -> Int {
+        lock.lock()
+        if let known = depthCache[path] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        // Iterative post-order walk; a flow on the current path (a cycle) counts as depth 0.
+        var depth: [String: Int] = [:]
+        var onPath: Set<String> = [path]
+        var stack: [(node: String, children: [String], next: Int)] = [(path, children(of: path), 0)]
+        while let top = stack.last {
+            if top.next < top.children.count {
+                stack[stack.count - 1].next += 1
+                let child = top.children[top.next]
+                lock.lock()
+                let cached = depthCache[child]
+                lock.unlock()
+                if depth[child] != nil || cached != nil || onPath.contains(child) { continue }
+                onPath.insert(child)
+                stack.append((child, children(of: child), 0))
+            } else {
+                stack.removeLast()
+                onPath.remove(top.node)
+                var best = 0
+                for child in top.children where !onPath.contains(child) {
+                    lock.lock()
+                    let cached = depthCache[child]
+                    lock.unlock()
+                    best = max(best, 1 + (depth[child] ?? cached ?? 0))
+                }
+                depth[top.node] = best
+            }
+        }
+        lock.lock()
+        for (node, value) in depth where depthCache[node] == nil { depthCache[node] = value }
+        lock.unlock()
+        return depth[path] ?? 0
+    }
+
+    /// The nested flow files the flow at `path` names that load (remembered).
     private func children(of path: String) -> [String] {
         lock.lock()
+        if let known = childCache[path] {
+            lock.unlock()
+            return known
+        }
         let document = documents[path]
         lock.unlock()
         guard let flow = document?.flow else { return [] }
-        return flow.steps.compactMap { step in
+        let result: [String] = flow.steps.compactMap { step in
             guard step.kind == .flow, let reference = step.flowPath, case .loaded(_, let child) = nested(reference, from: path) else { return nil }
             return child
         }
+        lock.lock()
+        childCache[path] = result
+        lock.unlock()
+        return result
     }
 
-    private func locate(_ reference: String, from file: String) throws(RunError) -> String {
-        if allowOutside || roots.isEmpty {
-            return try FileFlowResolver.locate(reference, from: file, root: "/")
-        }
-        var last: RunError?
-        for root in roots {
-            do {
-                return try FileFlowResolver.locate(reference, from: file, root: root)
-            } catch {
-                last = error
-            }
-        }
-        throw RunError((last?.message ?? "nested flow '\(reference)' is outside the tree") + " (give --allow-outside to read it)")
-    }
 }

@@ -28,12 +28,16 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
         let document: LoadedDocument
         do {
             document = try FlowLoader.load(path: file)
+        } catch FlowKitError.noSuchFile {
+            throw RunError("nested flow '\(path)' does not exist")
+        } catch FlowKitError.notAFile {
+            throw RunError("nested flow '\(path)' is not a regular file")
         } catch {
-            throw RunError("nested flow '\(path)' cannot be read: \(error.localizedDescription)")
+            throw RunError("nested flow '\(path)' cannot be read")
         }
         guard let flow = document.flow, document.isWellFormed else {
             let first = document.diagnostics.first { $0.severity == .error }
-            throw RunError("nested flow '\(path)' does not load" + (first.map { ": \($0.file):\($0.line):\($0.column): \($0.message)" } ?? ""))
+            throw RunError("nested flow '\(path)' does not load" + (first.map { ": line \($0.line), column \($0.column): \($0.message)" } ?? ""))
         }
         let compiled = try CompiledFlow(flow: flow)
         cache[file] = compiled
@@ -42,23 +46,37 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
 
     /// The absolute path a nested-flow reference names, or an error saying why it is refused.
     public static func locate(_ reference: String, from parentFile: String, root: String) throws(RunError) -> String {
+        try locate(reference, from: parentFile, roots: [canonical(root)], allowOutside: false)
+    }
+
+    /// The canonical path a nested-flow reference names, inside one of `roots` (canonical paths) unless
+    /// `allowOutside`. References that are absolute, use `~`, backslashes, NUL or a URL scheme are always refused.
+    public static func locate(_ reference: String, from parentFile: String, roots: [String], allowOutside: Bool) throws(RunError) -> String {
         if reference.isEmpty || reference.hasPrefix("/") || reference.hasPrefix("~") || reference.contains("\\")
             || reference.contains("\0") || reference.contains("://") {
             throw RunError("nested flow '\(Identifier.display(reference))' must be a relative path inside the flows being checked")
         }
         let directory = URL(fileURLWithPath: parentFile).deletingLastPathComponent()
-        let candidate = directory.appendingPathComponent(reference).standardizedFileURL.path
-        let resolved = canonical(candidate)
-        let rootPath = canonical(root)
-        guard resolved == rootPath || resolved.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
-            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked")
+        let resolved = canonical(directory.appendingPathComponent(reference).path)
+        guard allowOutside || roots.contains(where: { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked (give --allow-outside to read it)")
         }
         return resolved
     }
 
-    /// `path` made absolute with symbolic links resolved (as far as it exists).
-    static func canonical(_ path: String) -> String {
+    /// `path` made absolute with `.`, `..` and symbolic links resolved (as far as the path exists), with
+    /// `realpath` so that long paths are never cut.
+    public static func canonical(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: absolute).standardizedFileURL.resolvingSymlinksInPath().path
+        if let resolved = realpath(absolute, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        // The path does not exist (yet): resolve what does, then add the rest by name.
+        let url = URL(fileURLWithPath: absolute).standardizedFileURL
+        let parent = url.deletingLastPathComponent().path
+        if parent == url.path || parent.isEmpty { return url.path }
+        let base = canonical(parent)
+        return (base.hasSuffix("/") ? base : base + "/") + url.lastPathComponent
     }
 }

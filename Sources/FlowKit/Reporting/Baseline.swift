@@ -12,15 +12,19 @@ public struct Baseline: Sendable {
         let message: String
     }
 
+    /// Keys with the file as a canonical path, so that `flows/a.yaml`, `./flows/a.yaml` and an absolute path match.
     private var counts: [Key: Int] = [:]
+    /// The folder file paths are written relative to.
+    private var folder: String
 
-    /// A baseline of `findings`.
-    public init(findings: [Diagnostic]) {
+    /// A baseline of `findings`, to be written at `path` (files are recorded relative to its folder).
+    public init(findings: [Diagnostic], relativeTo path: String = "baseline.json") {
+        folder = FileFlowResolver.canonical((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
         for finding in findings { counts[Self.key(finding), default: 0] += 1 }
     }
 
     private static func key(_ finding: Diagnostic) -> Key {
-        Key(rule: finding.rule, file: finding.file, step: finding.step, message: finding.message)
+        Key(rule: finding.rule, file: FileFlowResolver.canonical(finding.file), step: finding.step, message: finding.message)
     }
 
     /// How many findings the baseline holds.
@@ -48,7 +52,7 @@ public struct Baseline: Sendable {
         let entries = counts.flatMap { key, count in Array(repeating: key, count: count) }
             .sorted { ($0.file, $0.rule, $0.step ?? "", $0.message) < ($1.file, $1.rule, $1.step ?? "", $1.message) }
             .map { key in
-                "{\"rule\": \(JSONText.string(key.rule)), \"file\": \(JSONText.string(key.file)), "
+                "{\"rule\": \(JSONText.string(key.rule)), \"file\": \(JSONText.string(DisplayPath.relative(key.file, to: folder))), "
                     + (key.step.map { "\"step\": \(JSONText.string($0)), " } ?? "") + "\"message\": \(JSONText.string(key.message))}"
             }
         return "{\"flowkitBaseline\": 1, \"findings\": [" + (entries.isEmpty ? "" : "\n  " + entries.joined(separator: ",\n  ") + "\n") + "]}\n"
@@ -61,12 +65,13 @@ public struct Baseline: Sendable {
               object["flowkitBaseline"] as? Int == 1, let list = object["findings"] as? [[String: Any]] else {
             throw ConfigurationError(message: "\(path): not a flowkit baseline (write one with --write-baseline)")
         }
-        var baseline = Baseline(findings: [])
+        var baseline = Baseline(findings: [], relativeTo: path)
         for item in list {
             guard let rule = item["rule"] as? String, let file = item["file"] as? String, let message = item["message"] as? String else {
                 throw ConfigurationError(message: "\(path): a baseline finding needs 'rule', 'file' and 'message'")
             }
-            baseline.counts[Key(rule: rule, file: file, step: item["step"] as? String, message: message), default: 0] += 1
+            let absolute = file.hasPrefix("/") ? file : (baseline.folder as NSString).appendingPathComponent(file)
+            baseline.counts[Key(rule: rule, file: FileFlowResolver.canonical(absolute), step: item["step"] as? String, message: message), default: 0] += 1
         }
         return baseline
     }

@@ -54,13 +54,13 @@ public struct Glob: Sendable, Equatable {
         var star = -1
         var mark = 0
         while j < t.count {
-            if i < p.count, p[i] == "?" || p[i] == t[j] {
-                i += 1
-                j += 1
-            } else if i < p.count, p[i] == "*" {
+            if i < p.count, p[i] == "*" {
                 star = i
                 mark = j
                 i += 1
+            } else if i < p.count, p[i] == "?" || p[i] == t[j] {
+                i += 1
+                j += 1
             } else if star >= 0 {
                 i = star + 1
                 mark += 1

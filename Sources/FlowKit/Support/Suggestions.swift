@@ -132,3 +132,18 @@ public enum Identifier {
         return output
     }
 }
+
+/// Paths shown in messages: relative, so that output is the same on every machine.
+public enum DisplayPath {
+    /// `path` relative to the folder `base` (both absolute and canonical), with `..` where needed.
+    public static func relative(_ path: String, to base: String) -> String {
+        let target = path.split(separator: "/")
+        let from = base.split(separator: "/")
+        var common = 0
+        while common < target.count, common < from.count, target[common] == from[common] { common += 1 }
+        let ups = Array(repeating: "..", count: from.count - common)
+        let rest = target[common...].map(String.init)
+        let parts = ups + rest
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+}

@@ -5,11 +5,11 @@ public enum SubflowCycleRule: Rule {
     public static let description = RuleDescription(
         identifier: "subflow_cycle",
         name: "Nested flow cycle",
-        summary: "Flows nest each other in a cycle.",
+        summary: "Flows nest each other in a cycle, or deeper than a run allows.",
         rationale: """
             A flow step runs its nested flow to its end; when the nested flow (directly or through others) nests \
             the first flow again, a run nests without end. Each flow in the cycle gets a finding at the step that \
-            continues it, naming the whole chain.
+            continues it, naming the chain. Nesting deeper than a run allows (32 levels) is reported the same way.
             """,
         severity: .error,
         triggeringExamples: [
@@ -36,11 +36,21 @@ public enum SubflowCycleRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
+        let folder = FileFlowResolver.canonical((context.document.file as NSString).deletingLastPathComponent.isEmpty
+            ? "." : (context.document.file as NSString).deletingLastPathComponent)
         for step in flow.steps where step.kind == .flow {
-            guard let reference = step.flowPath, let position = step.flowPathPosition,
-                  let chain = workspace.cycle(through: reference, from: context.document.file) else { continue }
-            let names = chain.map { ($0 as NSString).lastPathComponent }.joined(separator: " -> ")
-            findings.append(context.finding(self, at: position, step: step.name.text, "flows nest each other in a cycle: \(names)"))
+            guard let reference = step.flowPath, let position = step.flowPathPosition else { continue }
+            if let chain = workspace.cycle(through: reference, from: context.document.file) {
+                var names = chain.map { DisplayPath.relative($0, to: folder) }
+                if names.count > 12 { names = Array(names.prefix(10)) + ["… \(names.count - 11) more", names.last!] }
+                findings.append(context.finding(self, at: position, step: step.name.text, "flows nest each other in a cycle: \(names.joined(separator: " -> "))"))
+            } else if case .loaded(_, let child) = workspace.nested(reference, from: context.document.file) {
+                let depth = 1 + workspace.nestingDepth(below: child)
+                if depth > FlowRun.maxNesting {
+                    findings.append(context.finding(self, at: position, step: step.name.text,
+                                                    "flows nest \(depth) levels deep below step '\(step.name.text)'; a run allows at most \(FlowRun.maxNesting)"))
+                }
+            }
         }
         return findings
     }
