@@ -98,6 +98,34 @@ struct LintFeatureTests {
         #expect(try flowkit(["lint", path + "/f.yaml", "--baseline", path + "/bad.json"]).status == 2)
     }
 
+    @Test func directoryWalksDoNotFollowLinksOutOfTheTree() throws {
+        let path = try folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.createDirectory(atPath: path + "/tree", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path + "/outside", withIntermediateDirectories: true)
+        try "flowkit: 1\nflow: s\nstart: a\nevents: { secret: }\nsteps:\n  a: { kind: finish }\n".write(toFile: path + "/outside/s.yaml", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: path + "/tree/link.yaml", withDestinationPath: "../outside/s.yaml")
+        try FileManager.default.createSymbolicLink(atPath: path + "/tree/dangling.yaml", withDestinationPath: "nowhere.yaml")
+        let result = try flowkit(["lint", path + "/tree"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0 files checked: no findings\n")
+        let allowed = try flowkit(["lint", "--allow-outside", path + "/tree"])
+        #expect(allowed.stdout.contains("event 'secret' is declared but no step handles it"))
+    }
+
+    @Test func baselinesMatchHoweverTheFileIsSpelledAndAreNotWrittenOnFailure() throws {
+        let path = try folder(with: ["f.yaml": "flowkit: 1\nflow: f\nstart: a\nsteps:\n  a: { next: done }\n  orphan: { next: done }\n  done: { kind: finish }\n"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try flowkit(["lint", path + "/f.yaml", "--write-baseline", path + "/b.json"]).status == 0)
+        let spelled = try flowkit(["lint", path + "/./f.yaml", "--baseline", path + "/b.json"])
+        #expect(spelled.status == 0, "\(spelled.stdout)")
+        let failed = try flowkit(["lint", path + "/f.yaml", path + "/nope.yaml", "--write-baseline", path + "/c.json"])
+        #expect(failed.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: path + "/c.json"))
+        try "# nothing configured yet\n".write(toFile: path + "/.flowkit.yml", atomically: true, encoding: .utf8)
+        #expect(try flowkit(["lint", path + "/f.yaml"]).status == 1, "an empty configuration is the default one")
+    }
+
     @Test func reportsGoToFilesAsWell() throws {
         let path = try folder(with: [:])
         defer { try? FileManager.default.removeItem(atPath: path) }
