@@ -137,6 +137,25 @@ public struct Node: Sendable {
         }
     }
 
+    /// The node as JSON text with mapping keys in document order (declaration order matters in flows), for
+    /// writing a YAML flow's JSON twin.
+    public var jsonText: String {
+        switch value {
+        case .scalar(let scalar):
+            switch scalar.kind {
+            case .string: return JSONText.string(scalar.text)
+            case .null: return "null"
+            case .bool(let flag): return flag ? "true" : "false"
+            case .int(let number): return String(number)
+            case .number(let number): return number.isFinite ? "\(number)" : "null"
+            }
+        case .sequence(let items):
+            return "[" + items.map(\.jsonText).joined(separator: ", ") + "]"
+        case .mapping(let entries):
+            return "{" + entries.map { JSONText.string($0.key) + ": " + $0.value.jsonText }.joined(separator: ", ") + "}"
+        }
+    }
+
     /// A short name of the node's kind for messages ("a mapping", "a string", ...).
     public var kindDescription: String {
         switch value {

@@ -44,7 +44,7 @@ func stripMarkers(_ text: String) -> (text: String, positions: [SourcePosition])
 /// The JSON twin of a YAML example (keys in document order), or nil when the YAML does not parse (syntax examples).
 func jsonTwin(_ yaml: String) -> String? {
     guard let root = YAMLReader.parse(Array(yaml.utf8), file: "example.yaml").root else { return nil }
-    return orderedJSON(root)
+    return root.jsonText
 }
 
 /// Lints an example the way `flowkit lint` would: written as `example.yaml` in a fresh folder beside `child.yaml`

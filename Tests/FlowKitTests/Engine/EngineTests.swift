@@ -6,28 +6,10 @@ import Testing
 func compiledTwins(_ yaml: String, file: String = "/tmp/flowkit-engine-test.yaml") throws -> [CompiledFlow] {
     let fromYAML = FlowLoader.load(bytes: Array(yaml.utf8), file: file, format: .yaml)
     #expect(fromYAML.diagnostics.isEmpty, "\(fromYAML.diagnostics.map { "\($0.position) \($0.message)" })")
-    let json = orderedJSON(try #require(fromYAML.root))
+    let json = try #require(fromYAML.root).jsonText
     let fromJSON = FlowLoader.load(bytes: Array(json.utf8), file: file, format: .json)
     #expect(fromJSON.diagnostics.isEmpty)
     return [try CompiledFlow(flow: try #require(fromYAML.flow)), try CompiledFlow(flow: try #require(fromJSON.flow))]
-}
-
-/// The document as JSON text with its keys in document order (declaration order matters for events).
-func orderedJSON(_ node: Node) -> String {
-    switch node.value {
-    case .scalar(let scalar):
-        switch scalar.kind {
-        case .string: return JSONText.string(scalar.text)
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .int(let number): return String(number)
-        case .number(let number): return "\(number)"
-        }
-    case .sequence(let items):
-        return "[" + items.map(orderedJSON).joined(separator: ", ") + "]"
-    case .mapping(let entries):
-        return "{" + entries.map { JSONText.string($0.key) + ": " + orderedJSON($0.value) }.joined(separator: ", ") + "}"
-    }
 }
 
 /// Runs `steps` (event, result) from `start` and returns the run.

@@ -1,20 +1,6 @@
 import Testing
 @testable import FlowKit
 
-/// One text that must not parse, with the error it must give.
-struct ExprParseFailure: CustomTestStringConvertible, Sendable {
-    let text: String
-    let message: String
-    let offset: Int
-
-    init(_ text: String, _ message: String, at offset: Int) {
-        self.text = text
-        self.message = message
-        self.offset = offset
-    }
-
-    var testDescription: String { text }
-}
 
 @Suite("Expression parser")
 struct ExpressionParserTests {
@@ -62,69 +48,69 @@ struct ExpressionParserTests {
     }
 
     @Test(arguments: [
-        ExprParseFailure("state.tariff == economy", "unknown name 'economy'; to compare with text, quote it: 'economy'", at: 16),
-        ExprParseFailure("economy", "unknown name 'economy'; to compare with text, quote it: 'economy'", at: 0),
-        ExprParseFailure("state.name == économie", "unknown name 'économie'; to compare with text, quote it: 'économie'", at: 14),
-        ExprParseFailure("state.vip == True", "unknown name 'True'; did you mean 'true'?", at: 13),
-        ExprParseFailure("NULL", "unknown name 'NULL'; did you mean 'null'?", at: 0),
-        ExprParseFailure("not state.vip", "unknown name 'not'; write '!'", at: 0),
-        ExprParseFailure("stat.amount", "unknown name 'stat'; paths start with 'state.' or 'result.'; did you mean 'state'?", at: 0),
-        ExprParseFailure("user.name", "unknown name 'user'; paths start with 'state.' or 'result.'", at: 0),
+        ExprFailure("state.tariff == economy", "unknown name 'economy'; to compare with text, quote it: 'economy'", at: 16),
+        ExprFailure("economy", "unknown name 'economy'; to compare with text, quote it: 'economy'", at: 0),
+        ExprFailure("state.name == économie", "unknown name 'économie'; to compare with text, quote it: 'économie'", at: 14),
+        ExprFailure("state.vip == True", "unknown name 'True'; did you mean 'true'?", at: 13),
+        ExprFailure("NULL", "unknown name 'NULL'; did you mean 'null'?", at: 0),
+        ExprFailure("not state.vip", "unknown name 'not'; write '!'", at: 0),
+        ExprFailure("stat.amount", "unknown name 'stat'; paths start with 'state.' or 'result.'; did you mean 'state'?", at: 0),
+        ExprFailure("user.name", "unknown name 'user'; paths start with 'state.' or 'result.'", at: 0),
     ])
-    func bareWords(_ f: ExprParseFailure) {
+    func bareWords(_ f: ExprFailure) {
         #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: f.message, offset: f.offset))
     }
 
     @Test(arguments: [
-        ExprParseFailure("foo(state.amount)", "unknown function 'foo'; the only function is 'exists'", at: 0),
-        ExprParseFailure("1 + len('abc')", "unknown function 'len'; the only function is 'exists'", at: 4),
-        ExprParseFailure("exist(state.note)", "unknown function 'exist'; did you mean 'exists'?", at: 0),
-        ExprParseFailure("exists(1)", "'exists' takes a path such as 'state.note', found '1'", at: 7),
-        ExprParseFailure("exists(note)", "'exists' takes a path such as 'state.note', found 'note'", at: 7),
-        ExprParseFailure("exists state.note", "'exists' is a function; write 'exists(state.key)'", at: 0),
-        ExprParseFailure("exists(state.note", "expected ')' to close 'exists(', found the end of the expression", at: 17),
+        ExprFailure("foo(state.amount)", "unknown function 'foo'; the only function is 'exists'", at: 0),
+        ExprFailure("1 + len('abc')", "unknown function 'len'; the only function is 'exists'", at: 4),
+        ExprFailure("exist(state.note)", "unknown function 'exist'; did you mean 'exists'?", at: 0),
+        ExprFailure("exists(1)", "'exists' takes a path such as 'state.note', found '1'", at: 7),
+        ExprFailure("exists(note)", "'exists' takes a path such as 'state.note', found 'note'", at: 7),
+        ExprFailure("exists state.note", "'exists' is a function; write 'exists(state.key)'", at: 0),
+        ExprFailure("exists(state.note", "expected ')' to close 'exists(', found the end of the expression", at: 17),
     ])
-    func functions(_ f: ExprParseFailure) {
+    func functions(_ f: ExprFailure) {
         #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: f.message, offset: f.offset))
     }
 
     @Test(arguments: [
-        ExprParseFailure("", "the expression is empty", at: 0),
-        ExprParseFailure("   ", "the expression is empty", at: 0),
-        ExprParseFailure("1 +", "expected a value at the end of the expression", at: 3),
-        ExprParseFailure("* 2", "expected a value, found '*'", at: 0),
-        ExprParseFailure("(1 + 2", "expected ')' to close the '(', found the end of the expression", at: 6),
-        ExprParseFailure("(1 + 2]", "expected ')' to close the '(', found ']'", at: 6),
-        ExprParseFailure("1 + 2)", "unmatched ')'", at: 5),
-        ExprParseFailure("state.a state.b", "expected an operator or the end of the expression, found 'state'", at: 8),
-        ExprParseFailure("state.vip and true", "expected an operator, found 'and'; write '&&'", at: 10),
-        ExprParseFailure("state.amount = 5", "'=' is not an operator; write '==' to compare", at: 13),
-        ExprParseFailure("true & false", "'&' is not an operator; write '&&'", at: 5),
-        ExprParseFailure("true | false", "'|' is not an operator; write '||'", at: 5),
-        ExprParseFailure("1 @ 2", "unexpected character '@'", at: 2),
-        ExprParseFailure("'abc", "the text starting here is not closed; end it with '", at: 0),
-        ExprParseFailure("1 + \"abc", "the text starting here is not closed; end it with \"", at: 4),
-        ExprParseFailure("'a\\tb'", "unknown escape '\\t' in text; the escapes are \\', \\\", \\\\ and \\n", at: 2),
-        ExprParseFailure("'abc\\", "the text starting here is not closed; end it with '", at: 0),
-        ExprParseFailure("1.", "expected digits after the '.' of a number", at: 0),
-        ExprParseFailure("1e999", "the number '1e999' is too large", at: 0),
-        ExprParseFailure("9223372036854775808", "the integer 9223372036854775808 does not fit in an int (the largest is 9223372036854775807)", at: 0),
-        ExprParseFailure("-9223372036854775809", "the integer -9223372036854775809 does not fit in an int (the smallest is -9223372036854775808)", at: 0),
-        ExprParseFailure("state", "'state' is read through a key, as in 'state.amount'", at: 0),
-        ExprParseFailure("result + 1", "'result' is read through a key, as in 'result.amount'", at: 0),
-        ExprParseFailure("state.", "expected a key name after 'state.', found the end of the expression", at: 6),
-        ExprParseFailure("result.1", "expected a key name after 'result.', found '1'", at: 7),
-        ExprParseFailure("state.amount.cents", "state key 'amount' holds no fields; read it as 'state.amount'", at: 12),
-        ExprParseFailure("state.été", "'été' is not a valid key name: names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: 6),
-        ExprParseFailure("true ? 1", "expected ':' to go with the '?', found the end of the expression", at: 8),
-        ExprParseFailure("true ? 1 , 2", "expected ':' to go with the '?', found ','", at: 9),
-        ExprParseFailure("1 in 2", "expected '[' after 'in', as in 'x in [a, b]', found '2'", at: 5),
-        ExprParseFailure("1 in [1, 2", "expected ',' or ']' in the list after 'in', found the end of the expression", at: 10),
-        ExprParseFailure("1 in [1, ]", "expected a value, found ']'", at: 9),
-        ExprParseFailure("[1, 2]", "a list is only allowed after 'in', as in 'state.tariff in ['economy', 'business']'", at: 0),
-        ExprParseFailure("in", "expected a value, found 'in'", at: 0),
+        ExprFailure("", "the expression is empty", at: 0),
+        ExprFailure("   ", "the expression is empty", at: 0),
+        ExprFailure("1 +", "expected a value at the end of the expression", at: 3),
+        ExprFailure("* 2", "expected a value, found '*'", at: 0),
+        ExprFailure("(1 + 2", "expected ')' to close the '(', found the end of the expression", at: 6),
+        ExprFailure("(1 + 2]", "expected ')' to close the '(', found ']'", at: 6),
+        ExprFailure("1 + 2)", "unmatched ')'", at: 5),
+        ExprFailure("state.a state.b", "expected an operator or the end of the expression, found 'state'", at: 8),
+        ExprFailure("state.vip and true", "expected an operator, found 'and'; write '&&'", at: 10),
+        ExprFailure("state.amount = 5", "'=' is not an operator; write '==' to compare", at: 13),
+        ExprFailure("true & false", "'&' is not an operator; write '&&'", at: 5),
+        ExprFailure("true | false", "'|' is not an operator; write '||'", at: 5),
+        ExprFailure("1 @ 2", "unexpected character '@'", at: 2),
+        ExprFailure("'abc", "the text starting here is not closed; end it with '", at: 0),
+        ExprFailure("1 + \"abc", "the text starting here is not closed; end it with \"", at: 4),
+        ExprFailure("'a\\tb'", "unknown escape '\\t' in text; the escapes are \\', \\\", \\\\ and \\n", at: 2),
+        ExprFailure("'abc\\", "the text starting here is not closed; end it with '", at: 0),
+        ExprFailure("1.", "expected digits after the '.' of a number", at: 0),
+        ExprFailure("1e999", "the number '1e999' is too large", at: 0),
+        ExprFailure("9223372036854775808", "the integer 9223372036854775808 does not fit in an int (the largest is 9223372036854775807)", at: 0),
+        ExprFailure("-9223372036854775809", "the integer -9223372036854775809 does not fit in an int (the smallest is -9223372036854775808)", at: 0),
+        ExprFailure("state", "'state' is read through a key, as in 'state.amount'", at: 0),
+        ExprFailure("result + 1", "'result' is read through a key, as in 'result.amount'", at: 0),
+        ExprFailure("state.", "expected a key name after 'state.', found the end of the expression", at: 6),
+        ExprFailure("result.1", "expected a key name after 'result.', found '1'", at: 7),
+        ExprFailure("state.amount.cents", "state key 'amount' holds no fields; read it as 'state.amount'", at: 12),
+        ExprFailure("state.été", "'été' is not a valid key name: names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: 6),
+        ExprFailure("true ? 1", "expected ':' to go with the '?', found the end of the expression", at: 8),
+        ExprFailure("true ? 1 , 2", "expected ':' to go with the '?', found ','", at: 9),
+        ExprFailure("1 in 2", "expected '[' after 'in', as in 'x in [a, b]', found '2'", at: 5),
+        ExprFailure("1 in [1, 2", "expected ',' or ']' in the list after 'in', found the end of the expression", at: 10),
+        ExprFailure("1 in [1, ]", "expected a value, found ']'", at: 9),
+        ExprFailure("[1, 2]", "a list is only allowed after 'in', as in 'state.tariff in ['economy', 'business']'", at: 0),
+        ExprFailure("in", "expected a value, found 'in'", at: 0),
     ])
-    func syntaxErrors(_ f: ExprParseFailure) {
+    func syntaxErrors(_ f: ExprFailure) {
         #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: f.message, offset: f.offset))
     }
 

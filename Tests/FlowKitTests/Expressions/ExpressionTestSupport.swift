@@ -99,7 +99,7 @@ struct ExprCase: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(text) == \(expected)" }
 }
 
-/// One expression and the run error it must give in the fixture scope.
+/// One expression and the error (parse or run) it must give, with the offset it points at.
 struct ExprFailure: CustomTestStringConvertible, Sendable {
     let text: String
     let message: String

@@ -121,27 +121,6 @@ enum Generator {
 
     /// The JSON twin of a generated YAML flow, keys in document order.
     static func json(_ yaml: String) -> String {
-        guard let root = YAMLReader.parse(Array(yaml.utf8), file: "generated.yaml").root else { return "" }
-        return encode(root) + "\n"
-    }
-
-    private static func encode(_ node: Node) -> String {
-        switch node.value {
-        case .scalar(let scalar):
-            switch scalar.kind {
-            case .null: return "null"
-            case .bool(let flag): return flag ? "true" : "false"
-            case .int(let number): return String(number)
-            case .number(let number): return "\(number)"
-            case .string: return quote(scalar.text)
-            }
-        case .sequence(let items): return "[" + items.map(encode).joined(separator: ", ") + "]"
-        case .mapping(let entries): return "{" + entries.map { quote($0.key) + ": " + encode($0.value) }.joined(separator: ", ") + "}"
-        }
-    }
-
-    private static func quote(_ text: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        (YAMLReader.parse(Array(yaml.utf8), file: "generated.yaml").root?.jsonText ?? "") + "\n"
     }
 }
