@@ -240,32 +240,16 @@ public enum DataFlow {
         var bucketNext = [Int32](repeating: -1, count: count)
         var chain: [Int32] = []
 
-        func evaluate(_ v: Int32) -> Int32 {
-            if ancestor[Int(v)] < 0 { return v }
-            // Compress the ancestor chain above v, top first.
-            chain.removeAll(keepingCapacity: true)
-            var x = v
-            while ancestor[Int(ancestor[Int(x)])] >= 0 {
-                chain.append(x)
-                x = ancestor[Int(x)]
-            }
-            for y in chain.reversed() {
-                let a = ancestor[Int(y)]
-                if semi[Int(label[Int(a)])] < semi[Int(label[Int(y)])] { label[Int(y)] = label[Int(a)] }
-                ancestor[Int(y)] = ancestor[Int(a)]
-            }
-            return label[Int(v)]
-        }
-
         if count > 1 {
             for w in stride(from: count - 1, through: 1, by: -1) {
                 let node = vertex[w]
-                var predecessors: [Int32] = graph.predecessors(of: node).compactMap { number[Int($0)] >= 0 ? number[Int($0)] : nil }
-                if isRoot[node] { predecessors.append(0) }
-                for v in predecessors {
-                    let u = evaluate(v)
+                for predecessor in graph.predecessors(of: node) {
+                    let v = number[Int(predecessor)]
+                    guard v >= 0 else { continue }
+                    let u = evaluate(v, ancestor: &ancestor, label: &label, semi: semi, chain: &chain)
                     if semi[Int(u)] < semi[w] { semi[w] = semi[Int(u)] }
                 }
+                if isRoot[node] { semi[w] = 0 }
                 let s = Int(semi[w])
                 bucketNext[w] = bucketHead[s]
                 bucketHead[s] = Int32(w)
@@ -275,7 +259,7 @@ public enum DataFlow {
                 bucketHead[Int(p)] = -1
                 while v >= 0 {
                     let following = bucketNext[Int(v)]
-                    let u = evaluate(v)
+                    let u = evaluate(v, ancestor: &ancestor, label: &label, semi: semi, chain: &chain)
                     idomNumber[Int(v)] = semi[Int(u)] < semi[Int(v)] ? u : p
                     v = following
                 }
@@ -286,12 +270,14 @@ public enum DataFlow {
         }
 
         var idom = [Int32](repeating: -1, count: n)
-        var children = [[Int32]](repeating: [], count: count)
+        var childEdges: [(Int32, Int32)] = []
+        childEdges.reserveCapacity(max(count - 1, 0))
         for w in 1..<max(count, 1) {
             let d = Int(idomNumber[w])
             idom[vertex[w]] = d == 0 ? -2 : Int32(vertex[d])
-            children[d].append(Int32(w))
+            childEdges.append((Int32(d), Int32(w)))
         }
+        let children = Digraph(nodeCount: max(count, 1), edges: childEdges)
         // Pre- and post-order numbers of the dominator tree, for constant-time dominance queries.
         var pre = [Int32](repeating: -1, count: n)
         var post = [Int32](repeating: -1, count: n)
@@ -302,9 +288,10 @@ public enum DataFlow {
                 pre[vertex[Int(w)]] = clock
                 clock += 1
             }
-            if next < children[Int(w)].count {
+            let below = children.successors(of: Int(w))
+            if next < below.count {
                 walk[walk.count - 1].1 += 1
-                walk.append((children[Int(w)][next], 0))
+                walk.append((below[below.startIndex + next], 0))
             } else {
                 if w != 0 {
                     post[vertex[Int(w)]] = clock
@@ -314,6 +301,24 @@ public enum DataFlow {
             }
         }
         return Dominators(idom: idom, pre: pre, post: post)
+    }
+
+    /// Lengauer–Tarjan's EVAL with path compression: the vertex of least semidominator on `v`'s ancestor chain.
+    private static func evaluate(_ v: Int32, ancestor: inout [Int32], label: inout [Int32], semi: [Int32], chain: inout [Int32]) -> Int32 {
+        if ancestor[Int(v)] < 0 { return v }
+        // Compress the ancestor chain above v, top first.
+        chain.removeAll(keepingCapacity: true)
+        var x = v
+        while ancestor[Int(ancestor[Int(x)])] >= 0 {
+            chain.append(x)
+            x = ancestor[Int(x)]
+        }
+        for y in chain.reversed() {
+            let a = ancestor[Int(y)]
+            if semi[Int(label[Int(a)])] < semi[Int(label[Int(y)])] { label[Int(y)] = label[Int(a)] }
+            ancestor[Int(y)] = ancestor[Int(a)]
+        }
+        return label[Int(v)]
     }
 
     /// For each pair, whether a path (of zero or more edges) leads from `from` to `to`. Strongly connected
@@ -413,24 +418,39 @@ public enum DataFlow {
     }
 
     /// Breadth-first search from `sources` (nodes `enter` accepts), going on from nodes `expand` accepts.
+    @inline(__always)
     static func breadthFirst(_ graph: Digraph, from sources: [Int], expand: (Int) -> Bool, enter: (Int) -> Bool) -> Paths {
-        var parent = [Int32](repeating: -1, count: graph.nodeCount)
-        var origin = [Int32](repeating: -1, count: graph.nodeCount)
-        var queue: [Int] = []
+        let n = graph.nodeCount
+        var parent = [Int32](repeating: -1, count: n)
+        var origin = [Int32](repeating: -1, count: n)
+        var queue = [Int32](repeating: 0, count: n)
+        var tail = 0
         for source in sources where parent[source] == -1 && enter(source) {
             parent[source] = -2
             origin[source] = Int32(source)
-            queue.append(source)
+            queue[tail] = Int32(source)
+            tail += 1
         }
-        var head = 0
-        while head < queue.count {
-            let v = queue[head]
-            head += 1
-            guard expand(v) else { continue }
-            for w in graph.successors(of: v) where parent[Int(w)] == -1 && enter(Int(w)) {
-                parent[Int(w)] = Int32(v)
-                origin[Int(w)] = origin[v]
-                queue.append(Int(w))
+        graph.offsets.withUnsafeBufferPointer { offsets in
+            graph.targets.withUnsafeBufferPointer { targets in
+                parent.withUnsafeMutableBufferPointer { parent in
+                    origin.withUnsafeMutableBufferPointer { origin in
+                        var head = 0
+                        while head < tail {
+                            let v = Int(queue[head])
+                            head += 1
+                            guard expand(v) else { continue }
+                            for index in Int(offsets[v])..<Int(offsets[v + 1]) {
+                                let w = Int(targets[index])
+                                guard parent[w] == -1 && enter(w) else { continue }
+                                parent[w] = Int32(v)
+                                origin[w] = origin[v]
+                                queue[tail] = Int32(w)
+                                tail += 1
+                            }
+                        }
+                    }
+                }
             }
         }
         return Paths(parent: parent, origin: origin)

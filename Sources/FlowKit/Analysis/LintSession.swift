@@ -74,38 +74,20 @@ public struct LintSession: Sendable {
 
     private static func lintInParallel(_ files: [String], workspace: LintWorkspace,
                                        configurations: ConfigurationCache) -> [(file: String, diagnostics: [Diagnostic], failure: String?)] {
-        let slots = ResultSlots(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+        Parallel.map(files.count) { index in
             let file = files[index]
             do {
                 let document = try FlowLoader.load(path: file)
                 let findings = Linter.lint(document, workspace: workspace)
+                // Freeing a large document tree takes a while; let an idle thread do it while results are printed.
+                DispatchQueue.global(qos: .utility).async { withExtendedLifetime(document) {} }
                 let configured = configurations.configuration(for: file).map { $0.apply(findings) } ?? findings
-                slots.set(index, (file, configured, nil))
+                return (file, configured, nil)
             } catch {
-                slots.set(index, (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)"))
+                return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)")
             }
         }
-        return slots.values
     }
-}
-
-/// Results written by parallel workers into their own slots.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [(file: String, diagnostics: [Diagnostic], failure: String?)?]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ value: (file: String, diagnostics: [Diagnostic], failure: String?)) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
-    }
-
-    var values: [(file: String, diagnostics: [Diagnostic], failure: String?)] { slots.compactMap { $0 } }
 }
 
 /// Each file's nearest configuration, loaded once per configuration file.

@@ -34,12 +34,19 @@ public enum Linter {
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
     public static let unsuppressible: Set<String> = ["syntax", "schema", "duplicate_key"]
 
+    /// The number of steps from which one file's rules run on all cores (below it, threads cost more than they save).
+    static let parallelThreshold = 1_000
+
     /// Every finding for a loaded document, ordered by position and then rule, after the steps' suppressions.
     /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent).
     public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil) -> [Diagnostic] {
         let context = LintContext(document: document, workspace: workspace)
-        var findings: [Diagnostic] = []
-        for rule in rules { findings += rule.check(context) }
+        var findings: [Diagnostic]
+        if (document.flow?.steps.count ?? 0) >= parallelThreshold {
+            findings = Parallel.map(rules.count) { rules[$0].check(context) }.flatMap { $0 }
+        } else {
+            findings = rules.flatMap { $0.check(context) }
+        }
         if let flow = document.flow { findings = applySuppressions(findings, flow: flow, context: context) }
         return findings.sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
     }

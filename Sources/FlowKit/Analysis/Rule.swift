@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a rule is, for people and tools: the single source of `flowkit rules`, `flowkit explain`, SARIF rule
 /// metadata, the README's rule table and the examples test.
 public struct RuleDescription: Sendable {
@@ -50,13 +52,27 @@ public struct LintContext: Sendable {
     /// The nested flows this lint run may read, when it follows them.
     public let workspace: LintWorkspace?
 
-    /// Builds the context (and the graph) for a loaded document; nested flows are followed through `workspace`.
+    /// The flow as the data-flow rules' graph, when `reachabilityInput` is there.
+    let stepGraph: StepGraph?
+    /// Work that several rules share, done once.
+    let memo = LintMemo()
+
+    /// Builds the context (and the graphs) for a loaded document; nested flows are followed through `workspace`.
     public init(document: LoadedDocument, workspace: LintWorkspace? = nil) {
         self.document = document
         self.flow = document.flow
-        self.graph = document.flow.map(FlowGraph.init(flow:))
         self.isWellFormed = document.isWellFormed
         self.workspace = workspace
+        guard let flow = document.flow else {
+            (graph, stepGraph) = (nil, nil)
+            return
+        }
+        let needsSteps = document.isWellFormed && flow.steps.contains { $0.name.text == flow.start.text }
+        if needsSteps && flow.steps.count >= Linter.parallelThreshold {
+            (graph, stepGraph) = Parallel.both({ FlowGraph(flow: flow) }, { StepGraph(flow: flow) })
+        } else {
+            (graph, stepGraph) = (FlowGraph(flow: flow), needsSteps ? StepGraph(flow: flow) : nil)
+        }
     }
 
     /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists.
@@ -74,6 +90,38 @@ public struct LintContext: Sendable {
     /// The loader's findings for `rule`.
     public func loaderFindings(_ rule: any Rule.Type) -> [Diagnostic] {
         document.diagnostics.filter { $0.rule == rule.description.identifier }
+    }
+}
+
+/// Work that several rules of one lint context share, done once whichever rule asks first (rules may run in
+/// parallel).
+final class LintMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parsed: [ExpressionSource: Result<Expression, ExpressionParseError>] = [:]
+    private let typeLock = NSLock()
+    private var types: [TypeFinding]?
+
+    /// `ExpressionParser.parse(source)`, parsed once per source.
+    func parse(_ source: ExpressionSource) -> Result<Expression, ExpressionParseError> {
+        lock.lock()
+        let known = parsed[source]
+        lock.unlock()
+        if let known { return known }
+        let result = ExpressionParser.parse(source)
+        lock.lock()
+        parsed[source] = result
+        lock.unlock()
+        return result
+    }
+
+    /// The flow-wide type check's findings: `compute()` runs once, and other callers wait for it.
+    func typeFindings(_ compute: () -> [TypeFinding]) -> [TypeFinding] {
+        typeLock.lock()
+        defer { typeLock.unlock() }
+        if let types { return types }
+        let computed = compute()
+        types = computed
+        return computed
     }
 }
 

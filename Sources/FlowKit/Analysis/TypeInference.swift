@@ -511,10 +511,14 @@ public struct TypeFinding: Hashable, Sendable {
 public enum FlowTypeChecker {
     /// The findings for `flow`; `nestedState` gives the declared state of the nested flow a `flow` step runs, nil when
     /// it cannot be loaded (its `input` and `result` are then not checked against it).
-    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?) -> [TypeFinding] {
-        var walker = Walker(flow: flow)
-        walker.run(nestedState: nestedState)
-        return walker.findings
+    /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
+    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?,
+                             parse: (ExpressionSource) -> Result<Expression, ExpressionParseError> = ExpressionParser.parse) -> [TypeFinding] {
+        withoutActuallyEscaping(parse) { parse in
+            var walker = Walker(flow: flow, parser: parse)
+            walker.run(nestedState: nestedState)
+            return walker.findings
+        }
     }
 }
 
@@ -524,9 +528,12 @@ private struct Walker {
     var findings: [TypeFinding] = []
     private var seen: Set<TypeFinding> = []
 
-    init(flow: Flow) {
+    let parser: (ExpressionSource) -> Result<Expression, ExpressionParseError>
+
+    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<Expression, ExpressionParseError>) {
         self.flow = flow
         self.base = TypeEnvironment(state: flow.state)
+        self.parser = parser
     }
 
     mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, _ message: String) {
@@ -542,7 +549,7 @@ private struct Walker {
     }
 
     func parse(_ source: ExpressionSource) -> Expression? {
-        if case .success(let expression) = ExpressionParser.parse(source) { return expression }
+        if case .success(let expression) = parser(source) { return expression }
         return nil
     }
 

@@ -1,5 +1,5 @@
 /// A flow made ready to run: step names interned, every expression parsed once, types looked up by key.
-public struct CompiledFlow: Sendable {
+public final class CompiledFlow: Sendable {
     /// A move of a compiled target.
     public enum Move: Sendable, Equatable {
         case forward(Int)
@@ -18,14 +18,25 @@ public struct CompiledFlow: Sendable {
         public let source: FlowKit.Target
     }
 
-    /// A step with its parsed expressions and resolved targets.
-    public struct Step: Sendable {
+    /// A step with its parsed expressions and resolved targets (a class: a run looks steps up on every move, and
+    /// a reference is cheaper to hand around than the fields).
+    public final class Step: Sendable {
         public let step: FlowKit.Step
         public let resultTypes: [String: TypeRef]?
         public let set: [(key: String, expression: Expression)]
         public let handlers: [String: [Target]]
         public let next: [Target]?
         public let input: [(key: String, expression: Expression)]
+
+        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: Expression)],
+             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: Expression)]) {
+            self.step = step
+            self.resultTypes = resultTypes
+            self.set = set
+            self.handlers = handlers
+            self.next = next
+            self.input = input
+        }
     }
 
     /// The flow as written.

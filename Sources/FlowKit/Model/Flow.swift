@@ -195,51 +195,128 @@ public struct Suppression: Hashable, Sendable {
 }
 
 /// One step of a flow, or the `"*"` step whose handlers apply to every step.
+///
+/// A value type whose fields live in one shared, copy-on-write box: the analyses pass steps around a lot, and
+/// copying a step is then one reference count rather than one per field.
 public struct Step: Hashable, Sendable {
+    /// The step's fields.
+    private struct Fields: Hashable, Sendable {
+        var name: Name
+        var kind: StepKind
+        var title: String?
+        var description: String?
+        var result: [Field]?
+        var set: [Assignment]
+        var on: [Handler]
+        var next: [Target]?
+        var outcome: Name?
+        var flowPath: String?
+        var flowPathPosition: SourcePosition?
+        var input: [Assignment]
+        var suppression: Suppression?
+    }
+
+    /// The box the fields live in; replaced by a copy before a write when it is shared.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    private var storage: Storage
+
+    /// The fields, for writing: the box is copied first when another step shares it.
+    private var unique: Fields {
+        get { storage.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            yield &storage.fields
+        }
+    }
+
     /// The step's name (the key it was written under).
-    public var name: Name
+    public var name: Name {
+        get { storage.fields.name }
+        _modify { yield &unique.name }
+    }
     /// What it is.
-    public var kind: StepKind
+    public var kind: StepKind {
+        get { storage.fields.kind }
+        _modify { yield &unique.kind }
+    }
     /// A label for diagrams.
-    public var title: String?
+    public var title: String? {
+        get { storage.fields.title }
+        _modify { yield &unique.title }
+    }
     /// Free text for people.
-    public var description: String?
+    public var description: String? {
+        get { storage.fields.description }
+        _modify { yield &unique.description }
+    }
     /// The declared shape of the step's result.
-    public var result: [Field]?
+    public var result: [Field]? {
+        get { storage.fields.result }
+        _modify { yield &unique.result }
+    }
     /// The reducer: state keys from expressions, run when the step completes with a result.
-    public var set: [Assignment]
+    public var set: [Assignment] {
+        get { storage.fields.set }
+        _modify { yield &unique.set }
+    }
     /// Handlers by event, in file order.
-    public var on: [Handler]
+    public var on: [Handler] {
+        get { storage.fields.on }
+        _modify { yield &unique.on }
+    }
     /// The target list taken when no handled event is raised.
-    public var next: [Target]?
+    public var next: [Target]? {
+        get { storage.fields.next }
+        _modify { yield &unique.next }
+    }
     /// On a finish step: the flow's outcome (default: the step's name).
-    public var outcome: Name?
+    public var outcome: Name? {
+        get { storage.fields.outcome }
+        _modify { yield &unique.outcome }
+    }
     /// On a flow step: the nested flow file, relative to this file.
-    public var flowPath: String?
+    public var flowPath: String? {
+        get { storage.fields.flowPath }
+        _modify { yield &unique.flowPath }
+    }
     /// Where `flow` was written.
-    public var flowPathPosition: SourcePosition?
+    public var flowPathPosition: SourcePosition? {
+        get { storage.fields.flowPathPosition }
+        _modify { yield &unique.flowPathPosition }
+    }
     /// On a flow step: the nested flow's initial state.
-    public var input: [Assignment]
+    public var input: [Assignment] {
+        get { storage.fields.input }
+        _modify { yield &unique.input }
+    }
     /// Rules silenced on this step.
-    public var suppression: Suppression?
+    public var suppression: Suppression? {
+        get { storage.fields.suppression }
+        _modify { yield &unique.suppression }
+    }
 
     /// Creates a step.
     public init(name: Name, kind: StepKind = .screen, title: String? = nil, description: String? = nil, result: [Field]? = nil,
                 set: [Assignment] = [], on: [Handler] = [], next: [Target]? = nil, outcome: Name? = nil,
                 flowPath: String? = nil, flowPathPosition: SourcePosition? = nil, input: [Assignment] = [], suppression: Suppression? = nil) {
-        self.name = name
-        self.kind = kind
-        self.title = title
-        self.description = description
-        self.result = result
-        self.set = set
-        self.on = on
-        self.next = next
-        self.outcome = outcome
-        self.flowPath = flowPath
-        self.flowPathPosition = flowPathPosition
-        self.input = input
-        self.suppression = suppression
+        storage = Storage(Fields(name: name, kind: kind, title: title, description: description, result: result, set: set, on: on,
+                                 next: next, outcome: outcome, flowPath: flowPath, flowPathPosition: flowPathPosition,
+                                 input: input, suppression: suppression))
+    }
+
+    public static func == (lhs: Step, rhs: Step) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
     }
 
     /// Whether the step has any transition of its own.

@@ -17,6 +17,15 @@ public enum YAMLReader {
 
     /// Resolves a plain scalar's text under YAML 1.2's core schema.
     static func resolvePlain(_ text: String) -> Scalar.Kind {
+        // Most plain scalars are names: only a few first characters can start a null, boolean or number.
+        guard let first = text.utf8.first else { return .null }
+        switch first {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+             UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            break
+        default:
+            return .string
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -93,8 +102,25 @@ private struct Composer {
         var items: [Node] = []
         var entries: [Node.Entry] = []
         var pendingKey: (String, SourcePosition)?
-        var seen: [String: SourcePosition] = [:]
+        /// The keys' positions by key, once the mapping is too long to search its entries.
+        var index: [String: SourcePosition]?
         var nodes = 1
+
+        /// Where `key` was first written in this mapping, when it was.
+        func position(of key: String) -> SourcePosition? {
+            if let index { return index[key] }
+            return entries.first { $0.key == key }?.keyPosition
+        }
+
+        /// Records a new entry.
+        mutating func append(_ entry: Node.Entry) {
+            entries.append(entry)
+            if index != nil {
+                index![entry.key] = entry.keyPosition
+            } else if entries.count == 16 {
+                index = Dictionary(entries.map { ($0.key, $0.keyPosition) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
     }
 
     var stack: [Frame] = []
@@ -223,13 +249,12 @@ private struct Composer {
         }
         if let (key, keyPosition) = stack[top].pendingKey {
             stack[top].pendingKey = nil
-            if let first = stack[top].seen[key] {
+            if let first = stack[top].position(of: key) {
                 diagnostics.append(Diagnostic(
                     file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
                     message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))"))
             } else {
-                stack[top].seen[key] = keyPosition
-                stack[top].entries.append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
+                stack[top].append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
             }
         } else {
             guard let scalar = node.scalar else {

@@ -82,7 +82,7 @@ public enum BackTargetRule: Rule {
 
     /// The most distinct steps X whose witness paths (a path that skips X) are searched; later findings name no
     /// path, which keeps the rule near-linear however many warnings a flow has.
-    static let witnessLimit = 32
+    static let witnessLimit = 8
 
     /// One `back: X` use at one step that X does not dominate.
     private struct Suspect {
@@ -94,8 +94,7 @@ public enum BackTargetRule: Rule {
     }
 
     public static func check(_ context: LintContext) -> [Diagnostic] {
-        guard let (flow, _) = context.reachabilityInput else { return [] }
-        let graph = StepGraph(flow: flow)
+        guard let (flow, _) = context.reachabilityInput, let graph = context.stepGraph else { return [] }
         let steps = flow.steps
         let roots = graph.rootSteps
         let dominators = DataFlow.dominators(in: graph.graph, roots: roots)

@@ -68,7 +68,7 @@ public enum ExpressionRule: Rule {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
         func check(_ source: ExpressionSource, step: String?) {
-            if case .failure(let error) = ExpressionParser.parse(source) {
+            if case .failure(let error) = context.memo.parse(source) {
                 findings.append(context.finding(self, at: source.position(ofOffset: error.offset), step: step, error.message))
             }
         }

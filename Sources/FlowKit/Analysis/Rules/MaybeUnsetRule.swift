@@ -147,8 +147,7 @@ public enum MaybeUnsetRule: Rule {
 
     /// The findings, analysing as many keys at once as `bitBudget` bits of state allow (at least 64).
     static func check(_ context: LintContext, bitBudget: Int) -> [Diagnostic] {
-        guard let (flow, _) = context.reachabilityInput else { return [] }
-        let graph = StepGraph(flow: flow)
+        guard let (flow, _) = context.reachabilityInput, let graph = context.stepGraph else { return [] }
         let steps = flow.steps
         let n = steps.count
 
@@ -167,7 +166,7 @@ public enum MaybeUnsetRule: Rule {
 
         var reads: [Read] = []
         func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
-            guard case .success(let expression) = ExpressionParser.parse(source) else { return }
+            guard case .success(let expression) = context.memo.parse(source) else { return }
             var seen: Set<Int> = []
             for path in Guards.reads(expression.root, guarded: guarded) {
                 guard let key = keyIndex[path.keys[0]], seen.insert(key).inserted else { continue }
@@ -183,7 +182,7 @@ public enum MaybeUnsetRule: Rule {
                 var holds = failed
                 if let condition = target.condition {
                     collect(condition, guarded: failed, place: place)
-                    if case .success(let expression) = ExpressionParser.parse(condition) {
+                    if case .success(let expression) = context.memo.parse(condition) {
                         holds.formUnion(Guards.whenTrue(expression.root))
                         failed.formUnion(Guards.whenFalse(expression.root))
                     }

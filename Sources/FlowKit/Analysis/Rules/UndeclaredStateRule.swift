@@ -64,8 +64,7 @@ public enum UndeclaredStateRule: Rule {
 
     /// The undeclared state keys read or written in a well-formed flow, at the path inside the expression or the key of the 'set'.
     public static func check(_ context: LintContext) -> [Diagnostic] {
-        guard context.isWellFormed, let flow = context.flow else { return [] }
-        return FlowTypeChecker.check(flow, nestedState: { _ in nil })
+        TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .undeclaredState }
             .map { context.finding(self, at: $0.position, step: $0.step, $0.message) }
     }
