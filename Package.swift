@@ -37,7 +37,7 @@ let package = Package(
         ),
         .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit"], path: "bench/Sources/flowkit-bench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "TestSupport"], exclude: ["Reporting/Golden"]),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "TestSupport"], exclude: ["Reporting/Golden", "Malformed/Corpus"]),
         .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit", "TestSupport"], exclude: ["Golden"]),
     ]

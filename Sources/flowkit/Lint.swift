@@ -126,7 +126,9 @@ enum FileCollector {
         let manager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // A symbolic link that leads nowhere (or to itself) goes to the loader, which says why it cannot be read.
+            let isLink = (try? manager.destinationOfSymbolicLink(atPath: path)) != nil
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) || isLink else {
                 problems.append(FlowKitError.noSuchFile(path).localizedDescription)
                 continue
             }

@@ -63,7 +63,9 @@ public struct LintSession: Sendable {
         if let baseline {
             (diagnostics, baselined) = baseline.filter(diagnostics)
         }
-        return Outcome(diagnostics: diagnostics, allDiagnostics: all, files: checked,
+        // A file that could not be read was not checked.
+        let unread = Set(results.filter { $0.failure != nil }.map(\.file))
+        return Outcome(diagnostics: diagnostics, allDiagnostics: all, files: checked.filter { !unread.contains($0) },
                        failures: results.compactMap(\.failure) + configurations.failures, baselined: baselined)
     }
 

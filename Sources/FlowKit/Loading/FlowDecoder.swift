@@ -288,6 +288,8 @@ public struct FlowDecoder {
         if let kindNode = node["kind"] {
             if let scalar = kindNode.scalar, let value = StepKind(rawValue: scalar.text) {
                 kind = value
+            } else if kindNode.scalar == nil {
+                report("a step's 'kind' must be one of screen, action, flow, finish, found \(kindNode.kindDescription)", at: kindNode.position, step: label)
             } else {
                 let written = kindNode.scalar?.text ?? ""
                 report("unknown step kind '\(Identifier.display(written))'\(Suggestions.didYouMean(written, in: StepKind.allCases.map(\.rawValue)).nilIfEmpty ?? "; kinds are screen, action, flow, finish")", at: kindNode.position, step: label)

@@ -13,10 +13,18 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
 
     public var errorDescription: String? {
         switch self {
-        case .noSuchFile(let path): return "\(path): no such file or directory"
-        case .notAFile(let path): return "\(path): not a regular file"
-        case .unreadable(let path, let reason): return "\(path): cannot read the file: \(reason)"
-        case .unwritable(let path, let reason): return "\(path): cannot write the file: \(reason)"
+        case .noSuchFile(let path), .notAFile(let path), .unreadable(let path, _), .unwritable(let path, _):
+            return "\(path): \(problem)"
+        }
+    }
+
+    /// What went wrong, without the path (for messages that name the file their own way).
+    public var problem: String {
+        switch self {
+        case .noSuchFile: return "no such file or directory"
+        case .notAFile: return "not a regular file"
+        case .unreadable(_, let reason): return "cannot read the file: \(reason)"
+        case .unwritable(_, let reason): return "cannot write the file: \(reason)"
         }
     }
 }

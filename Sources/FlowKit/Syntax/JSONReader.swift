@@ -10,7 +10,7 @@ public enum JSONReader {
     /// Parses the raw file contents in `buffer` of the file named `file`; the buffer is only read during the call.
     public static func parse(_ buffer: UnsafeRawBufferPointer, file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
         if buffer.count > limits.maxBytes {
-            let message = "the file is \(buffer.count) bytes; the limit is \(limits.maxBytes) bytes"
+            let message = "the file is too large: the limit is \(limits.maxBytes) bytes"
             return ParsedDocument(root: nil, diagnostics: [syntaxDiagnostic(file: file, at: .start, message)])
         }
         if buffer.isEmpty {

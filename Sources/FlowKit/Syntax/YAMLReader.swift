@@ -129,7 +129,10 @@ private struct Composer {
     var root: Node?
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ReaderLimits) {
-        self.bytes = bytes
+        // A UTF-8 byte order mark is no character of the document (libyaml, told the encoding, would count it as
+        // a column of the first line).
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        self.bytes = bytes.starts(with: bom) ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
         self.file = file
         self.limits = limits
     }
@@ -143,7 +146,7 @@ private struct Composer {
 
     mutating func run() -> ParsedDocument {
         if bytes.count > limits.maxBytes {
-            _ = fail("the file is \(bytes.count) bytes; the limit is \(limits.maxBytes) bytes", at: .start)
+            _ = fail("the file is too large: the limit is \(limits.maxBytes) bytes", at: .start)
             return ParsedDocument(root: nil, diagnostics: diagnostics)
         }
         if let (offset, message) = SourceText.firstInvalidByte(in: bytes) {
@@ -285,8 +288,45 @@ private struct Composer {
         if problem.hasPrefix("found character that cannot start any token"), characterIsTab(at: position) {
             message = "a tab cannot indent YAML; use spaces"
         }
-        if problem.contains("Maximum nesting level") { message = "nesting is deeper than \(limits.maxDepth) levels" }
+        if problem.contains("Maximum nesting level") {
+            // libyaml scans ahead over the brackets and stops at its own limit (1,000 levels), far from ours.
+            return fail("nesting is deeper than \(limits.maxDepth) levels", at: flowOpener(beyond: limits.maxDepth - stack.count) ?? position)
+        }
         return fail(message, at: position)
+    }
+
+    /// Where the flow collections (`[`, `{`) first nest more than `levels` deep, outside quotes and comments.
+    func flowOpener(beyond levels: Int) -> SourcePosition? {
+        var depth = 0
+        var index = 0
+        var quote: UInt8?
+        var lineStart = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") {
+                    index += 1
+                } else if byte == open {
+                    quote = nil
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "'") where index == 0 || [0x20, 0x09, 0x0A, 0x5B, 0x7B, 0x2C, 0x3A].contains(bytes[index - 1]):
+                    quote = byte
+                case UInt8(ascii: "#") where lineStart || index > 0 && (bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09):
+                    while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+                    continue
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > max(levels, 0) { return SourceText.position(ofByteOffset: index, in: bytes) }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
+            }
+            lineStart = byte == 0x0A
+            index += 1
+        }
+        return nil
     }
 
     /// Whether the character at `position` is a tab.

@@ -233,7 +233,7 @@ private let malformedCases: [JSONMalformedCase] = [
         let document = parse("[1, 2]", limits: ReaderLimits(maxBytes: 5))
         #expect(document.root == nil)
         #expect(document.diagnostics.first?.position == at(1, 1))
-        #expect(document.diagnostics.first?.message == "the file is 6 bytes; the limit is 5 bytes")
+        #expect(document.diagnostics.first?.message == "the file is too large: the limit is 5 bytes")
         #expect(parse("[1, 2]", limits: ReaderLimits(maxBytes: 6)).root != nil)
     }
 

@@ -150,7 +150,7 @@ struct YAMLReaderTests {
 
     @Test func sizeLimit() {
         let parsed = parseYAML("a: 1234567890\n", limits: ReaderLimits(maxBytes: 8))
-        #expect(parsed.diagnostics.first?.message == "the file is 14 bytes; the limit is 8 bytes")
+        #expect(parsed.diagnostics.first?.message == "the file is too large: the limit is 8 bytes")
     }
 
     static let malformed: [MalformedYAML] = [

@@ -45,7 +45,7 @@ public enum ScriptRule: Rule {
         do {
             flowDocument = try FlowLoader.load(path: flowPath)
         } catch {
-            return findings + [context.finding(self, at: position, "the script's flow '\(reference)' cannot be read: \(error.localizedDescription)")]
+            return findings + [context.finding(self, at: position, "the script's flow '\(reference)' cannot be read: \((error as? FlowKitError)?.problem ?? "\(error)")")]
         }
         guard let flow = flowDocument.flow, flowDocument.isWellFormed else {
             return findings + [context.finding(self, at: position, "the script's flow '\(reference)' does not load; lint it first")]
