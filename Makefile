@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test bench clean
+.PHONY: all deps build release demo test test-asan bench clean
 
 all: build
 
@@ -51,6 +51,12 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The whole test suite once more under the address sanitizer, in its own build folder (run before a release;
+# CI runs plain `make test`).
+test-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
 # Speed is measured here, never asserted in tests: machines are shared and noisy.
 bench: release

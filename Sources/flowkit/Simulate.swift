@@ -140,7 +140,7 @@ struct Simulate: ParsableCommand {
         if document.isScript {
             throw ValidationError("'\(path)' is a simulation script, not a flow")
         }
-        let blocking = Linter.lint(document).filter { ["syntax", "schema", "expression"].contains($0.rule) && $0.severity == .error }
+        let blocking = Linter.lint(document, rules: [SyntaxRule.self, SchemaRule.self, ExpressionRule.self]).filter { $0.severity == .error }
         guard let flow = document.flow, blocking.isEmpty else {
             report(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(path)' is not a flow that can run")
             throw ExitCode(1)

@@ -31,6 +31,15 @@ public enum Linter {
         rules.first { $0.description.identifier == identifier }
     }
 
+    /// The findings of only `rules` (rules that need no graph: `syntax`, `schema`, `expression`, ...), after the
+    /// steps' suppressions; for a run that must know whether a flow can run at all, without the whole analysis.
+    public static func lint(_ document: LoadedDocument, rules: [any Rule.Type]) -> [Diagnostic] {
+        let context = LintContext(document: document, graphs: false)
+        var findings = rules.flatMap { $0.check(context) }
+        if let flow = document.flow { findings = applySuppressions(findings, flow: flow, context: context) }
+        return findings.sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
+    }
+
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
     public static let unsuppressible: Set<String> = ["syntax", "schema", "duplicate_key"]
 

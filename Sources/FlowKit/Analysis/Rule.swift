@@ -57,13 +57,14 @@ public struct LintContext: Sendable {
     /// Work that several rules share, done once.
     let memo = LintMemo()
 
-    /// Builds the context (and the graphs) for a loaded document; nested flows are followed through `workspace`.
-    public init(document: LoadedDocument, workspace: LintWorkspace? = nil) {
+    /// Builds the context (and, unless `graphs` is false, the graphs) for a loaded document; nested flows are
+    /// followed through `workspace`. Without graphs, only rules that need none may run.
+    public init(document: LoadedDocument, workspace: LintWorkspace? = nil, graphs: Bool = true) {
         self.document = document
         self.flow = document.flow
         self.isWellFormed = document.isWellFormed
         self.workspace = workspace
-        guard let flow = document.flow else {
+        guard let flow = document.flow, graphs else {
             (graph, stepGraph) = (nil, nil)
             return
         }
