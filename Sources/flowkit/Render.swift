@@ -153,7 +153,8 @@ enum Watchdog {
         guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
             printError("flowkit: error: gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
                        + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout")
-            Foundation.exit(2)
+            // The layout thread is still running: end the process at once, tearing nothing down under it.
+            _exit(2)
         }
         return try result.get()
     }

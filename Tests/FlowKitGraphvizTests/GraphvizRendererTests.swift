@@ -179,7 +179,9 @@ struct GraphvizRendererTests {
         #expect(xmlError(rendered.data) == nil)
     }
 
-    @Test func noLeakOverAThousandRenders() throws {
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["FLOWKIT_SANITIZER"] != nil,
+                    "a sanitizer keeps freed memory in quarantine, so resident memory grows anyway"))
+    func noLeakOverAThousandRenders() throws {
         let diagram = try sampleDiagram("transfer.yaml")
         for _ in 0..<50 { _ = try GraphvizRenderer.render(diagram, format: .svg) }
         let before = residentBytes()

@@ -118,7 +118,23 @@ public struct FlowGraph: Sendable {
         let reachable = Array(reachAll[0..<n])
         let member = (0..<n).map { reachable[$0] && !isFinish[$0] }
 
-        // Detours: the greatest set whose exits are `back: true` or lead into the set, and that can return.
+        // Whether a slot-tree node's handlers include `back: true`, or another move, somewhere below it.
+        var subtreeBackOne = [Bool](repeating: false, count: slotTree.nodeSpan)
+        var subtreeOther = [Bool](repeating: false, count: slotTree.nodeSpan)
+        for position in 0..<slotCount {
+            subtreeBackOne[slotTree.size + position] = slotMoves[position].contains(.backOne)
+            subtreeOther[slotTree.size + position] = slotMoves[position].contains { $0 != .backOne }
+        }
+        if slotTree.size > 1 {
+            for treeIndex in stride(from: slotTree.size - 1, through: 1, by: -1) {
+                subtreeBackOne[treeIndex] = subtreeBackOne[2 * treeIndex] || subtreeBackOne[2 * treeIndex + 1]
+                subtreeOther[treeIndex] = subtreeOther[2 * treeIndex] || subtreeOther[2 * treeIndex + 1]
+            }
+        }
+        // Detours: the greatest set of steps that have a `back: true` exit (own or from "*") and whose other exits
+        // lead into the set. A detour pops itself and so returns to whoever showed it; a step without `back: true`
+        // can never return (an exit into a detour comes back to it), so it is no detour even if it only leads to
+        // detours: a loop of steps whose one way out is the "*" alert is still a loop with no way out.
         var bad = [Bool](repeating: false, count: virtualEnd)
         var backOne = [Bool](repeating: false, count: virtualEnd)
         func classify(_ node: Int, _ moves: [Move]) {
@@ -142,27 +158,14 @@ public struct FlowGraph: Sendable {
         for source in sources { bad[source] = true }
         for slot in 0..<slotCount { classify(Int(slotTree.leaf(slot)), slotMoves[slot]) }
         for position in slotCount..<slotTree.size { bad[Int(slotTree.leaf(position))] = true }
-        let exitsReversed = forwardGraph.reversed()
-        let spoiled = exitsReversed.reach(from: (0..<virtualEnd).filter { bad[$0] })
-        let candidate = spoiled.map { !$0 }
-        let returns = exitsReversed.reach(from: (0..<virtualEnd).filter { candidate[$0] && backOne[$0] }, allowed: { candidate[$0] })
-        let trapped = exitsReversed.reach(from: (0..<virtualEnd).filter { candidate[$0] && !returns[$0] }, allowed: { candidate[$0] })
-        let detourAll = (0..<virtualEnd).map { candidate[$0] && !trapped[$0] }
+        for id in 0..<n where !bad[id] {
+            let inheritsBackOne = slotCover[id].contains { subtreeBackOne[Int($0 - slotTree.base)] }
+            if !backOne[id] && !inheritsBackOne { bad[id] = true }
+        }
+        let spoiled = forwardGraph.reversed().reach(from: (0..<virtualEnd).filter { bad[$0] })
+        let detourAll = spoiled.map { !$0 }
         let isDetour = Array(detourAll[0..<n])
 
-        // Whether a slot-tree node's handlers include `back: true`, or another move, somewhere below it.
-        var subtreeBackOne = [Bool](repeating: false, count: slotTree.nodeSpan)
-        var subtreeOther = [Bool](repeating: false, count: slotTree.nodeSpan)
-        for position in 0..<slotCount {
-            subtreeBackOne[slotTree.size + position] = slotMoves[position].contains(.backOne)
-            subtreeOther[slotTree.size + position] = slotMoves[position].contains { $0 != .backOne }
-        }
-        if slotTree.size > 1 {
-            for treeIndex in stride(from: slotTree.size - 1, through: 1, by: -1) {
-                subtreeBackOne[treeIndex] = subtreeBackOne[2 * treeIndex] || subtreeBackOne[2 * treeIndex + 1]
-                subtreeOther[treeIndex] = subtreeOther[2 * treeIndex] || subtreeOther[2 * treeIndex + 1]
-            }
-        }
         let inGroupGraph = (0..<n).map { member[$0] && !isDetour[$0] }
         // A step that mixes `back: true` with other exits. (A start or entry step whose only exit is `back: true`
         // is no detour and has nobody to go back to, so it gets no return edges.)

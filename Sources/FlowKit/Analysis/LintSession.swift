@@ -81,8 +81,6 @@ public struct LintSession: Sendable {
             do {
                 let document = try FlowLoader.load(path: file)
                 let findings = Linter.lint(document, workspace: workspace)
-                // Freeing a large document tree takes a while; let an idle thread do it while results are printed.
-                DispatchQueue.global(qos: .utility).async { withExtendedLifetime(document) {} }
                 let configured = configurations.configuration(for: file).map { $0.apply(findings) } ?? findings
                 return (file, configured, nil)
             } catch {

@@ -16,6 +16,19 @@ public enum CannotFinishRule: Rule {
         triggeringExamples: [
             """
             flowkit: 1
+            flow: tour
+            start: home
+            events: { error: , more: }
+            steps:
+              "*": { on: { error: alert } }
+              home: { on: { more: pageA }, next: done }
+              ↓pageA: { next: pageB }
+              pageB: { next: pageA }
+              alert: { next: { back: true } }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
             flow: loop
             start: a
             steps:
