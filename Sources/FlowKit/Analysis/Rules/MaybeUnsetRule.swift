@@ -161,7 +161,9 @@ public enum MaybeUnsetRule: Rule {
         }
         guard !keyNames.isEmpty else { return [] }
         func tracked(_ names: some Sequence<String>) -> [Int] {
-            Array(Set(names.compactMap { keyIndex[$0] })).sorted()
+            var keys: [Int] = []
+            for name in names { if let key = keyIndex[name] { keys.append(key) } }
+            return keys.count > 1 ? Array(Set(keys)).sorted() : keys
         }
 
         var reads: [Read] = []
@@ -179,6 +181,10 @@ public enum MaybeUnsetRule: Rule {
             var failed: Set<String> = []
             var known: [Set<String>] = []
             for target in list {
+                guard target.condition != nil || !target.set.isEmpty else {
+                    known.append(failed)
+                    continue
+                }
                 var holds = failed
                 if let condition = target.condition {
                     collect(condition, guarded: failed, place: place)
@@ -218,7 +224,8 @@ public enum MaybeUnsetRule: Rule {
             case .step(let id): known = ownKnown[id][option.listIndex][option.index]
             case .slot(let slot): known = slotKnown[slot][option.index]
             }
-            gen[option.node] = tracked(known.union(option.list[option.index].set.map(\.key.text)))
+            let assigned = option.list[option.index].set
+            gen[option.node] = known.isEmpty ? tracked(assigned.lazy.map(\.key.text)) : tracked(known.union(assigned.map(\.key.text)))
         }
         // Nothing counts as set at `start`; an entry's path parameters are set at its step.
         let entryKeys = flow.entries.map { tracked(EntryPath.parameters($0.path)) }
