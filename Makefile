@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test test-asan bench clean
+.PHONY: all deps build release demo test test-asan bench fuzz clean
 
 all: build
 
@@ -64,5 +64,13 @@ test-asan: deps
 bench: release
 	bench/run
 
+# Fuzzing (libFuzzer + AddressSanitizer from the Swift toolchain): FUZZ_TIME seconds for each of FUZZ_TARGETS, one
+# at a time; crashers go to fuzz/artifacts/<target>/ and make the recipe fail.
+FUZZ_TIME ?= 600
+FUZZ_TARGETS ?= FuzzJSON FuzzYAML FuzzExpression FuzzEngine
+
+fuzz:
+	FUZZ_TIME=$(FUZZ_TIME) fuzz/run $(FUZZ_TARGETS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan fuzz/.build
