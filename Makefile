@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test test-asan bench fuzz clean
+.PHONY: all deps build release demo test test-asan bench bench-quick fuzz clean
 
 all: build
 
@@ -63,6 +63,9 @@ test-asan: deps
 # Speed is measured here, never asserted in tests: machines are shared and noisy.
 bench: release
 	bench/run
+
+bench-quick: release
+	bench/run --quick
 
 # Fuzzing (libFuzzer + AddressSanitizer from the Swift toolchain): FUZZ_TIME seconds for each of FUZZ_TARGETS, one
 # at a time; crashers go to fuzz/artifacts/<target>/ and make the recipe fail.
