@@ -79,14 +79,36 @@ public struct LintSession: Sendable {
         Parallel.map(files.count) { index in
             let file = files[index]
             do {
-                let document = try FlowLoader.load(path: file)
-                let findings = Linter.lint(document, workspace: workspace)
+                var document = try FlowLoader.load(path: file)
+                let findings: [Diagnostic]
+                if !document.isScript && (document.flow?.steps.count ?? 0) >= Linter.parallelThreshold {
+                    // The rules of a flow read its model, not its syntax tree: a large tree is freed on the other
+                    // core while they run, rather than after them.
+                    let tree = TreeHolder(document.root)
+                    document.root = nil
+                    findings = Parallel.both({ [document] in Linter.lint(document, workspace: workspace) }, { tree.release() }).0
+                } else {
+                    findings = Linter.lint(document, workspace: workspace)
+                }
                 let configured = configurations.configuration(for: file).map { $0.apply(findings) } ?? findings
                 return (file, configured, nil)
             } catch {
                 return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)")
             }
         }
+    }
+}
+
+/// Holds a syntax tree until `release()` frees it, on whichever thread calls it.
+private final class TreeHolder: @unchecked Sendable {
+    private var tree: Node?
+
+    init(_ tree: Node?) {
+        self.tree = tree
+    }
+
+    func release() {
+        tree = nil
     }
 }
 
