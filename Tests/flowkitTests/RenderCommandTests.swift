@@ -76,6 +76,40 @@ struct RenderCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["big.yaml"])
     }
 
+    @Test func twentyThousandStepsGiveUpInBoundedTimeWithoutAFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var yaml = "flowkit: 1\nflow: huge\nstart: s0\nevents: { jump: }\nsteps:\n"
+        for i in 0..<20_000 { yaml += "  s\(i): { on: { jump: s\((i * 7919 + 13) % 20_000) }, next: \(i + 1 < 20_000 ? "s\(i + 1)" : "done") }\n" }
+        yaml += "  done: { kind: finish }\n"
+        try yaml.write(toFile: folder + "/huge.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["render", "--svg", "--timeout", "2", folder + "/huge.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("gave up after 2 s"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["huge.yaml"])
+    }
+
+    /// A write that fails part-way (here the file-size limit, as a full disk would) leaves the good file alone.
+    @Test func aFailedWriteKeepsTheGoodFile() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/transfer.yaml")
+        try "a good picture".write(toFile: folder + "/transfer.svg", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 2; exec \"$0\" render --svg \"$1\"", flowkitBinary, folder + "/transfer.yaml"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(stderr.contains("transfer.svg: cannot write the file: file too large"), "\(stderr)")
+        #expect(try String(contentsOfFile: folder + "/transfer.svg", encoding: .utf8) == "a good picture")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["transfer.svg", "transfer.yaml"])
+    }
+
     @Test func focusOnAnUnknownStepSuggests() throws {
         let result = try flowkit(["render", "--svg", "flows/transfer.yaml", "--focus", "tarifs", "-o", "-"])
         #expect(result.status == 2)
