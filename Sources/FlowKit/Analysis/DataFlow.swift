@@ -523,7 +523,7 @@ struct StepGraph {
         let overridden: [[Int]] = steps.map { step in
             var skipped = step.on.compactMap { slotByEvent[$0.event.text] }
             if step.next != nil, let nextSlot { skipped.append(nextSlot) }
-            return Array(Set(skipped)).sorted()
+            return skipped.count > 1 ? Array(Set(skipped)).sorted() : skipped
         }
         let tree = SegmentCover(count: slotTargets.count, base: Int32(n))
         var nodeCount = n + tree.nodeSpan

@@ -141,6 +141,12 @@ struct SegmentCover {
     /// The tree nodes that together cover positions `lower ..< upper`.
     func cover(_ lower: Int, _ upper: Int) -> [Int32] {
         var result: [Int32] = []
+        cover(lower, upper, into: &result)
+        return result
+    }
+
+    /// Appends the tree nodes that together cover positions `lower ..< upper` to `result`.
+    func cover(_ lower: Int, _ upper: Int, into result: inout [Int32]) {
         var l = lower + size
         var r = upper + size
         while l < r {
@@ -149,7 +155,6 @@ struct SegmentCover {
             l >>= 1
             r >>= 1
         }
-        return result
     }
 
     /// The tree nodes covering every position except the sorted, distinct `excluded` ones.
@@ -157,10 +162,10 @@ struct SegmentCover {
         var result: [Int32] = []
         var lower = 0
         for position in excluded {
-            if position > lower { result += cover(lower, position) }
+            if position > lower { cover(lower, position, into: &result) }
             lower = position + 1
         }
-        if lower < count { result += cover(lower, count) }
+        if lower < count { cover(lower, count, into: &result) }
         return result
     }
 }

@@ -80,7 +80,7 @@ public struct FlowGraph: Sendable {
             ownMoves.append(moves)
             var skipped: [Int] = step.on.compactMap { slotByEvent[$0.event.text] }
             if step.next != nil, let nextSlot { skipped.append(nextSlot) }
-            skipped = Array(Set(skipped)).sorted()
+            if skipped.count > 1 { skipped = Array(Set(skipped)).sorted() }
             overridden.append(skipped)
         }
         let isFinish = steps.map { $0.kind == .finish }
