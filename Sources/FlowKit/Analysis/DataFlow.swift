@@ -505,6 +505,7 @@ struct StepGraph {
         let steps = flow.steps
         let n = steps.count
         var ids: [String: Int] = [:]
+        ids.reserveCapacity(n)
         for (id, step) in steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
         var slotTargets: [[Target]] = []
         var slotEvents: [String?] = []

@@ -36,48 +36,48 @@ public struct FlowDecoder {
         diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: "schema", step: step, message: message))
     }
 
-    private mutating func checkKeys(_ entries: [Node.Entry], allowed: [String], in context: String, step: String? = nil) {
+    private mutating func checkKeys(_ entries: [Node.Entry], allowed: [String], in context: @autoclosure () -> String, step: String? = nil) {
         for entry in entries where !allowed.contains(entry.key) {
             if entry.key == "<<" {
-                report("YAML merge keys ('<<') are not supported in \(context); write the keys out or use the '*' step", at: entry.keyPosition, step: step)
+                report("YAML merge keys ('<<') are not supported in \(context()); write the keys out or use the '*' step", at: entry.keyPosition, step: step)
             } else {
-                report("unknown key '\(Identifier.display(entry.key))' in \(context)\(Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition, step: step)
+                report("unknown key '\(Identifier.display(entry.key))' in \(context())\(Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition, step: step)
             }
         }
     }
 
-    private mutating func mapping(_ node: Node, _ what: String, step: String? = nil) -> [Node.Entry]? {
+    private mutating func mapping(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> [Node.Entry]? {
         if let entries = node.entries { return entries }
-        report("\(what) must be a mapping, found \(node.kindDescription)", at: node.position, step: step)
+        report("\(what()) must be a mapping, found \(node.kindDescription)", at: node.position, step: step)
         return nil
     }
 
     /// A name in a name slot: any scalar's text, which must be an identifier.
-    private mutating func nameValue(_ node: Node, _ what: String, step: String? = nil) -> Name? {
+    private mutating func nameValue(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> Name? {
         guard let scalar = node.scalar, scalar.kind != .null || scalar.quoted || !scalar.text.isEmpty else {
-            report("\(what) must be a name, found \(node.kindDescription)", at: node.position, step: step)
+            report("\(what()) must be a name, found \(node.kindDescription)", at: node.position, step: step)
             return nil
         }
-        return checkedName(scalar.text, at: node.position, what, step: step)
+        return checkedName(scalar.text, at: node.position, what(), step: step)
     }
 
-    private mutating func checkedName(_ text: String, at position: SourcePosition, _ what: String, step: String? = nil) -> Name? {
+    private mutating func checkedName(_ text: String, at position: SourcePosition, _ what: @autoclosure () -> String, step: String? = nil) -> Name? {
         guard Identifier.isValid(text) else {
-            report("'\(Identifier.display(text))' is not a valid \(what): names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: position, step: step)
+            report("'\(Identifier.display(text))' is not a valid \(what()): names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: position, step: step)
             return nil
         }
         return Name(text, at: position)
     }
 
-    private mutating func text(_ node: Node, _ what: String, step: String? = nil) -> String? {
+    private mutating func text(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> String? {
         if let scalar = node.scalar, scalar.kind != .null { return scalar.text }
-        report("\(what) must be text, found \(node.kindDescription)", at: node.position, step: step)
+        report("\(what()) must be text, found \(node.kindDescription)", at: node.position, step: step)
         return nil
     }
 
-    private mutating func expression(_ node: Node, _ what: String, step: String? = nil) -> ExpressionSource? {
+    private mutating func expression(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> ExpressionSource? {
         guard let scalar = node.scalar else {
-            report("\(what) must be an expression (a string, number, boolean or null), found \(node.kindDescription)", at: node.position, step: step)
+            report("\(what()) must be an expression (a string, number, boolean or null), found \(node.kindDescription)", at: node.position, step: step)
             return nil
         }
         if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position, quoted: scalar.quoted) }
