@@ -8,6 +8,13 @@ func temporaryFolder() throws -> String {
     return path
 }
 
+/// A chain of `steps` steps where each also jumps somewhere far away: slow for Graphviz to lay out.
+func jumpyFlow(steps: Int) -> String {
+    var yaml = "flowkit: 1\nflow: big\nstart: s0\nevents: { jump: }\nsteps:\n"
+    for i in 0..<steps { yaml += "  s\(i): { on: { jump: s\((i * 7919 + 13) % steps) }, next: \(i + 1 < steps ? "s\(i + 1)" : "done") }\n" }
+    return yaml + "  done: { kind: finish }\n"
+}
+
 @Suite("flowkit render")
 struct RenderCommandTests {
     @Test(arguments: ["png", "svg", "dot", "mermaid"])
@@ -66,10 +73,7 @@ struct RenderCommandTests {
     @Test func timeoutEndsTheCommandWithoutAFile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var yaml = "flowkit: 1\nflow: big\nstart: s0\nevents: { jump: }\nsteps:\n"
-        for i in 0..<3000 { yaml += "  s\(i): { on: { jump: s\((i * 7919 + 13) % 3000) }, next: \(i + 1 < 3000 ? "s\(i + 1)" : "done") }\n" }
-        yaml += "  done: { kind: finish }\n"
-        try yaml.write(toFile: folder + "/big.yaml", atomically: true, encoding: .utf8)
+        try jumpyFlow(steps: 3000).write(toFile: folder + "/big.yaml", atomically: true, encoding: .utf8)
         let result = try flowkit(["render", "--svg", "--timeout", "0.2", folder + "/big.yaml"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("gave up after 0.2 s"))
@@ -79,10 +83,7 @@ struct RenderCommandTests {
     @Test func twentyThousandStepsGiveUpInBoundedTimeWithoutAFile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var yaml = "flowkit: 1\nflow: huge\nstart: s0\nevents: { jump: }\nsteps:\n"
-        for i in 0..<20_000 { yaml += "  s\(i): { on: { jump: s\((i * 7919 + 13) % 20_000) }, next: \(i + 1 < 20_000 ? "s\(i + 1)" : "done") }\n" }
-        yaml += "  done: { kind: finish }\n"
-        try yaml.write(toFile: folder + "/huge.yaml", atomically: true, encoding: .utf8)
+        try jumpyFlow(steps: 20_000).write(toFile: folder + "/huge.yaml", atomically: true, encoding: .utf8)
         let result = try flowkit(["render", "--svg", "--timeout", "2", folder + "/huge.yaml"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("gave up after 2 s"))
