@@ -227,6 +227,7 @@ class Harness:
         self.scores: dict[tuple[str, int], Score] = {}
         self.notes: list[str] = []
         self.failures: list[str] = []
+        self.engine_lines: list[str] = []
         self.flows: dict[int, flowgen.Flow] = {}
         self.started = datetime.datetime.now(datetime.timezone.utc)
         self.load_before = os.getloadavg()
@@ -563,6 +564,12 @@ class Harness:
         walk = f.get("simulate 10000")
         rows.append(f"| simulate a 1,000-event walk on a 10,000-step flow, whole process: under 150 ms | "
                     f"{wall_text(walk)} | {status(walk.wall, 0.15, ' ms', 1000, why=walk.problem or '')} |")
+        for label, name in (("explicit events", "explicit events"),
+                            ("results + set + derived event", "a result, a `set` and a derived event at every step")):
+            rate = next((int(line.rsplit(" ", 2)[-2]) for line in self.engine_lines
+                         if line.startswith(f"engine: {label}:") and line.rsplit(" ", 2)[-2].isdigit()), None)
+            rows.append(f"| the engine alone ({name}): at least 1,000,000 transitions/s | "
+                        f"{f'{rate:,}/s' if rate else '—'} | {status(rate, 1_000_000, '/s', at_least=True)} |")
         render, dot = f.get("render 1000"), f.get("dot 1000")
         rows.append(f"| render a 1,000-step flow to SVG: under 10 s | {wall_text(render)} | "
                     f"{status(render.wall, 10, ' s', why=render.problem or '')} |")
@@ -673,6 +680,7 @@ class Harness:
         self.measure_walks()
         self.measure_renders()
         engine = self.engine()
+        self.engine_lines = engine
         self.spawner.stdin.close()
         self.spawner.wait()
         self.output.write_text(self.report(engine))
