@@ -75,8 +75,11 @@ public struct FlowGraph: Sendable {
         overridden.reserveCapacity(n)
         for step in steps {
             var moves: [Move] = []
-            for handler in step.on { moves += handler.targets.map(resolve) }
-            if let next = step.next { moves += next.map(resolve) }
+            moves.reserveCapacity(step.on.reduce(step.next?.count ?? 0) { $0 + $1.targets.count })
+            for handler in step.on {
+                for target in handler.targets { moves.append(resolve(target)) }
+            }
+            for target in step.next ?? [] { moves.append(resolve(target)) }
             ownMoves.append(moves)
             var skipped: [Int] = step.on.compactMap { slotByEvent[$0.event.text] }
             if step.next != nil, let nextSlot { skipped.append(nextSlot) }
