@@ -64,13 +64,22 @@ struct ExpressionLexer {
             kind = number()
         } else if Self.isWordStart(scalar) {
             while index < scalars.count, Self.isWordStart(scalars[index]) || Self.isDigit(scalars[index]) { index += 1 }
-            kind = .word(String(String.UnicodeScalarView(scalars[start..<index])))
+            kind = .word(string(start..<index))
         } else if scalar == "'" || scalar == "\"" {
             kind = text(quote: scalar)
         } else {
             kind = symbol()
         }
         return ExpressionToken(kind: kind, start: start, end: index)
+    }
+
+    /// The text of `range` (words and numbers are ASCII but for letters beyond it, which take the slow path).
+    private func string(_ range: Range<Int>) -> String {
+        guard scalars[range].allSatisfy(\.isASCII) else { return String(String.UnicodeScalarView(scalars[range])) }
+        return String(unsafeUninitializedCapacity: range.count) { buffer in
+            for (offset, scalar) in scalars[range].enumerated() { buffer[offset] = UInt8(scalar.value) }
+            return range.count
+        }
     }
 
     private mutating func number() -> ExpressionToken.Kind {
@@ -95,7 +104,7 @@ struct ExpressionLexer {
                 while index < scalars.count, Self.isDigit(scalars[index]) { index += 1 }
             }
         }
-        let written = String(String.UnicodeScalarView(scalars[start..<index]))
+        let written = string(start..<index)
         if isInteger { return .integer(written) }
         guard let value = Double(written), value.isFinite else {
             return .invalid("the number '\(Identifier.display(written, limit: 30))' is too large", at: start)
