@@ -84,9 +84,14 @@ public struct LintSession: Sendable {
                 if !document.isScript && (document.flow?.steps.count ?? 0) >= Linter.parallelThreshold {
                     // The rules of a flow read its model, not its syntax tree: a large tree is freed on the other
                     // core while they run, rather than after them.
+                    // (An async job, not a concurrentPerform: libdispatch would run the rules' own parallel work
+                    // serially inside one.)
                     let tree = TreeHolder(document.root)
                     document.root = nil
-                    findings = Parallel.both({ [document] in Linter.lint(document, workspace: workspace) }, { tree.release() }).0
+                    let freed = DispatchGroup()
+                    DispatchQueue.global().async(group: freed) { tree.release() }
+                    findings = Linter.lint(document, workspace: workspace)
+                    freed.wait()
                 } else {
                     findings = Linter.lint(document, workspace: workspace)
                 }

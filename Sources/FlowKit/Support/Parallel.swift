@@ -5,6 +5,9 @@ import Foundation
 enum Parallel {
     /// `body(i)` for every `i` in `0..<count`, run concurrently, results in index order.
     static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+        // One piece of work runs here: inside a concurrentPerform, libdispatch runs nested ones serially, and the
+        // work (one large file) may itself want both cores.
+        if count == 1 { return [body(0)] }
         let slots = Slots<T>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in slots.set(index, body(index)) }
         return slots.values
