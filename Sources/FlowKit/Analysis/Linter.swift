@@ -35,9 +35,7 @@ public enum Linter {
     /// steps' suppressions; for a run that must know whether a flow can run at all, without the whole analysis.
     public static func lint(_ document: LoadedDocument, rules: [any Rule.Type]) -> [Diagnostic] {
         let context = LintContext(document: document, graphs: false)
-        var findings = rules.flatMap { $0.check(context) }
-        if let flow = document.flow { findings = applySuppressions(findings, flow: flow, context: context) }
-        return findings.sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
+        return finished(rules.flatMap { $0.check(context) }, context: context)
     }
 
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
@@ -50,13 +48,16 @@ public enum Linter {
     /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent).
     public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil) -> [Diagnostic] {
         let context = LintContext(document: document, workspace: workspace)
-        var findings: [Diagnostic]
-        if (document.flow?.steps.count ?? 0) >= parallelThreshold {
-            findings = Parallel.map(rules.count) { rules[$0].check(context) }.flatMap { $0 }
-        } else {
-            findings = rules.flatMap { $0.check(context) }
-        }
-        if let flow = document.flow { findings = applySuppressions(findings, flow: flow, context: context) }
+        let findings = (document.flow?.steps.count ?? 0) >= parallelThreshold
+            ? Parallel.map(rules.count) { rules[$0].check(context) }.flatMap { $0 }
+            : rules.flatMap { $0.check(context) }
+        return finished(findings, context: context)
+    }
+
+    /// The rules' findings after the steps' suppressions, ordered by position, then rule, then message.
+    private static func finished(_ findings: [Diagnostic], context: LintContext) -> [Diagnostic] {
+        var findings = findings
+        if let flow = context.flow { findings = applySuppressions(findings, flow: flow, context: context) }
         return findings.sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
     }
 
