@@ -159,13 +159,18 @@ struct SegmentCover {
 
     /// The tree nodes covering every position except the sorted, distinct `excluded` ones.
     func coverAll(except excluded: [Int]) -> [Int32] {
+        cover(0, count, except: excluded)
+    }
+
+    /// The tree nodes covering positions `lower ..< upper` except the sorted, distinct `excluded` ones.
+    func cover(_ lower: Int, _ upper: Int, except excluded: [Int]) -> [Int32] {
         var result: [Int32] = []
-        var lower = 0
-        for position in excluded {
-            if position > lower { cover(lower, position, into: &result) }
-            lower = position + 1
+        var from = lower
+        for position in excluded where position >= lower && position < upper {
+            if position > from { cover(from, position, into: &result) }
+            from = position + 1
         }
-        if lower < count { cover(lower, count, into: &result) }
+        if from < upper { cover(from, upper, into: &result) }
         return result
     }
 }

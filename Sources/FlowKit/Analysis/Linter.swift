@@ -14,6 +14,7 @@ public enum Linter {
         FinishHasTransitionsRule.self,
         BackTargetRule.self,
         MaybeUnsetRule.self,
+        SetWithoutResultRule.self,
         ExpressionRule.self,
         UndeclaredStateRule.self,
         TypeMismatchRule.self,

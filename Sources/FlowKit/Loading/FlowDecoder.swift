@@ -4,7 +4,7 @@
 /// It returns no flow only when a required key (`flowkit`, `flow`, `start`, `steps`) is missing or unusable.
 public struct FlowDecoder {
     /// The keys a flow document may have at its top level.
-    public static let topLevelKeys = ["flowkit", "flow", "title", "description", "start", "state", "events", "entries", "steps", "$schema"]
+    public static let topLevelKeys = ["flowkit", "flow", "title", "description", "start", "state", "inputs", "events", "entries", "steps", "$schema"]
     /// The keys a step may have.
     public static let stepKeys = ["kind", "title", "description", "result", "set", "on", "next", "outcome", "flow", "input", "lint"]
     /// The keys the `"*"` step may have.
@@ -132,6 +132,7 @@ public struct FlowDecoder {
         if let node = root["$schema"] { _ = text(node, "'$schema'") }
 
         let state = root["state"].map { fieldList($0, what: "'state'", allowObjects: false) } ?? []
+        let inputs = root["inputs"].map { inputList($0, state: state) } ?? []
         let events = root["events"].map { eventDeclarations($0) } ?? []
         let entryList = root["entries"].map { flowEntries($0) } ?? []
 
@@ -159,7 +160,7 @@ public struct FlowDecoder {
         }
         guard complete, missing.isEmpty, let flowName, let start else { return nil }
         return Flow(file: file, version: version, name: flowName, title: title, description: description, start: start,
-                    state: state, events: events, entries: entryList, steps: steps, anyStep: anyStep)
+                    state: state, inputs: inputs, events: events, entries: entryList, steps: steps, anyStep: anyStep)
     }
 
     // MARK: - Types
@@ -219,6 +220,27 @@ public struct FlowDecoder {
             }
             return TypeRef(base: .object(fieldList(node, what: "a result shape", allowObjects: true, step: step)), optional: false, position: node.position)
         }
+    }
+
+    /// `inputs`: a list of declared state keys, each once.
+    private mutating func inputList(_ node: Node, state: [Field]) -> [Name] {
+        guard case .sequence(let items) = node.value else {
+            report("'inputs' must be a list of state keys, found \(node.kindDescription)", at: node.position)
+            return []
+        }
+        let declared = state.map(\.name.text)
+        var names: [Name] = []
+        for item in items {
+            guard let name = nameValue(item, "state key") else { continue }
+            if names.contains(where: { $0.text == name.text }) {
+                report("input '\(name.text)' is listed twice", at: item.position)
+            } else if !declared.contains(name.text) {
+                report("input '\(name.text)' is not a declared state key\(Suggestions.didYouMean(name.text, in: declared))", at: item.position)
+            } else {
+                names.append(name)
+            }
+        }
+        return names
     }
 
     // MARK: - Events and entries

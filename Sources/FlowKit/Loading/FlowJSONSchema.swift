@@ -53,6 +53,14 @@ public enum FlowJSONSchema {
             "$ref": "#/$defs/type"
           }
         },
+        "inputs": {
+          "type": "array",
+          "description": "State keys a run that begins at `start` is given by the host app, a parent flow's `input` or a script's `start.state`. A non-optional input is required.",
+          "items": {
+            "$ref": "#/$defs/identifier"
+          },
+          "uniqueItems": true
+        },
         "events": {
           "type": "object",
           "description": "Every event that a step handles, in evaluation order. `null` (an empty YAML value) declares an event that a step raises itself; an expression declares a derived event, raised when a step that handles it completes and the expression holds.",

@@ -376,6 +376,8 @@ public struct Flow: Hashable, Sendable {
     public var start: Name
     /// Declared state keys, in file order.
     public var state: [Field]
+    /// The state keys a run that begins at `start` is given (`inputs`), in file order.
+    public var inputs: [Name]
     /// Declared events, in declaration order.
     public var events: [EventDeclaration]
     /// Deep links.
@@ -387,8 +389,10 @@ public struct Flow: Hashable, Sendable {
 
     /// Creates a flow.
     public init(file: String, version: Int = 1, name: Name, title: String? = nil, description: String? = nil, start: Name,
-                state: [Field] = [], events: [EventDeclaration] = [], entries: [Entry] = [], steps: [Step] = [], anyStep: Step? = nil) {
+                state: [Field] = [], inputs: [Name] = [], events: [EventDeclaration] = [], entries: [Entry] = [],
+                steps: [Step] = [], anyStep: Step? = nil) {
         self.file = file
+        self.inputs = inputs
         self.version = version
         self.name = name
         self.title = title
@@ -403,4 +407,11 @@ public struct Flow: Hashable, Sendable {
 
     /// The step named `name`, when there is one.
     public func step(named name: String) -> Step? { steps.first { $0.name.text == name } }
+
+    /// The inputs a run that begins at `start` must be given: listed in `inputs`, declared and not optional.
+    public var requiredInputs: [String] {
+        let types = Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        var seen: Set<String> = []
+        return inputs.map(\.text).filter { types[$0].map { !$0.optional } ?? false && seen.insert($0).inserted }
+    }
 }

@@ -65,7 +65,7 @@ struct MaybeUnsetRuleTests {
             entries: { late: { step: b, path: /late } }
             steps:
               a: { result: { k: int }, set: { k: result.k }, next: b }
-              b: { set: { k: "↓state.k + 1" }, next: done }
+              b: { next: { forward: done, set: { k: "↓state.k + 1" } } }
               done: { kind: finish }
             """, rule: MaybeUnsetRule.self)
         #expect(findings == ["warning b: step 'b' reads 'k', which is not set on every path to it (not when entry 'late' starts the run at 'b')"])
@@ -183,8 +183,8 @@ struct MaybeUnsetRuleTests {
     }
 
     @Test func sharedReadsAreReportedOnceAtTheFirstStepThatLacksTheKey() {
-        // `big` is handled by "*", so every step evaluates it: 'a' lacks `total`. `help` is overridden by 'a', and
-        // 'b' and 'c' have `total`; `info` is used by 'a' too.
+        // `big` is handled by "*", so every step evaluates it: 'a' lacks `total`. `help` is overridden by 'a'; 'b'
+        // may complete with it before its `set` runs, and 'c' has `total`; `info` is used by 'a' too.
         let findings = markedFindings("""
             flowkit: 1
             flow: t
@@ -195,7 +195,7 @@ struct MaybeUnsetRuleTests {
               help:
               info:
             steps:
-              "*": { on: { big: done, help: { forward: done, if: "state.total > 1" }, info: { forward: done, if: "↓state.total > 2" } } }
+              "*": { on: { big: done, help: { forward: done, if: "↓state.total > 1" }, info: { forward: done, if: "↓state.total > 2" } } }
               a: { on: { help: done }, next: b }
               b: { result: { total: int }, set: { total: result.total }, next: c }
               c: { next: done }
@@ -203,6 +203,8 @@ struct MaybeUnsetRuleTests {
             """, rule: MaybeUnsetRule.self)
         #expect(findings == [
             "warning a: step 'a' reads 'total' in event 'big', which is not set on every path to it (not when the run starts at 'a')",
+            // 'b' may complete with 'help' and no result: its `set` has not run.
+            "warning b: step 'b' reads 'total' in the '*' handler for 'help', which is not set on every path to it (not on the path 'a' -> 'b')",
             "warning a: step 'a' reads 'total' in the '*' handler for 'info', which is not set on every path to it (not when the run starts at 'a')",
         ])
     }
@@ -279,5 +281,120 @@ struct MaybeUnsetRuleTests {
         let document = FlowLoader.load(bytes: Array(stripMarkers(text).text.utf8), file: "t.yaml", format: .yaml)
         let chunked = MaybeUnsetRule.check(LintContext(document: document), bitBudget: 1)
         #expect(chunked.map { "warning s0: \($0.message)" } == findings)
+    }
+}
+
+/// Issue 11: `maybe_unset` follows the engine's completions and the flow's inputs.
+@Suite("maybe_unset: completions and inputs")
+struct MaybeUnsetCompletionTests {
+    @Test func aSetRunsOnlyWithAResultSoAnExplicitEventSkipsIt() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: ask
+            state: { name: string }
+            events: { skip: }
+            steps:
+              ask: { result: { name: string }, set: { name: result.name }, on: { skip: hello }, next: hello }
+              hello: { next: { forward: done, if: "↓state.name != ''" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == [
+            "warning hello: step 'hello' reads 'name', which is not set on every path to it (not when 'ask' completes with event 'skip', on the path 'ask' -> 'hello')",
+        ])
+    }
+
+    @Test func derivedEventsAndNextCompleteWithAResult() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: ask
+            state: { name: string }
+            events: { short: "result.name == ''" }
+            steps:
+              ask: { result: { name: string }, set: { name: result.name }, on: { short: hello }, next: hello }
+              hello: { next: { forward: done, if: "state.name != ''" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.isEmpty)
+    }
+
+    @Test func aFlowStepsSetRunsOnEveryOutcome() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: pay
+            state: { paid: bool }
+            events: { done: null, cancelled: null }
+            steps:
+              pay: { kind: flow, flow: child.yaml, set: { paid: "true" }, on: { done: end, cancelled: end } }
+              end: { next: { forward: fin, if: "state.paid" } }
+              fin: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.isEmpty)
+    }
+
+    @Test func aSetOfAStepWithoutResultNeverRunsAndReadsNothing() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int, j: int }
+            steps:
+              a: { set: { j: "state.k" }, next: b }
+              b: { next: { forward: done, if: "↓state.j > 0" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == [
+            "warning b: step 'b' reads 'j', which is not set on every path to it (not when 'a' completes without a result (it declares none), on the path 'a' -> 'b')",
+        ])
+    }
+
+    @Test func requiredInputsAreSetAtStartButNotAtEntries() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { country: string, note: string? }
+            inputs: [country, note]
+            entries: { deep: { step: b, path: /b } }
+            steps:
+              a: { next: { forward: b, if: "state.country != ''" } }
+              b: { next: { forward: done, if: "↓state.country == 'RU'" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == [
+            "warning b: step 'b' reads 'country', which is not set on every path to it (not when entry 'deep' starts the run at 'b')",
+        ])
+    }
+
+    @Test func aRestartInARunBegunAtAnEntryShowsStartWithoutTheInputs() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { country: string }
+            inputs: [country]
+            events: { again: }
+            entries: { deep: { step: b, path: /b } }
+            steps:
+              a: { next: { forward: done, if: "↓state.country != ''" } }
+              b: { on: { again: { restart: true } }, next: done }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.count == 1)
+        let withoutRestart = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { country: string }
+            inputs: [country]
+            entries: { deep: { step: b, path: /b } }
+            steps:
+              a: { next: { forward: done, if: "state.country != ''" } }
+              b: { next: done }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(withoutRestart.isEmpty)
     }
 }

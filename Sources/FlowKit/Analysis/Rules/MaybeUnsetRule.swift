@@ -6,17 +6,21 @@ public enum MaybeUnsetRule: Rule {
         summary: "A step reads a non-optional state key that is not set on every path to it.",
         rationale: """
             Reading an unset non-optional state key is a run error. A key counts as set at a step when every path \
-            of forward moves from 'start' (where only the host app's initial state is known, so nothing counts as \
-            set) and from each entry (which sets its path parameters) to the step sets it: in a step's 'set' (taken \
-            to run whenever the step completes), in a target's 'set' (on that move only), or in an 'if' that \
-            requires it (exists(state.k) holds, or an earlier option's 'if' failed with !exists(state.k)). Back \
-            moves and 'restart' add no unset paths: a back move returns to a step with at least the keys it had \
-            when shown, and 'restart' shows 'start', where nothing counts as set. A step reads what its 'set' and a \
-            flow step's 'input' read (before its own 'set'), and what its derived events (its own and those of \
-            "*"), its targets' 'if' and 'set' and the "*" targets it uses read (after its own 'set'). A read \
-            inside exists(), or guarded by it (exists(state.k) && …, !exists(state.k) || …, \
-            exists(state.k) ? … : …), and a read of an optional key never count. Set the key on every path, make \
-            it optional and guard the read with exists(), or start the flow with it (an entry path parameter).
+            of forward moves from 'start' (where the required 'inputs' are set, and nothing else is known) and from \
+            each entry (which sets its path parameters) to the step sets it: in a step's 'set' on the moves where \
+            it runs (every move of a 'flow' step; the 'next' and derived-event moves of a step with 'result', which \
+            complete with a result; never a move by an explicit event, which may come without one, nor any move of \
+            a step without 'result'), in a target's 'set' (on that move only), or in an 'if' that requires it \
+            (exists(state.k) holds, or an earlier option's 'if' failed with !exists(state.k)). Back moves and \
+            'restart' add no unset paths: a back move returns to a step with at least the keys it had when shown, \
+            and 'restart' shows 'start' with the run's initial state. A step reads what its 'set' and a flow step's \
+            'input' read (before its own 'set'), and what its derived events (its own and those of "*"), its \
+            targets' 'if' and 'set' and the "*" targets it uses read (after its own 'set' on the moves that run \
+            it). A read inside exists(), or guarded by it (exists(state.k) && …, !exists(state.k) || …, \
+            exists(state.k) ? … : …), and a read of an optional key never count. The message names a way the key \
+            stays unset, with the completion that skips a 'set' ("not when 'ask' completes with event 'skip'"). \
+            Set the key on every path, make it optional and guard the read with exists(), or start the flow with \
+            it (an input, or an entry path parameter).
             """,
         severity: .warning,
         triggeringExamples: [
@@ -36,7 +40,7 @@ public enum MaybeUnsetRule: Rule {
                 set: { fee: "state.amount / 100" }
                 next: confirm
               confirm:
-                next: { forward: done, if: "state.amount + ↓state.fee > 0" }
+                next: { forward: done, if: "↓state.amount + ↓state.fee > 0" }
               done: { kind: finish }
             """,
             """
@@ -85,7 +89,7 @@ public enum MaybeUnsetRule: Rule {
               amount:
                 result: { amount: int }
                 set: { amount: result.amount }
-                on: { skip: { forward: confirm, set: { fee: 0 } } }
+                on: { skip: { forward: confirm, set: { fee: 0, amount: 0 } } }
                 next: { forward: confirm, set: { fee: "state.amount / 100" } }
               confirm:
                 next:
@@ -119,8 +123,10 @@ public enum MaybeUnsetRule: Rule {
 
     /// Where a read is evaluated.
     private enum Place {
-        /// In a step's own expressions: before its `set` runs (its `set`, its `input`) or after (its targets).
-        case own(step: Int, afterSet: Bool)
+        /// In a step's own `set` or `input`: before the step's `set` runs.
+        case before(step: Int)
+        /// In a step's own targets: when the move leaves `node` (the step's, or its after-`set` node).
+        case leaving(step: Int, node: Int)
         /// In a derived event's expression, at the steps that evaluate it.
         case event(Int)
         /// In a `"*"` target of a slot, at the steps that use the slot.
@@ -202,10 +208,13 @@ public enum MaybeUnsetRule: Rule {
         // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
         var ownKnown = [[[Set<String>]]](repeating: [], count: n)
         for (id, step) in steps.enumerated() where step.kind != .finish {
-            for assignment in step.set + step.input {
-                collect(assignment.expression, guarded: [], place: .own(step: id, afterSet: false))
+            // A `set` that never runs (a step without `result`) reads nothing.
+            for assignment in (graph.setNode(of: id) == nil ? [] : step.set) + step.input {
+                collect(assignment.expression, guarded: [], place: .before(step: id))
             }
-            ownKnown[id] = StepGraph.targetLists(of: step).map { collect($0, place: .own(step: id, afterSet: true)) }
+            ownKnown[id] = StepGraph.targetLists(of: step).enumerated().map { listIndex, list in
+                collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)))
+            }
         }
         let slotKnown = graph.slotTargets.indices.map { collect(graph.slotTargets[$0], place: .slot($0)) }
         var eventIndex: [String: Int] = [:]
@@ -215,9 +224,12 @@ public enum MaybeUnsetRule: Rule {
         }
         guard !reads.isEmpty else { return [] }
 
-        // What leaving a node sets: a step's `set`; an option's `set` and the keys its `if` proves set.
+        // What leaving a node sets: a step's `set` (at the node of the moves that run it); an option's `set` and the
+        // keys its `if` proves set.
         var gen = [[Int]](repeating: [], count: graph.graph.nodeCount)
-        for (id, step) in steps.enumerated() { gen[id] = tracked(step.set.map(\.key.text)) }
+        for (id, step) in steps.enumerated() {
+            if let node = graph.setNode(of: id) { gen[node] = tracked(step.set.map(\.key.text)) }
+        }
         for option in graph.options {
             let known: Set<String>
             switch option.owner {
@@ -227,12 +239,15 @@ public enum MaybeUnsetRule: Rule {
             let assigned = option.list[option.index].set
             gen[option.node] = known.isEmpty ? tracked(assigned.lazy.map(\.key.text)) : tracked(known.union(assigned.map(\.key.text)))
         }
-        // Nothing counts as set at `start`; an entry's path parameters are set at its step.
+        // The required inputs are set at `start`; an entry's path parameters are set at its step, and at `start`
+        // when a run begun at the entry can restart.
         let entryKeys = flow.entries.map { tracked(EntryPath.parameters($0.path)) }
-        var roots = graph.startID.map { [DataFlow.Root(node: $0)] } ?? []
+        var roots = graph.startID.map { [DataFlow.Root(node: $0, keys: tracked(flow.requiredInputs))] } ?? []
+        let restarts = graph.startID == nil ? [] : graph.stepsReachingRestart()
         for (index, entry) in flow.entries.enumerated() {
             guard let id = graph.ids[entry.step.text] else { continue }
             roots.append(DataFlow.Root(node: id, keys: entryKeys[index]))
+            if restarts.contains(id), let start = graph.startID { roots.append(DataFlow.Root(node: start, keys: entryKeys[index])) }
         }
 
         // The steps that evaluate each derived event: those handling it, or every step when "*" handles it.
@@ -257,8 +272,8 @@ public enum MaybeUnsetRule: Rule {
             func lacks(_ key: Int, before id: Int) -> Bool {
                 must.isReachable(id) && !must.isSet(key - chunkStart, before: id)
             }
-            func lacks(_ key: Int, after id: Int) -> Bool {
-                lacks(key, before: id) && !gen[id].contains(key)
+            func lacks(_ key: Int, leaving node: Int) -> Bool {
+                lacks(key, before: node) && !gen[node].contains(key)
             }
             // The first step in file order that lacks the key, preferring one that does not allow the rule.
             func witness(_ candidates: some Sequence<Int>, _ lacking: (Int) -> Bool) -> Int? {
@@ -274,29 +289,35 @@ public enum MaybeUnsetRule: Rule {
                 let step: Int?
                 var detail = ""
                 switch read.place {
-                case .own(let id, let afterSet):
-                    step = (afterSet ? lacks(key, after: id) : lacks(key, before: id)) ? id : nil
+                case .before(let id):
+                    step = lacks(key, before: id) ? id : nil
+                case .leaving(let id, let node):
+                    step = lacks(key, leaving: node) ? id : nil
                 case .event(let index):
                     let event = flow.events[index].name.text
                     detail = " in event '\(event)'"
                     let candidates = starEvents.contains(event) ? Array(0..<n) : handlers[index] ?? []
-                    step = witness(candidates.lazy.filter(evaluatesEvents)) { lacks(key, after: $0) }
+                    step = witness(candidates.lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
                 case .slot(let slot):
                     detail = graph.slotEvents[slot].map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
                     // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
                     let leaf = graph.leaf(slot)
                     step = lacks(key, before: leaf)
-                        ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, after: $0) } : nil
+                        ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, leaving: graph.node(of: $0, slot: slot)) } : nil
                 }
                 guard let step else { continue }
                 if witnesses[key] == nil && witnesses.count < witnessKeyLimit {
                     witnesses[key] = DataFlow.unsetPaths(in: graph.graph, key: key, gen: gen, roots: roots)
                 }
-                let name = steps[step].name.text
-                let path = witnesses[key].flatMap { paths in graph.explain(paths, to: step) { !entryKeys[$0].contains(key) } }
-                let message = "step '\(name)' reads '\(keyNames[key])'\(detail), which is not set on every path to it"
+                let name = keyNames[key]
+                let setter = { (id: Int) in steps[id].set.contains { $0.key.text == name } }
+                let path = witnesses[key].flatMap { paths in
+                    graph.explain(paths, to: step, entryCounts: { !entryKeys[$0].contains(key) }, setter: setter)
+                }
+                let stepName = steps[step].name.text
+                let message = "step '\(stepName)' reads '\(name)'\(detail), which is not set on every path to it"
                     + (path.map { " (\($0))" } ?? "")
-                findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: name, message))
+                findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, message))
             }
         }
         return findings
