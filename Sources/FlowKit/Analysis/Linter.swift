@@ -18,6 +18,7 @@ public enum Linter {
         ExpressionRule.self,
         UndeclaredStateRule.self,
         TypeMismatchRule.self,
+        MaybeNullRule.self,
         UnreachableOptionRule.self,
         ShadowedHandlerRule.self,
         EntryParamRule.self,

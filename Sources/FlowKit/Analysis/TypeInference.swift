@@ -131,6 +131,9 @@ public enum ResultContext: Hashable, Sendable {
     case absent(reason: String)
     /// A known shape: the keys `result` has, with their types.
     case fields([String: StaticType], owner: ResultOwner)
+    /// A known shape, but the completion may come without a result (`when` says which: "when step 'ask' completes
+    /// with event 'skip'"): a read of `result` needs an `exists(result.…)` guard.
+    case fieldsUnlessAbsent([String: StaticType], owner: ResultOwner, when: String)
 
     /// The declared `result` of `step`, or `unknown` when it declares none.
     public static func declared(by step: Step) -> ResultContext {
@@ -177,6 +180,8 @@ public struct TypeProblem: Hashable, Sendable {
         case undeclaredState = "undeclared_state"
         /// Anything else that does not type-check (`type_mismatch`).
         case typeMismatch = "type_mismatch"
+        /// A value that may be null reaches an operator, a condition or a non-optional key (`maybe_null`).
+        case maybeNull = "maybe_null"
     }
 
     /// Which rule reports it.
@@ -210,16 +215,19 @@ public struct InferredExpression: Hashable, Sendable {
 /// only a type that is exactly `null` counts as null. `unknown` operands are never reported.
 public enum TypeInference {
     /// The type of `expression` in `environment`, with the problems of its operators and paths.
-    public static func infer(_ expression: Expression, in environment: TypeEnvironment) -> InferredExpression {
+    public static func infer(_ expression: Expression, in environment: TypeEnvironment, guarded: Set<String> = []) -> InferredExpression {
         var inferrer = Inferrer(environment: environment)
+        inferrer.guarded = guarded
         let type = inferrer.infer(expression.root)
         return InferredExpression(type: type, problems: inferrer.problems)
     }
 
     /// The problems of `expression` used as a condition (an `if`, a derived event): it must be a bool. The branches
     /// of a `? :` are checked one by one; `what` names the slot ("the 'if' of step 'a'").
-    public static func checkCondition(_ expression: Expression, in environment: TypeEnvironment, what: String) -> [TypeProblem] {
+    public static func checkCondition(_ expression: Expression, in environment: TypeEnvironment, what: String,
+                                      guarded: Set<String> = []) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
+        inferrer.guarded = guarded
         inferrer.expect(expression.root, .condition(what))
         return inferrer.problems
     }
@@ -228,8 +236,10 @@ public enum TypeInference {
     /// rules: an int fits `number`, a number never fits `int`, null fits only optionals, a text literal must be one
     /// of an enum's values, an enum fits another that shares a value. The branches of a `? :` are checked one by
     /// one; `what` names the slot ("step 'a' sets 'amount'").
-    public static func checkAssignment(_ expression: Expression, to type: TypeRef, in environment: TypeEnvironment, what: String) -> [TypeProblem] {
+    public static func checkAssignment(_ expression: Expression, to type: TypeRef, in environment: TypeEnvironment, what: String,
+                                       guarded: Set<String> = []) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
+        inferrer.guarded = guarded
         inferrer.expect(expression.root, .value(type, what))
         return inferrer.problems
     }
@@ -247,6 +257,8 @@ private struct Inferrer {
 
     let environment: TypeEnvironment
     var problems: [TypeProblem] = []
+    /// The paths (`state.note`, `result.user.name`) an enclosing `exists` guard proves set and not null here.
+    var guarded: Set<String> = []
 
     init(environment: TypeEnvironment) {
         self.environment = environment
@@ -256,25 +268,60 @@ private struct Inferrer {
         problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message))
     }
 
+    /// Runs `body` with `extra` paths guarded as well.
+    mutating func guarding<T>(_ extra: Set<String>, _ body: (inout Inferrer) -> T) -> T {
+        guard !extra.isSubset(of: guarded) else { return body(&self) }
+        let saved = guarded
+        guarded.formUnion(extra)
+        defer { guarded = saved }
+        return body(&self)
+    }
+
+    /// Whether a guard proves `path` not null: the path itself, or a longer path through it, is guarded.
+    func isGuarded(_ path: ExpressionPath) -> Bool {
+        let text = path.description
+        return guarded.contains { $0 == text || ($0.hasPrefix(text) && $0.dropFirst(text.count).first == ".") }
+    }
+
+    /// Reports `type` when it may be null (an optional of a known type) where `what` needs a value, and gives the
+    /// type it holds.
+    mutating func nonNull(_ type: StaticType, _ node: ExpressionNode, _ what: String) -> StaticType {
+        guard case .optional(let wrapped) = type else { return type }
+        if wrapped != .unknown {
+            let subject: String
+            let hint: String
+            if case .path(let path) = node {
+                subject = "'\(path)'"
+                hint = "; guard it with exists(\(path))"
+            } else {
+                subject = "this value"
+                hint = ""
+            }
+            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(subject) may be null, and \(what)\(hint)"))
+        }
+        return wrapped
+    }
+
     // MARK: - Slots
 
     /// Checks `node` against what its slot needs, branch by branch through `? :`.
     mutating func expect(_ node: ExpressionNode, _ expectation: Expectation) {
         if case .conditional(let condition, let then, let otherwise, _) = node {
             requireBool(condition, what: "the condition of '? :'")
-            expect(then, expectation)
-            expect(otherwise, expectation)
+            guarding(PathGuards.whenTrue(condition)) { $0.expect(then, expectation) }
+            guarding(PathGuards.whenFalse(condition)) { $0.expect(otherwise, expectation) }
             return
         }
         let type = infer(node)
         switch expectation {
         case .condition(let what):
-            let found = type.unwrapped
+            let found = nonNull(type, node, "\(what) needs true or false")
             if found != .bool && found != .unknown {
                 mismatch("\(what) must be a bool, found \(found.phrase)", at: node.span.start)
             }
         case .value(let declared, let what):
-            if let message = assignability(of: type, node: node, to: declared) {
+            let stored = declared.optional ? type : nonNull(type, node, "\(what), which is not optional")
+            if let message = assignability(of: stored, node: node, to: declared) {
                 mismatch("\(what): \(message)", at: node.span.start)
             }
         }
@@ -309,7 +356,7 @@ private struct Inferrer {
 
     /// Infers `node` and reports it unless it is a bool (or optional bool, or unknown).
     mutating func requireBool(_ node: ExpressionNode, what: String) {
-        let found = infer(node).unwrapped
+        let found = nonNull(infer(node), node, "\(what) needs true or false")
         if found != .bool && found != .unknown {
             mismatch("\(what) needs a bool, found \(found.phrase)", at: node.span.start)
         }
@@ -338,7 +385,7 @@ private struct Inferrer {
             _ = read(path, exists: true)
             return .bool
         case .unary(let op, let operand, let span):
-            let type = infer(operand).unwrapped
+            let type = nonNull(infer(operand), operand, "'\(op.rawValue)' needs a value")
             switch (op, type) {
             case (_, .unknown): return op == .not ? .bool : .unknown
             case (.not, .bool): return .bool
@@ -354,7 +401,9 @@ private struct Inferrer {
             return binary(op, lhs, rhs, at: span.start)
         case .conditional(let condition, let then, let otherwise, _):
             requireBool(condition, what: "the condition of '? :'")
-            return StaticType.join(infer(then), infer(otherwise))
+            let a = guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
+            let b = guarding(PathGuards.whenFalse(condition)) { $0.infer(otherwise) }
+            return StaticType.join(a, b)
         case .membership(let value, let items, _):
             let valueType = infer(value)
             for item in items {
@@ -366,8 +415,20 @@ private struct Inferrer {
     }
 
     mutating func binary(_ op: BinaryOperator, _ lhs: ExpressionNode, _ rhs: ExpressionNode, at offset: Int) -> StaticType {
-        let a = infer(lhs)
-        let b = infer(rhs)
+        var a = infer(lhs)
+        var b: StaticType
+        switch op {
+        case .and: b = guarding(PathGuards.whenTrue(lhs)) { $0.infer(rhs) }
+        case .or: b = guarding(PathGuards.whenFalse(lhs)) { $0.infer(rhs) }
+        default: b = infer(rhs)
+        }
+        switch op {
+        case .and, .or, .less, .lessOrEqual, .greater, .greaterOrEqual, .add, .subtract, .multiply, .divide, .remainder:
+            a = nonNull(a, lhs, "'\(op.rawValue)' needs a value")
+            b = nonNull(b, rhs, "'\(op.rawValue)' needs a value")
+        case .equal, .notEqual:
+            break
+        }
         switch op {
         case .and, .or:
             for (node, type) in [(lhs, a), (rhs, b)] where type.unwrapped != .bool && type.unwrapped != .unknown {
@@ -444,7 +505,8 @@ private struct Inferrer {
                 problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(key)' is not declared\(hint)"))
                 return .unknown
             }
-            return StaticType(type)
+            let declared = StaticType(type)
+            return isGuarded(path) ? declared.unwrapped : declared
         case .result:
             switch environment.result {
             case .unknown:
@@ -453,7 +515,17 @@ private struct Inferrer {
                 mismatch(exists ? "'\(shown)' is always false: \(reason)" : "\(shown) cannot be read: \(reason)", at: path.span.start)
                 return .unknown
             case .fields(let fields, let owner):
-                return readResult(path, fields: fields, owner: owner, exists: exists)
+                let type = readResult(path, fields: fields, owner: owner, exists: exists)
+                return isGuarded(path) ? type.unwrapped : type
+            case .fieldsUnlessAbsent(let fields, let owner, let when):
+                let before = problems.count
+                let type = readResult(path, fields: fields, owner: owner, exists: exists)
+                // A key the shape lacks is one mistake, reported as such.
+                if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
+                    mismatch("'\(path)' cannot be read \(when): that completion may come without a result; guard it with exists(\(path))",
+                             at: path.span.start)
+                }
+                return isGuarded(path) ? type.unwrapped : type
             }
         }
     }
@@ -492,6 +564,56 @@ private struct Inferrer {
     }
 }
 
+/// What `exists(…)` and comparisons with `null` prove about paths: the paths (`state.note`, `result.user.name`) that
+/// are set and not null whenever an expression is true, or false.
+enum PathGuards {
+    /// The paths not null whenever `node` is true.
+    static func whenTrue(_ node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .exists(let path, _):
+            return [path.description]
+        case .binary(.notEqual, let lhs, let rhs, _):
+            return nullComparison(lhs, rhs)
+        case .unary(.not, let operand, _):
+            return whenFalse(operand)
+        case .binary(.and, let lhs, let rhs, _):
+            return whenTrue(lhs).union(whenTrue(rhs))
+        case .binary(.or, let lhs, let rhs, _):
+            return whenTrue(lhs).intersection(whenTrue(rhs))
+        case .conditional(let condition, let then, let otherwise, _):
+            return whenTrue(condition).union(whenTrue(then)).intersection(whenFalse(condition).union(whenTrue(otherwise)))
+        default:
+            return []
+        }
+    }
+
+    /// The paths not null whenever `node` is false.
+    static func whenFalse(_ node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .binary(.equal, let lhs, let rhs, _):
+            return nullComparison(lhs, rhs)
+        case .unary(.not, let operand, _):
+            return whenTrue(operand)
+        case .binary(.or, let lhs, let rhs, _):
+            return whenFalse(lhs).union(whenFalse(rhs))
+        case .binary(.and, let lhs, let rhs, _):
+            return whenFalse(lhs).intersection(whenFalse(rhs))
+        case .conditional(let condition, let then, let otherwise, _):
+            return whenTrue(condition).union(whenFalse(then)).intersection(whenFalse(condition).union(whenFalse(otherwise)))
+        default:
+            return []
+        }
+    }
+
+    /// The path of `p == null` or `null == p` (either side).
+    private static func nullComparison(_ lhs: ExpressionNode, _ rhs: ExpressionNode) -> Set<String> {
+        switch (lhs, rhs) {
+        case (.path(let path), .literal(.null, _)), (.literal(.null, _), .path(let path)): return [path.description]
+        default: return []
+        }
+    }
+}
+
 /// A finding of the flow-wide type check, before it becomes a rule's diagnostic.
 public struct TypeFinding: Hashable, Sendable {
     /// Which rule reports it.
@@ -518,6 +640,26 @@ public enum FlowTypeChecker {
             var walker = Walker(flow: flow, parser: parse)
             walker.run(nestedState: nestedState)
             return walker.findings
+        }
+    }
+}
+
+/// What `result` holds at a step, as far as grouping steps for a shared check goes: no result, an unknown one, or
+/// a shape (the owner aside, which only names the step in messages).
+private enum ResultShape: Hashable {
+    case absent
+    case unknown
+    /// A shape; `always` when every completion has a result (a `flow` step).
+    case fields([String: StaticType], always: Bool)
+
+    init(_ step: Step, _ result: ResultContext) {
+        switch result {
+        case .fields(let fields, _), .fieldsUnlessAbsent(let fields, _, _):
+            self = step.kind != .flow && step.result == nil ? .absent : .fields(fields, always: step.kind == .flow)
+        case .absent:
+            self = .absent
+        case .unknown:
+            self = step.kind != .flow && step.result == nil ? .absent : .unknown
         }
     }
 }
@@ -553,11 +695,13 @@ private struct Walker {
         return nil
     }
 
+    /// The most (`"*"` handler or derived event) × (distinct result shape) checks; past it, `"*"` targets and derived
+    /// events are checked once with an unknown result, which keeps a hostile flow's check near-linear.
+    static let sharedCheckLimit = 1 << 20
+
     mutating func run(nestedState: (Step) -> [Field]?) {
-        checkEvents()
-        for step in [flow.anyStep].compactMap({ $0 }) {
-            checkStep(step, result: .unknown, nested: nil)
-        }
+        let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
+        var results: [ResultContext] = []
         for step in flow.steps {
             var nested: [Field]?
             var result = ResultContext.declared(by: step)
@@ -565,58 +709,152 @@ private struct Walker {
                 nested = nestedState(step)
                 result = nested.map { .nestedFlow(state: $0, step: step.name.text, file: step.flowPath ?? "") } ?? .unknown
             }
-            checkStep(step, result: result, nested: nested)
+            results.append(result)
+            checkStep(step, result: result, nested: nested, derived: derived)
         }
+        checkEvents(results: results)
+        if let anyStep = flow.anyStep { checkShared(anyStep, results: results, derived: derived) }
     }
 
-    /// Derived events: once with an unknown result, then for each step that handles the event itself with a
-    /// declared `result` (derived events are never evaluated for `flow` steps).
-    mutating func checkEvents() {
-        var handlers: [String: [Step]] = [:]
-        for step in flow.steps where step.kind != .flow && step.result != nil {
+    /// What `result` holds for the targets of a step's moves by `event` (nil: `next`, or a derived event), given
+    /// what it holds when the step completes with a result (see docs/format.md, "Running a flow").
+    func context(of step: Step, result: ResultContext, event: String?, derived: Set<String>) -> ResultContext {
+        let name = step.name.text
+        if step.kind == .flow { return result }
+        guard step.result != nil else {
+            return .absent(reason: "step '\(name)' declares no 'result', so it completes without one")
+        }
+        guard let event, !derived.contains(event), case .fields(let fields, let owner) = result else { return result }
+        return .fieldsUnlessAbsent(fields, owner: owner, when: "when step '\(name)' completes with event '\(event)'")
+    }
+
+    /// Derived events: once with an unknown result, then at every step that evaluates it (it or `"*"` handles the
+    /// event; never `flow` or `finish` steps) against that step's result, or its absence. Steps with the same result
+    /// shape are checked together, and each problem is reported once, naming the first step and how many more.
+    mutating func checkEvents(results: [ResultContext]) {
+        let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        var handlers: [String: [Int]] = [:]
+        for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish {
             var handled: Set<String> = []
-            for handler in step.on where handled.insert(handler.event.text).inserted {
-                handlers[handler.event.text, default: []].append(step)
+            for handler in step.on where !starEvents.contains(handler.event.text) && handled.insert(handler.event.text).inserted {
+                handlers[handler.event.text, default: []].append(id)
             }
         }
-        for event in flow.events {
+        let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
+        let groupsOfAll = groups(everyStep, results: results)
+        let budget = Self.sharedCheckLimit / max(groupsOfAll.count, 1)
+        for (index, event) in flow.events.enumerated() {
             guard let source = event.expression, let expression = parse(source) else { continue }
             let what = "the expression of event '\(event.name.text)'"
             let general = TypeInference.checkCondition(expression, in: base, what: what)
             add(general, in: source, step: nil)
-            for step in handlers[event.name.text] ?? [] {
-                let name = step.name.text
-                let problems = TypeInference.checkCondition(expression, in: base.with(result: .declared(by: step)), what: what)
+            let stepGroups = starEvents.contains(event.name.text)
+                ? (index < budget ? groupsOfAll : [])
+                : groups(handlers[event.name.text] ?? [], results: results)
+            for group in stepGroups {
+                let first = flow.steps[group[0]].name.text
+                let environment = base.with(result: context(of: flow.steps[group[0]], result: results[group[0]], event: nil, derived: []))
+                let problems = TypeInference.checkCondition(expression, in: environment, what: what)
+                let more = group.count > 1 ? " (and \(group.count - 1) more step\(group.count == 2 ? "" : "s"))" : ""
                 add(problems.filter { !general.contains($0) }.map { problem in
-                    guard problem.kind == .typeMismatch, !problem.message.contains("step '\(name)'") else { return problem }
-                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: "when step '\(name)' completes, \(problem.message)")
-                }, in: source, step: name)
+                    guard problem.kind == .typeMismatch else { return problem }
+                    let message = problem.message.contains("step '\(first)'") ? problem.message : "when step '\(first)' completes, \(problem.message)"
+                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message + more)
+                }, in: source, step: first)
             }
         }
     }
 
-    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?) {
+    /// Steps grouped by what `result` holds there (its shape, or its absence), in file order of each group's first step.
+    func groups(_ ids: [Int], results: [ResultContext]) -> [[Int]] {
+        var index: [ResultShape: Int] = [:]
+        var groups: [[Int]] = []
+        for id in ids {
+            let shape = ResultShape(flow.steps[id], results[id])
+            if let existing = index[shape] {
+                groups[existing].append(id)
+            } else {
+                index[shape] = groups.count
+                groups.append([id])
+            }
+        }
+        return groups
+    }
+
+    /// The targets of `"*"`: each handler at every step that uses it (no finish step, not overridden), with the
+    /// result that step has on that move; steps with the same result shape are checked together.
+    mutating func checkShared(_ anyStep: Step, results: [ResultContext], derived: Set<String>) {
+        var overriders: [String: Set<Int>] = [:]
+        var nextOverriders: Set<Int> = []
+        for (id, step) in flow.steps.enumerated() {
+            for handler in step.on { overriders[handler.event.text, default: []].insert(id) }
+            if step.next != nil { nextOverriders.insert(id) }
+        }
+        let live = flow.steps.indices.filter { flow.steps[$0].kind != .finish }
+        let all = groups(live, results: results)
+        let budget = Self.sharedCheckLimit / max(all.count, 1)
+        let lists: [(event: String?, targets: [Target])] = anyStep.on.map { ($0.event.text, $0.targets) } + (anyStep.next.map { [(nil, $0)] } ?? [])
+        for (index, (event, targets)) in lists.enumerated() {
+            let skipped = event.map { overriders[$0] ?? [] } ?? nextOverriders
+            var users: [Int] = []
+            if index < budget {
+                for group in all {
+                    if let first = group.first(where: { !skipped.contains($0) }) { users.append(first) }
+                }
+            }
+            let handler = event.map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
+            if users.isEmpty {
+                checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)")
+            }
+            for id in users {
+                let step = flow.steps[id]
+                let result = context(of: step, result: results[id], event: event, derived: derived)
+                checkTargets(targets, step: "*", environment: base.with(result: result), what: "the 'if' of \(handler) at step '\(step.name.text)'")
+            }
+        }
+    }
+
+    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?, derived: Set<String>) {
         let name = step.name.text
-        let environment = base.with(result: result)
-        assignments(step.set, step: name, environment: environment)
+        // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
+        // but what it writes is still checked, with nothing known of `result`.
+        assignments(step.set, step: name, environment: base.with(result: result))
         if step.kind == .flow {
             checkInput(step, nested: nested)
         }
-        for target in step.on.flatMap(\.targets) + (step.next ?? []) {
-            if let source = target.condition, let expression = parse(source) {
-                add(TypeInference.checkCondition(expression, in: environment, what: "the 'if' of step '\(name)'"), in: source, step: name)
-            }
-            assignments(target.set, step: name, environment: environment)
+        for handler in step.on {
+            let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
+            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'")
+        }
+        if let next = step.next {
+            let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
+            checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'")
         }
     }
 
-    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment) {
+    /// A target list: each option's `if` (with what earlier options' failed `if`s prove) and `set` (with what its
+    /// own `if` proves too).
+    mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: String) {
+        var failed: Set<String> = []
+        for target in targets {
+            var holds = failed
+            if let source = target.condition, let expression = parse(source) {
+                add(TypeInference.checkCondition(expression, in: environment, what: what, guarded: failed), in: source, step: step)
+                holds.formUnion(PathGuards.whenTrue(expression.root))
+                failed.formUnion(PathGuards.whenFalse(expression.root))
+            }
+            assignments(target.set, step: step, environment: environment, guarded: holds)
+        }
+    }
+
+    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded: Set<String> = []) {
         for assignment in list {
             let key = assignment.key.text
             let expression = parse(assignment.expression)
             if let type = base.state[key] {
                 if let expression {
-                    let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'")
+                    let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'",
+                                                                 guarded: guarded)
                     add(problems, in: assignment.expression, step: step)
                 }
                 continue
@@ -624,7 +862,7 @@ private struct Walker {
             let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
             add(.undeclaredState, at: assignment.key.position, step: step, "step '\(step)' sets '\(key)', which 'state' does not declare\(hint)")
             if let expression {
-                add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: step)
+                add(TypeInference.infer(expression, in: environment, guarded: guarded).problems, in: assignment.expression, step: step)
             }
         }
     }

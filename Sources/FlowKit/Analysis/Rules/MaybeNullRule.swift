@@ -1,0 +1,70 @@
+/// `maybe_null`: a value that may be null reaches an operator, a condition or a non-optional key.
+public enum MaybeNullRule: Rule {
+    /// What the rule finds and why, with examples.
+    public static let description = RuleDescription(
+        identifier: "maybe_null",
+        name: "Maybe null",
+        summary: "A value that may be null reaches an operator, a condition or a non-optional key.",
+        rationale: """
+            An optional state key, an optional result key (left out of a result, it reads null) or an optional key \
+            of a nested flow's final state may be null, and null is a run error everywhere but '==', '!=', 'in' and \
+            exists(): in arithmetic, '+', comparisons, '!', '&&', '||', an 'if', a derived event, the condition of \
+            '? :', and stored in a key that is not optional. Guard the read with exists(): 'exists(p) && …', \
+            '!exists(p) || …', 'exists(p) ? … : …', 'p != null && …', an 'if' on the same target, or an earlier \
+            option whose '!exists(p)' failed.
+            """,
+        severity: .warning,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: greet
+            start: ask
+            state: { first: string, last: string?, count: int?, label: string, total: int }
+            steps:
+              ask:
+                result: { first: string, last: string?, note: string?, total: int }
+                set:
+                  first: result.first
+                  last: result.last
+                  label: ↓result.note
+                  total: result.total
+                next:
+                  - forward: done
+                    if: "↓state.count > 1"
+                  - forward: done
+                    set: { total: "state.total + ↓state.count" }
+              done: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: greet
+            start: ask
+            state: { first: string, last: string?, count: int?, label: string, note: string? }
+            steps:
+              ask:
+                result: { first: string, last: string?, note: string? }
+                set:
+                  first: result.first
+                  last: result.last
+                  note: result.note
+                next:
+                  - forward: done
+                    if: "exists(state.count) && state.count > 1"
+                  - forward: done
+                    if: "state.last != null"
+                    set: { label: "state.first + ' ' + state.last" }
+                  - forward: done
+                    set: { label: "exists(state.last) ? state.last : state.first" }
+              done: { kind: finish }
+            """,
+        ])
+
+    /// The `maybe_null` findings of the flow-wide type check.
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        TypeMismatchRule.typeFindings(context)
+            .filter { $0.kind == .maybeNull }
+            .map { context.finding(self, at: $0.position, step: $0.step, $0.message) }
+    }
+}
