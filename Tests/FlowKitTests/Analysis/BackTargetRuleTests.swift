@@ -127,7 +127,8 @@ struct BackTargetRuleTests {
             """, rule: BackTargetRule.self)
         #expect(never == ["error *: the '*' handler for 'home' goes back to 'menu', which is never on the history at any step that uses it"])
 
-        // 'welcome' comes before 'menu'; 'menu' itself and 'c' after it are fine: a warning naming 'welcome'.
+        // 'welcome' comes before 'menu'; 'menu' itself and 'c' after it are fine: the move fails whenever 'home' is
+        // raised at 'welcome', an error naming it.
         let sometimes = markedFindings("""
             flowkit: 1
             flow: t
@@ -141,7 +142,7 @@ struct BackTargetRuleTests {
               done: { kind: finish }
             """, rule: BackTargetRule.self)
         #expect(sometimes == [
-            "warning welcome: the '*' handler for 'home' goes back to 'menu', which is never on the history at step 'welcome': no path of forward moves leads from 'menu' to 'welcome'",
+            "error welcome: the '*' handler for 'home' goes back to 'menu', which is never on the history at step 'welcome': no path of forward moves leads from 'menu' to 'welcome'",
         ])
     }
 
@@ -160,6 +161,45 @@ struct BackTargetRuleTests {
             """, rule: BackTargetRule.self)
         #expect(findings == [
             "warning c: the '*' 'next' goes back to 'menu', which is not on every path to step 'c' (not on the path 'welcome' -> 'c')",
+        ])
+    }
+
+    @Test func backTrueWithNothingUnderItAtTheStartOrAnEntryStepIsAnError() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            events: { back: null, close: null }
+            entries: { deep: { step: b, path: /b } }
+            steps:
+              "*": { on: { back: ↓{ back: true } } }
+              a: { on: { close: ↓{ back: true } }, next: b }
+              b: { on: { back: done }, next: c }
+              c: { next: done }
+              done: { kind: finish }
+            """, rule: BackTargetRule.self)
+        #expect(findings == [
+            "error a: the '*' handler for 'back' goes back with 'back: true' at step 'a', which can be alone on the history (it is where the run starts): there is nothing to go back to",
+            "error a: step 'a' goes back with 'back: true', but it can be alone on the history (it is where the run starts): there is nothing to go back to",
+        ])
+    }
+
+    @Test func aStarBackTargetThatFailsAtSomeStepIsAnErrorNamingIt() {
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            events: { home: null }
+            steps:
+              "*": { on: { home: ↓{ back: menu } } }
+              a: { next: b }
+              b: { next: menu }
+              menu: { next: c }
+              c: { next: done }
+              done: { kind: finish }
+            """, rule: BackTargetRule.self)
+        #expect(findings == [
+            "error a: the '*' handler for 'home' goes back to 'menu', which is never on the history at step 'a' (and at 1 more step): no path of forward moves leads from 'menu' to 'a'",
         ])
     }
 

@@ -280,7 +280,7 @@ struct GraphSemanticsTests {
               a: { on: { go: b }, next: b }
               b: { on: { go: a }, next: a }
               done: { kind: finish }
-            """, expected: ["cannot_finish:a", "unreachable_step:done"]),
+            """, expected: ["back_target:a", "cannot_finish:a", "unreachable_step:done"]),
         GraphCase(name: "an entry step whose only exit is back: true has nothing to go back to", yaml: """
             start: a
             events: { h: }
@@ -289,7 +289,7 @@ struct GraphSemanticsTests {
               a: { on: { h: b }, next: done }
               b: { next: { back: true } }
               done: { kind: finish }
-            """, expected: ["cannot_finish:b"]),
+            """, expected: ["back_target:b", "cannot_finish:b"]),
     ]
 
     @Test(arguments: cases)

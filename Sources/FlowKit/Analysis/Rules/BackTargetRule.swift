@@ -3,15 +3,17 @@ public enum BackTargetRule: Rule {
     public static let description = RuleDescription(
         identifier: "back_target",
         name: "Back target",
-        summary: "A 'back: X' move where X cannot be on the history (error), or is not on every path to the step (warning).",
+        summary: "A 'back: X' move where X cannot be on the history, or a 'back: true' with nothing under it (error); X not on every path to the step (warning).",
         rationale: """
             'back: X' pops the history down to the latest X, and is a run error when X is not on it. The history \
             is always a path of forward moves from 'start' or an entry's step to the current step ('restart' \
             empties it, back moves shorten it), so X is surely on it when every such path to the step passes X (X \
             dominates the step), and never when no path of forward moves leads from X to the step (or X is not \
             reachable at all): that is an error; in between, a warning names a path that skips X. A "*" handler \
-            is checked at every step that uses it and reported once: an error when X can be on the history at none \
-            of them, else a warning naming the first step where X may be missing.
+            is checked at every step that uses it and reported once: an error when X can never be on the history at \
+            some step that uses it (naming the first, or saying none can have it), else a warning naming the first step where X may be \
+            missing. 'back: true' pops the current step, so at a step that can be alone on the history ('start', an \
+            entry's step) it has nothing to go back to: an error, for its own targets and the "*" targets it uses.
             """,
         severity: .error,
         triggeringExamples: [
@@ -49,6 +51,19 @@ public enum BackTargetRule: Rule {
               menu: { next: done }
               done: { kind: finish }
             """,
+            """
+            flowkit: 1
+            flow: first
+            start: welcome
+            events: { back: , close: }
+            entries:
+              deep: { step: details, path: /details }
+            steps:
+              "*": { on: { back: ↓{ back: true } } }
+              welcome: { on: { close: ↓{ back: true } }, next: details }
+              details: { next: done }
+              done: { kind: finish }
+            """,
         ],
         nonTriggeringExamples: [
             """
@@ -83,6 +98,40 @@ public enum BackTargetRule: Rule {
     /// The most distinct steps X whose witness paths (a path that skips X) are searched; later findings name no
     /// path, which keeps the rule near-linear however many warnings a flow has.
     static let witnessLimit = 8
+
+    /// `back: true` at a step that can be alone on the history (`start`, an entry's step): there it has nothing to go
+    /// back to. Own targets are reported at the target; a `"*"` target once, naming the first such step.
+    private static func backOneAtRoots(_ context: LintContext, graph: StepGraph, live: [Int]) -> [Diagnostic] {
+        let steps = graph.flow.steps
+        let isLive = Set(live)
+        var roots: [Int] = []
+        for id in graph.rootSteps where isLive.contains(id) && !roots.contains(id) { roots.append(id) }
+        func why(_ id: Int) -> String {
+            id == graph.startID ? "it is where the run starts" : "entry '\(graph.entriesByStep[id]?.first.map { graph.flow.entries[$0].name.text } ?? "")' starts the run there"
+        }
+        var findings: [Diagnostic] = []
+        for id in roots {
+            let name = steps[id].name.text
+            for list in StepGraph.targetLists(of: steps[id]) {
+                for target in list where target.move == .backOne {
+                    findings.append(context.finding(self, at: target.position, step: name,
+                                                    "step '\(name)' goes back with 'back: true', but it can be alone on the history (\(why(id))): there is nothing to go back to"))
+                }
+            }
+        }
+        for (slot, list) in graph.slotTargets.enumerated() where list.contains(where: { $0.move == .backOne }) {
+            let users = roots.filter { graph.inherits($0, slot: slot) }
+            guard !users.isEmpty else { continue }
+            let handler = graph.slotEvents[slot].map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
+            let chosen = users.first { !StepGraph.allows(steps[$0], description.identifier) } ?? users[0]
+            let name = steps[chosen].name.text
+            for target in list where target.move == .backOne {
+                findings.append(context.finding(self, at: target.position, step: name,
+                                                "\(handler) goes back with 'back: true' at step '\(name)', which can be alone on the history (\(why(chosen))): there is nothing to go back to"))
+            }
+        }
+        return findings
+    }
 
     /// One `back: X` use at one step that X does not dominate.
     private struct Suspect {
@@ -161,15 +210,25 @@ public enum BackTargetRule: Rule {
                                                 "\(handler) goes back to '\(back)', which is never on the history at any step that uses it\(unreachable)"))
                 continue
             }
-            let chosen = suspects.first { !StepGraph.allows(steps[$0.step], description.identifier) } ?? suspects[0]
+            // A step where the move always fails is an error, whatever the other steps do (steps that allow the
+            // rule hand the finding on to the next one).
+            let allowed = { (suspect: Suspect) in StepGraph.allows(steps[suspect.step], description.identifier) }
+            let failing = suspects.filter { never($0) && !allowed($0) }
+            if let chosen = failing.first {
+                let step = steps[chosen.step].name.text
+                let more = failing.count > 1 ? " (and at \(failing.count - 1) more step\(failing.count == 2 ? "" : "s"))" : ""
+                findings.append(context.finding(self, at: target.position, step: step,
+                                                "\(handler) goes back to '\(back)', which is never on the history at step '\(step)'\(more): \(reason(chosen))"))
+                continue
+            }
+            let chosen = suspects.first { !allowed($0) && !never($0) } ?? suspects[0]
             let step = steps[chosen.step].name.text
-            let message = never(chosen)
-                ? "\(handler) goes back to '\(back)', which is never on the history at step '\(step)': \(reason(chosen))"
-                : "\(handler) goes back to '\(back)', which is not on every path to step '\(step)'\(skipping(chosen))"
-            var finding = context.finding(self, at: target.position, step: step, message)
+            var finding = context.finding(self, at: target.position, step: step,
+                                          "\(handler) goes back to '\(back)', which is not on every path to step '\(step)'\(skipping(chosen))")
             finding.severity = .warning
             findings.append(finding)
         }
+        findings += backOneAtRoots(context, graph: graph, live: live)
         return findings
     }
 }
