@@ -88,6 +88,23 @@ public struct LintContext: Sendable {
                    rule: rule.description.identifier, step: step, message: message)
     }
 
+    /// The well-formed flow that `step` (a `flow` step) runs, from the lint run's workspace when it has one, else
+    /// loaded relative to this flow's file (inside its directory); nil when it does not load. Loaded once per
+    /// context and reference.
+    func nestedFlow(of step: Step) -> Flow? {
+        guard let flow, let reference = step.flowPath else { return nil }
+        return memo.nested(reference) {
+            if let workspace {
+                guard case .loaded(let document, _) = workspace.nested(reference, from: flow.file) else { return nil }
+                return document.isWellFormed ? document.flow : nil
+            }
+            let root = URL(fileURLWithPath: flow.file).deletingLastPathComponent().path
+            guard let file = try? FileFlowResolver.locate(reference, from: flow.file, root: root),
+                  let document = try? FlowLoader.load(path: file), document.isWellFormed else { return nil }
+            return document.flow
+        }
+    }
+
     /// The loader's findings for `rule`.
     public func loaderFindings(_ rule: any Rule.Type) -> [Diagnostic] {
         document.diagnostics.filter { $0.rule == rule.description.identifier }
@@ -113,6 +130,19 @@ final class LintMemo: @unchecked Sendable {
         parsed[source] = result
         lock.unlock()
         return result
+    }
+
+    private let nestedLock = NSLock()
+    private var nestedFlows: [String: Flow?] = [:]
+
+    /// The nested flow behind `reference`, loaded by `load` once.
+    func nested(_ reference: String, _ load: () -> Flow?) -> Flow? {
+        nestedLock.lock()
+        defer { nestedLock.unlock() }
+        if let known = nestedFlows[reference] { return known }
+        let loaded = load()
+        nestedFlows[reference] = .some(loaded)
+        return loaded
     }
 
     /// The flow-wide type check's findings: `compute()` runs once, and other callers wait for it.

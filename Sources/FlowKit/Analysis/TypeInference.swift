@@ -634,11 +634,11 @@ public enum FlowTypeChecker {
     /// The findings for `flow`; `nestedState` gives the declared state of the nested flow a `flow` step runs, nil when
     /// it cannot be loaded (its `input` and `result` are then not checked against it).
     /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
-    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?,
+    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                              parse: (ExpressionSource) -> Result<Expression, ExpressionParseError> = ExpressionParser.parse) -> [TypeFinding] {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse)
-            walker.run(nestedState: nestedState)
+            walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return walker.findings
         }
     }
@@ -699,7 +699,7 @@ private struct Walker {
     /// events are checked once with an unknown result, which keeps a hostile flow's check near-linear.
     static let sharedCheckLimit = 1 << 20
 
-    mutating func run(nestedState: (Step) -> [Field]?) {
+    mutating func run(nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String]) {
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         var results: [ResultContext] = []
         for step in flow.steps {
@@ -710,7 +710,7 @@ private struct Walker {
                 result = nested.map { .nestedFlow(state: $0, step: step.name.text, file: step.flowPath ?? "") } ?? .unknown
             }
             results.append(result)
-            checkStep(step, result: result, nested: nested, derived: derived)
+            checkStep(step, result: result, nested: nested, derived: derived, requiredInputs: nestedInputs)
         }
         checkEvents(results: results)
         if let anyStep = flow.anyStep { checkShared(anyStep, results: results, derived: derived) }
@@ -814,13 +814,14 @@ private struct Walker {
         }
     }
 
-    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?, derived: Set<String>) {
+    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?, derived: Set<String>,
+                            requiredInputs: (Step) -> [String]) {
         let name = step.name.text
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
         // but what it writes is still checked, with nothing known of `result`.
         assignments(step.set, step: name, environment: base.with(result: result))
         if step.kind == .flow {
-            checkInput(step, nested: nested)
+            checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
         }
         for handler in step.on {
             let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
@@ -869,11 +870,16 @@ private struct Walker {
 
     /// A `flow` step's `input`: evaluated against the parent's state before the step has a result; each key must be
     /// declared in the nested flow's state and take the value's type.
-    mutating func checkInput(_ step: Step, nested: [Field]?) {
+    mutating func checkInput(_ step: Step, nested: [Field]?, required: [String]) {
         let name = step.name.text
         let environment = base.with(result: .absent(reason: "'input' is evaluated before step '\(name)' has a result"))
         let child = nested.map { TypeEnvironment(state: $0) }
         let file = Identifier.display(step.flowPath ?? "")
+        let passed = Set(step.input.map(\.key.text))
+        for key in required where !passed.contains(key) {
+            add(.typeMismatch, at: step.flowPathPosition ?? step.name.position, step: name,
+                "step '\(name)' does not pass '\(key)' in its 'input', and nested flow '\(file)' requires that input")
+        }
         for assignment in step.input {
             let key = assignment.key.text
             let expression = parse(assignment.expression)

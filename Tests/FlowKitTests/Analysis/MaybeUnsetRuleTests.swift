@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FlowKit
 
@@ -396,5 +397,76 @@ struct MaybeUnsetCompletionTests {
               done: { kind: finish }
             """, rule: MaybeUnsetRule.self)
         #expect(withoutRestart.isEmpty)
+    }
+}
+
+/// Issue 11: a `flow` step's reads of its nested flow's final state, by outcome.
+@Suite("maybe_unset: nested flow results by outcome")
+struct NestedOutcomeTests {
+    func lint(_ parent: String, child: String) throws -> [String] {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-outcomes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try child.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
+        try parent.write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
+        let document = try FlowLoader.load(path: folder + "/parent.yaml")
+        return Linter.lint(document).filter { $0.rule == "maybe_unset" || $0.rule == "type_mismatch" }
+            .map { "\($0.line):\($0.column) \($0.rule) \($0.message)" }
+    }
+
+    static let child = """
+        flowkit: 1
+        flow: pay
+        start: card
+        state: { amount: int, token: string, note: string? }
+        inputs: [amount]
+        events: { cancel: null }
+        steps:
+          card:
+            result: { token: string }
+            set: { token: result.token }
+            on: { cancel: cancelled }
+            next: done
+          done: { kind: finish }
+          cancelled: { kind: finish }
+        """
+
+    @Test func aKeyTheNestedFlowMayFinishWithoutIsReportedWithTheOutcome() throws {
+        let findings = try lint("""
+            flowkit: 1
+            flow: shop
+            start: pay
+            state: { token: string }
+            events: { done: null, cancelled: null }
+            steps:
+              pay:
+                kind: flow
+                flow: child.yaml
+                input: { amount: 5 }
+                set: { token: result.token }
+                on:
+                  done: { forward: fin, set: { token: result.token } }
+                  cancelled: { forward: fin, if: "result.amount > 1 && exists(result.token) && result.token != ''" }
+                next: fin
+              fin: { kind: finish }
+            """, child: Self.child)
+        #expect(findings == [
+            "11:19 maybe_unset step 'pay' reads 'result.token', which nested flow 'child.yaml' may finish without (not when it finishes with 'cancelled')",
+        ])
+    }
+
+    @Test func aRequiredInputTheParentDoesNotPassIsAnError() throws {
+        let findings = try lint("""
+            flowkit: 1
+            flow: shop
+            start: pay
+            events: { done: null, cancelled: null }
+            steps:
+              pay: { kind: flow, flow: child.yaml, on: { done: fin, cancelled: fin } }
+              fin: { kind: finish }
+            """, child: Self.child)
+        #expect(findings == [
+            "6:28 type_mismatch step 'pay' does not pass 'amount' in its 'input', and nested flow 'child.yaml' requires that input",
+        ])
     }
 }

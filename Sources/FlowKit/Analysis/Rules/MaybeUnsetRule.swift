@@ -184,25 +184,12 @@ public enum MaybeUnsetRule: Rule {
         // Collects the reads of a target list and returns, per option, the keys its `if` proves set when it is
         // taken (its own `if` held and every earlier option's `if` failed).
         func collect(_ list: [Target], place: Place) -> [Set<String>] {
-            var failed: Set<String> = []
-            var known: [Set<String>] = []
-            for target in list {
-                guard target.condition != nil || !target.set.isEmpty else {
-                    known.append(failed)
-                    continue
-                }
-                var holds = failed
-                if let condition = target.condition {
-                    collect(condition, guarded: failed, place: place)
-                    if case .success(let expression) = context.memo.parse(condition) {
-                        holds.formUnion(Guards.whenTrue(expression.root))
-                        failed.formUnion(Guards.whenFalse(expression.root))
-                    }
-                }
-                for assignment in target.set { collect(assignment.expression, guarded: holds, place: place) }
-                known.append(holds)
+            let guards = Guards.options(list, parse: context.memo.parse)
+            for (target, guarding) in zip(list, guards) {
+                if let condition = target.condition { collect(condition, guarded: guarding.failed, place: place) }
+                for assignment in target.set { collect(assignment.expression, guarded: guarding.holds, place: place) }
             }
-            return known
+            return guards.map(\.holds)
         }
 
         // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
@@ -222,7 +209,8 @@ public enum MaybeUnsetRule: Rule {
             eventIndex[event.name.text] = index
             if let source = event.expression { collect(source, guarded: [], place: .event(index)) }
         }
-        guard !reads.isEmpty else { return [] }
+        let nested = nestedFindings(context, flow: flow)
+        guard !reads.isEmpty else { return nested }
 
         // What leaving a node sets: a step's `set` (at the node of the moves that run it); an option's `set` and the
         // keys its `if` proves set.
@@ -319,6 +307,60 @@ public enum MaybeUnsetRule: Rule {
                     + (path.map { " (\($0))" } ?? "")
                 findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, message))
             }
+        }
+        return findings + nested
+    }
+
+    /// Reads of `result.K` at `flow` steps where the nested flow may finish without the non-optional key `K`: its
+    /// `set` for every outcome, a handler's targets (its own or the `"*"` one it uses) for that outcome, `next` for the
+    /// outcomes no handler takes.
+    static func nestedFindings(_ context: LintContext, flow: Flow) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var memo: [String: [String: Set<String>]] = [:]
+        let anyHandlers = Dictionary((flow.anyStep?.on ?? []).map { ($0.event.text, $0.targets) }, uniquingKeysWith: { first, _ in first })
+        for step in flow.steps where step.kind == .flow {
+            guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
+            let passed = Set(step.input.map(\.key.text)).union(child.requiredInputs)
+            let memoKey = reference + "\u{0}" + passed.sorted().joined(separator: ",")
+            let byOutcome = memo[memoKey] ?? NestedOutcomes.keys(of: child, given: passed, parse: context.memo.parse)
+            memo[memoKey] = byOutcome
+            guard !byOutcome.isEmpty else { continue }
+            let required = Set(child.state.filter { !$0.type.optional }.map(\.name.text))
+            let outcomes = byOutcome.keys.sorted()
+            let name = step.name.text
+            let file = Identifier.display(reference)
+            func check(_ source: ExpressionSource, guarded: Set<String>, for handled: [String]) {
+                guard case .success(let expression) = context.memo.parse(source) else { return }
+                var seen: Set<String> = []
+                for path in Guards.resultReads(expression.root, guarded: guarded) {
+                    let key = path.keys[0]
+                    guard required.contains(key), seen.insert(key).inserted,
+                          let missing = handled.first(where: { byOutcome[$0]?.contains(key) == false }) else { continue }
+                    findings.append(context.finding(self, at: source.position(ofOffset: path.span.start), step: name,
+                                                    "step '\(name)' reads 'result.\(key)', which nested flow '\(file)' may finish without (not when it finishes with '\(missing)')"))
+                }
+            }
+            func check(_ list: [Target], for handled: [String]) {
+                let guards = Guards.options(list, parse: context.memo.parse, paths: true)
+                for (target, guarding) in zip(list, guards) {
+                    if let condition = target.condition { check(condition, guarded: guarding.failed, for: handled) }
+                    for assignment in target.set { check(assignment.expression, guarded: guarding.holds, for: handled) }
+                }
+            }
+            for assignment in step.set { check(assignment.expression, guarded: [], for: outcomes) }
+            var handledByOn: Set<String> = []
+            for handler in step.on where byOutcome[handler.event.text] != nil {
+                handledByOn.insert(handler.event.text)
+                check(handler.targets, for: [handler.event.text])
+            }
+            for outcome in outcomes where !handledByOn.contains(outcome) {
+                if let targets = anyHandlers[outcome] {
+                    handledByOn.insert(outcome)
+                    check(targets, for: [outcome])
+                }
+            }
+            let unhandled = outcomes.filter { !handledByOn.contains($0) }
+            if !unhandled.isEmpty, let next = step.next ?? flow.anyStep?.next { check(next, for: unhandled) }
         }
         return findings
     }

@@ -82,6 +82,24 @@ public enum ScriptRule: Rule {
             if case .entry(let entry, _, _) = scenario.start, !flow.entries.contains(where: { $0.name.text == entry.text }) {
                 findings.append(context.finding(self, at: entry.position, "entry '\(entry.text)' is not in the flow\(Suggestions.didYouMean(entry.text, in: flow.entries.map(\.name.text)))"))
             }
+            if case .state(let state) = scenario.start {
+                for input in flow.requiredInputs where state[input] == nil {
+                    findings.append(context.finding(self, at: scenario.position,
+                                                    "scenario '\(Identifier.display(scenario.name))' starts at 'start' without the input '\(input)', which the flow requires; give it in 'start: { state: … }'"))
+                }
+            }
+            let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))
+            for item in scenario.steps where !item.step.text.contains("/") {
+                if let event = item.event, derived.contains(event.text) {
+                    findings.append(context.finding(self, at: event.position, "event '\(event.text)' is derived from its expression; a step cannot raise it"))
+                }
+                guard let step = flow.step(named: item.step.text), step.kind != .flow, step.kind != .finish else { continue }
+                if step.result == nil && item.result != nil {
+                    findings.append(context.finding(self, at: item.step.position, "step '\(item.step.text)' declares no 'result', so it cannot complete with one"))
+                } else if step.result != nil && item.result == nil && item.event == nil {
+                    findings.append(context.finding(self, at: item.step.position, "step '\(item.step.text)' declares a 'result': complete it with a 'result' or an 'event'"))
+                }
+            }
             for item in scenario.steps {
                 checkStep(item.step)
                 if let event = item.event, !item.step.text.contains("/"), !events.contains(event.text) {

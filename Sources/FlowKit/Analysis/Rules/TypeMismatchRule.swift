@@ -112,29 +112,13 @@ public enum TypeMismatchRule: Rule {
     }
 
     /// Every finding of the flow-wide type check of a well-formed flow, computed once per context (this rule and
-    /// `undeclared_state` share it). Nested flows come from the lint run's workspace when it has one, else they
-    /// are loaded relative to the flow's file (inside its directory); one that does not load is skipped.
+    /// `undeclared_state` share it). Nested flows come from `LintContext.nestedFlow(of:)`; one that does not load is
+    /// skipped.
     static func typeFindings(_ context: LintContext) -> [TypeFinding] {
         guard context.isWellFormed, let flow = context.flow else { return [] }
         return context.memo.typeFindings {
-            var loaded: [String: [Field]?] = [:]
-            func nestedState(_ step: Step) -> [Field]? {
-                guard let reference = step.flowPath else { return nil }
-                if let workspace = context.workspace {
-                    guard case .loaded(let document, _) = workspace.nested(reference, from: flow.file) else { return nil }
-                    return document.isWellFormed ? document.flow?.state : nil
-                }
-                let root = URL(fileURLWithPath: flow.file).deletingLastPathComponent().path
-                guard let file = try? FileFlowResolver.locate(reference, from: flow.file, root: root) else { return nil }
-                if let cached = loaded[file] { return cached }
-                var state: [Field]?
-                if let document = try? FlowLoader.load(path: file), document.isWellFormed, let child = document.flow {
-                    state = child.state
-                }
-                loaded[file] = state
-                return state
-            }
-            return FlowTypeChecker.check(flow, nestedState: nestedState, parse: context.memo.parse)
+            FlowTypeChecker.check(flow, nestedState: { context.nestedFlow(of: $0)?.state },
+                                  nestedInputs: { context.nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: context.memo.parse)
         }
     }
 }

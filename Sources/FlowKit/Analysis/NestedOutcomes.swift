@@ -1,0 +1,105 @@
+/// What a nested flow's final state holds for each way it can finish: the data flow of `maybe_unset` run on the
+/// nested flow, from its `start` with the keys its parent passes, met at its reachable finish steps by outcome.
+enum NestedOutcomes {
+    /// For each outcome of a reachable finish step of `child`, the non-optional state keys set on every path to
+    /// every such finish step with that outcome, when a run begins at `start` with `given` set.
+    static func keys(of child: Flow, given: Set<String>, parse: (ExpressionSource) -> Result<Expression, ExpressionParseError>,
+                     bitBudget: Int = MaybeUnsetRule.bitBudget) -> [String: Set<String>] {
+        let graph = StepGraph(flow: child)
+        guard let start = graph.startID else { return [:] }
+        var keyIndex: [String: Int] = [:]
+        var keyNames: [String] = []
+        for field in child.state where !field.type.optional && keyIndex[field.name.text] == nil {
+            keyIndex[field.name.text] = keyNames.count
+            keyNames.append(field.name.text)
+        }
+        func tracked(_ names: some Sequence<String>) -> [Int] {
+            Array(Set(names.compactMap { keyIndex[$0] })).sorted()
+        }
+        var gen = [[Int]](repeating: [], count: graph.graph.nodeCount)
+        for (id, step) in child.steps.enumerated() {
+            if let node = graph.setNode(of: id) { gen[node] = tracked(step.set.map(\.key.text)) }
+        }
+        for option in graph.options {
+            let guards = Guards.options(option.list, parse: parse)[option.index]
+            gen[option.node] = tracked(guards.holds.union(option.list[option.index].set.map(\.key.text)))
+        }
+        let finishes = child.steps.indices.filter { child.steps[$0].kind == .finish }
+        func outcome(_ id: Int) -> String { child.steps[id].outcome?.text ?? child.steps[id].name.text }
+        var result: [String: Set<String>] = [:]
+        let chunkKeys = max(64, (bitBudget / max(graph.graph.nodeCount, 1)) / 64 * 64)
+        var chunkStart = 0
+        repeat {
+            let chunk = chunkStart..<min(chunkStart + chunkKeys, keyNames.count)
+            let chunkGen = gen.map { $0.filter(chunk.contains).map { $0 - chunkStart } }
+            let rootKeys = tracked(given).filter(chunk.contains).map { $0 - chunkStart }
+            let must = DataFlow.mustSet(in: graph.graph, keyCount: chunk.count, gen: chunkGen, roots: [DataFlow.Root(node: start, keys: rootKeys)])
+            for id in finishes where must.isReachable(id) {
+                let set = Set(chunk.filter { must.isSet($0 - chunkStart, before: id) }.map { keyNames[$0] })
+                let name = outcome(id)
+                if chunkStart == 0 {
+                    result[name] = result[name].map { $0.intersection(set) } ?? set
+                } else {
+                    result[name]?.formUnion(set)
+                }
+            }
+            chunkStart += chunkKeys
+        } while chunkStart < keyNames.count
+        return result
+    }
+}
+
+extension Guards {
+    /// For each option of a target list: the state keys its `if` may assume set (earlier options' `!exists`
+    /// failed) and the keys set when it is taken (its own `if` held as well). With `paths`, the full paths
+    /// (`result.token`, `state.note`) that `exists` and `!= null` guards prove instead.
+    static func options(_ list: [Target], parse: (ExpressionSource) -> Result<Expression, ExpressionParseError>, paths: Bool = false)
+        -> [(failed: Set<String>, holds: Set<String>)] {
+        var failed: Set<String> = []
+        var result: [(failed: Set<String>, holds: Set<String>)] = []
+        for target in list {
+            var holds = failed
+            let before = failed
+            if let condition = target.condition, case .success(let expression) = parse(condition) {
+                holds.formUnion(paths ? PathGuards.whenTrue(expression.root) : whenTrue(expression.root))
+                failed.formUnion(paths ? PathGuards.whenFalse(expression.root) : whenFalse(expression.root))
+            }
+            result.append((before, holds))
+        }
+        return result
+    }
+
+    /// The `result.…` paths read by `node` outside `exists(…)` that no enclosing guard (or one of `guarded`) proves
+    /// set and not null.
+    static func resultReads(_ node: ExpressionNode, guarded: Set<String>) -> [ExpressionPath] {
+        var found: [ExpressionPath] = []
+        func covered(_ path: ExpressionPath, _ guarded: Set<String>) -> Bool {
+            let text = path.description
+            return guarded.contains { $0 == text || ($0.hasPrefix(text) && $0.dropFirst(text.count).first == ".") }
+        }
+        func walk(_ node: ExpressionNode, _ guarded: Set<String>) {
+            switch node {
+            case .path(let path):
+                if path.root == .result, !path.keys.isEmpty, !covered(ExpressionPath(root: .result, keys: [path.keys[0]], span: path.span), guarded) {
+                    found.append(path)
+                }
+            case .exists, .literal:
+                break
+            case .binary(.and, let lhs, let rhs, _):
+                walk(lhs, guarded)
+                walk(rhs, guarded.union(PathGuards.whenTrue(lhs)))
+            case .binary(.or, let lhs, let rhs, _):
+                walk(lhs, guarded)
+                walk(rhs, guarded.union(PathGuards.whenFalse(lhs)))
+            case .conditional(let condition, let then, let otherwise, _):
+                walk(condition, guarded)
+                walk(then, guarded.union(PathGuards.whenTrue(condition)))
+                walk(otherwise, guarded.union(PathGuards.whenFalse(condition)))
+            default:
+                for child in node.children { walk(child, guarded) }
+            }
+        }
+        walk(node, guarded)
+        return found
+    }
+}
