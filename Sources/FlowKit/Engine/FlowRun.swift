@@ -82,6 +82,9 @@ public struct FlowRun: Sendable {
         case .start(let values): given = values
         case .entry(_, _, let values): given = values
         }
+        if let (key, number) = Self.firstNonFinite(in: given) {
+            throw RunError("the initial state of '\(Identifier.display(key))': expected a finite number, found \(number)")
+        }
         for (key, value) in given.sorted(by: { $0.key < $1.key }) {
             guard let type = flow.stateTypes[key] else {
                 throw RunError("the initial state sets '\(key)', which 'state' does not declare\(Suggestions.didYouMean(key, in: flow.stateTypes.keys.sorted()))")
@@ -238,6 +241,9 @@ public struct FlowRun: Sendable {
 
         // 1. A result runs the step's `set` against the state before the step.
         var result = result
+        if let given = result, let (key, number) = Self.firstNonFinite(in: given) {
+            throw RunError("the result of step '\(name)', key '\(Identifier.display(key))': expected a finite number, found \(number)", step: name)
+        }
         let resultTypes = kind == .outcome ? nil : compiled.resultTypes
         if let given = result, let types = resultTypes {
             result = try Self.checkResult(given, types: types, step: name, flow: flow)
@@ -383,6 +389,30 @@ public struct FlowRun: Sendable {
         }
         frames.append(Frame(flow: child, state: state, initialState: state, history: [child.startID], prefix: name + "/"))
         return child.startID
+    }
+
+    /// The first number in `values` that is not finite (NaN, an infinity), with its key (`user.age` inside an
+    /// object), looking at keys in order and inside objects at any depth; nil when every number is finite.
+    static func firstNonFinite(in values: [String: Value]) -> (key: String, number: Double)? {
+        // A stack of objects being walked, rather than recursion: a host may hand in objects of any depth.
+        var stack: [(prefix: String, fields: [(key: String, value: Value)], next: Int)] = [("", values.sorted { $0.key < $1.key }, 0)]
+        while let top = stack.last {
+            guard top.next < top.fields.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            let (key, value) = top.fields[top.next]
+            switch value {
+            case .number(let number) where !number.isFinite:
+                return (top.prefix + key, number)
+            case .object(let fields):
+                stack.append((top.prefix + key + ".", fields.sorted { $0.key < $1.key }, 0))
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     /// Checks a result against the step's declared shape: every non-optional key present, no unknown key, values
