@@ -186,3 +186,46 @@ struct SimulateCommandTests {
         #expect(dot.stdout.contains("color=\"#d35400\""))
     }
 }
+
+@Suite("flowkit simulate: numbers that are not finite")
+struct SimulateNonFiniteTests {
+    @Test func yamlNaNAndInfinityInAScriptFailTheirScenariosNamingTheKey() throws {
+        let path = try folder(with: [
+            "flow.yaml": """
+                flowkit: 1
+                flow: t
+                start: a
+                state: { total: number? }
+                steps:
+                  a: { next: [{ forward: big, if: "result.x > 1" }, small] }
+                  big: { kind: finish }
+                  small: { kind: finish }
+                """,
+            "script.yaml": """
+                flowkit-script: 1
+                flow: flow.yaml
+                scenarios:
+                  - name: nan result
+                    steps: [a: { result: { x: .nan } }]
+                  - name: infinite result
+                    steps: [a: { result: { x: -.inf } }]
+                  - name: infinite start
+                    start: { state: { total: .inf } }
+                    steps: [a: { result: { x: 2 } }]
+                  - name: huge result
+                    steps: [a: { result: { x: 1e308 } }]
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try flowkit(["simulate", "--format", "json", path + "/script.yaml"])
+        #expect(result.status == 1)
+        expectNoCrashReport(result)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let scenarios = try #require(report?["scenarios"] as? [[String: Any]])
+        let errors = Dictionary(uniqueKeysWithValues: scenarios.map { ($0["name"] as? String ?? "", $0["error"] as? String) })
+        #expect(errors["nan result"] == "the result of step 'a', key 'x': expected a finite number, found nan")
+        #expect(errors["infinite result"] == "the result of step 'a', key 'x': expected a finite number, found -inf")
+        #expect(errors["infinite start"] == "the initial state of 'total': expected a finite number, found inf")
+        #expect(errors["huge result"] == .some(nil), "1e308 is finite: \(String(describing: errors["huge result"]))")
+    }
+}

@@ -26,6 +26,8 @@ public struct LintSession: Sendable {
     public var configuration: LintConfiguration?
     /// Findings to hide.
     public var baseline: Baseline?
+    /// The rules a file is checked with, before its configuration's `disabled` rules are left out (a test seam).
+    var rules: [any Rule.Type] = Linter.rules
 
     /// Creates a session.
     public init(roots: [String], allowOutside: Bool = false, configuration: LintConfiguration? = nil, baseline: Baseline? = nil) {
@@ -45,7 +47,7 @@ public struct LintSession: Sendable {
         var batch = files.filter { seen.insert(FileFlowResolver.canonical($0)).inserted }
         while !batch.isEmpty {
             checked += batch
-            results += Self.lintInParallel(batch, workspace: workspace, configurations: configurations)
+            results += Self.lintInParallel(batch, rules: rules, workspace: workspace, configurations: configurations)
             // Nested flows named by what was just linted, not yet linted themselves, in a stable order.
             batch = workspace.loadedFiles.filter { seen.insert($0).inserted }.sorted().map(Self.displayPath)
         }
@@ -74,12 +76,15 @@ public struct LintSession: Sendable {
         DisplayPath.relative(path, to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
     }
 
-    private static func lintInParallel(_ files: [String], workspace: LintWorkspace,
+    private static func lintInParallel(_ files: [String], rules: [any Rule.Type], workspace: LintWorkspace,
                                        configurations: ConfigurationCache) -> [(file: String, diagnostics: [Diagnostic], failure: String?)] {
         Parallel.map(files.count) { index in
             let file = files[index]
             do {
                 var document = try FlowLoader.load(path: file)
+                // Disabled rules are left out before anything runs, not filtered out afterwards.
+                let configuration = configurations.configuration(for: file)
+                let enabled = rules.filter { !(configuration?.disabled.contains($0.description.identifier) ?? false) }
                 let findings: [Diagnostic]
                 if !document.isScript && (document.flow?.steps.count ?? 0) >= Linter.parallelThreshold {
                     // The rules of a flow read its model, not its syntax tree: a large tree is freed on the other
@@ -90,12 +95,12 @@ public struct LintSession: Sendable {
                     document.root = nil
                     let freed = DispatchGroup()
                     DispatchQueue.global().async(group: freed) { tree.release() }
-                    findings = Linter.lint(document, workspace: workspace)
+                    findings = Linter.lint(document, workspace: workspace, rules: enabled)
                     freed.wait()
                 } else {
-                    findings = Linter.lint(document, workspace: workspace)
+                    findings = Linter.lint(document, workspace: workspace, rules: enabled)
                 }
-                let configured = configurations.configuration(for: file).map { $0.apply(findings) } ?? findings
+                let configured = configuration.map { $0.apply(findings) } ?? findings
                 return (file, configured, nil)
             } catch {
                 return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)")

@@ -47,8 +47,14 @@ public enum Linter {
     static let parallelThreshold = 1_000
 
     /// Every finding for a loaded document, ordered by position and then rule, after the steps' suppressions.
-    /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent).
-    public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil) -> [Diagnostic] {
+    /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent). Rules
+    /// named in `disabled` do not run at all (a configuration's `disabled`), so they cost nothing.
+    public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil, disabled: Set<String> = []) -> [Diagnostic] {
+        lint(document, workspace: workspace, rules: rules.filter { !disabled.contains($0.description.identifier) })
+    }
+
+    /// The findings of `rules`, run over the whole analysis (graphs included), after the steps' suppressions.
+    static func lint(_ document: LoadedDocument, workspace: LintWorkspace?, rules: [any Rule.Type]) -> [Diagnostic] {
         let context = LintContext(document: document, workspace: workspace)
         let findings = (document.flow?.steps.count ?? 0) >= parallelThreshold
             ? Parallel.map(rules.count) { rules[$0].check(context) }.flatMap { $0 }

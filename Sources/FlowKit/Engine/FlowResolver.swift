@@ -49,9 +49,16 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
         try locate(reference, from: parentFile, roots: [canonical(root)], allowOutside: false)
     }
 
+    /// The longest nested-flow reference accepted, in UTF-8 bytes: a longer one is refused before any path work.
+    public static let maxReferenceBytes = 1_024
+
     /// The canonical path a nested-flow reference names, inside one of `roots` (canonical paths) unless
-    /// `allowOutside`. References that are absolute, use `~`, backslashes, NUL or a URL scheme are always refused.
+    /// `allowOutside`. References that are absolute, use `~`, backslashes, NUL or a URL scheme, or are longer than
+    /// `maxReferenceBytes`, are always refused.
     public static func locate(_ reference: String, from parentFile: String, roots: [String], allowOutside: Bool) throws(RunError) -> String {
+        if reference.utf8.count > maxReferenceBytes {
+            throw RunError("nested flow '\(Identifier.display(reference))' is a path of \(reference.utf8.count) bytes; the limit is \(maxReferenceBytes) bytes")
+        }
         if reference.isEmpty || reference.hasPrefix("/") || reference.hasPrefix("~") || reference.contains("\\")
             || reference.contains("\0") || reference.contains("://") {
             throw RunError("nested flow '\(Identifier.display(reference))' must be a relative path inside the flows being checked")
@@ -65,18 +72,50 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
     }
 
     /// `path` made absolute with `.`, `..` and symbolic links resolved (as far as the path exists), with
-    /// `realpath` so that long paths are never cut.
+    /// `realpath` so that long paths are never cut. A path that does not exist has `.` and `..` removed by name,
+    /// then its longest existing prefix resolved (found by bisection: a prefix exists when a longer one does), and
+    /// the rest added by name; so the work stays near linear in the path's length, however many components it has.
     public static func canonical(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        if let resolved = realpath(absolute, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
+        if let resolved = realPath(absolute) { return resolved }
+        var components: [Substring] = []
+        for component in absolute.split(separator: "/", omittingEmptySubsequences: true) {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
         }
-        // The path does not exist (yet): resolve what does, then add the rest by name.
-        let url = URL(fileURLWithPath: absolute).standardizedFileURL
-        let parent = url.deletingLastPathComponent().path
-        if parent == url.path || parent.isEmpty { return url.path }
-        let base = canonical(parent)
-        return (base.hasSuffix("/") ? base : base + "/") + url.lastPathComponent
+        // Offsets of the end of each prefix in the joined path, so that no prefix is built twice.
+        var joined = ""
+        var ends: [String.Index] = []
+        for component in components {
+            joined += "/"
+            joined += component
+            ends.append(joined.endIndex)
+        }
+        // The longest prefix (of `known` components, 0 for the root) that realpath resolves.
+        var known = 0
+        var base = "/"
+        var unknown = components.count
+        while known < unknown {
+            let middle = (known + unknown + 1) / 2
+            if let resolved = realPath(String(joined[..<ends[middle - 1]])) {
+                known = middle
+                base = resolved
+            } else {
+                unknown = middle - 1
+            }
+        }
+        guard known < components.count else { return base }
+        let rest = components[known...].joined(separator: "/")
+        return (base.hasSuffix("/") ? base : base + "/") + rest
+    }
+
+    /// `realpath` of `path`, nil when it does not resolve (or is longer than the system allows).
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -82,6 +82,9 @@ public struct FlowRun: Sendable {
         case .start(let values): given = values
         case .entry(_, _, let values): given = values
         }
+        if let (key, number) = Self.firstNonFinite(in: given) {
+            throw RunError("the initial state of '\(Identifier.display(key))': expected a finite number, found \(number)")
+        }
         for (key, value) in given.sorted(by: { $0.key < $1.key }) {
             guard let type = flow.stateTypes[key] else {
                 throw RunError("the initial state sets '\(key)', which 'state' does not declare\(Suggestions.didYouMean(key, in: flow.stateTypes.keys.sorted()))")
@@ -111,7 +114,9 @@ public struct FlowRun: Sendable {
             }
         }
         frames = [Frame(flow: flow, state: state, initialState: state, history: [first], prefix: "")]
-        try arrive(at: first)
+        var landings: [Landing] = []
+        try proceed(from: .show(first), landings: &landings)
+        settle(landings)
     }
 
     /// The step the run is at (qualified), nil once the flow has finished.
@@ -129,7 +134,51 @@ public struct FlowRun: Sendable {
     /// Completes the current step with an optional event and an optional result, and moves on.
     public mutating func complete(event: String? = nil, result: [String: Value]? = nil) throws(RunError) {
         guard outcome == nil else { throw RunError("the flow has already finished with outcome '\(outcome!)'") }
-        try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result)
+        var landings: [Landing] = []
+        let next = try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result, landings: &landings)
+        try proceed(from: .show(next), landings: &landings)
+        settle(landings)
+    }
+
+    // MARK: - The work loop
+
+    /// What the run does next after a move: show a step of the innermost flow, or complete the innermost flow's
+    /// `flow` step with a nested flow's outcome and final state.
+    private enum Work {
+        case show(Int)
+        case outcome(String, result: [String: Value])
+    }
+
+    /// A trace entry whose `to` is not known yet, and how many steps had been shown when it was made.
+    private struct Landing {
+        let traceIndex: Int
+        let shownBefore: Int
+    }
+
+    /// Does `work` and everything it leads to until the run waits at a step or finishes. A loop, not recursion:
+    /// a nested flow that finishes at once, and the parent step that it completes, take no stack of their own, so
+    /// the stack stays the same however many steps one completion shows.
+    private mutating func proceed(from work: Work, landings: inout [Landing]) throws(RunError) {
+        var pending: Work? = work
+        while let current = pending {
+            switch current {
+            case .show(let id):
+                pending = try arrive(at: id)
+            case .outcome(let event, let result):
+                pending = .show(try completeStep(event: event, kind: .outcome, result: result, landings: &landings))
+            }
+        }
+    }
+
+    /// Fills in the `to` of the trace entries a completion made: the first step shown after each move (inside a
+    /// nested flow it enters, if any). Entries stay without it when the completion stopped on an error.
+    private mutating func settle(_ landings: [Landing]) {
+        for landing in landings {
+            let landed = path.count > landing.shownBefore ? path[landing.shownBefore] : (currentStep ?? "")
+            let entry = trace[landing.traceIndex]
+            trace[landing.traceIndex] = TraceEntry(step: entry.step, event: entry.event, eventKind: entry.eventKind, result: entry.result,
+                                                   move: entry.move, to: landed, changes: entry.changes)
+        }
     }
 
     // MARK: - Completing a step
@@ -178,7 +227,9 @@ public struct FlowRun: Sendable {
         }
     }
 
-    private mutating func completeStep(event: String?, kind: TraceEntry.EventKind?, result: [String: Value]?) throws(RunError) {
+    /// Completes the innermost flow's current step and makes its move; returns the step to show next.
+    private mutating func completeStep(event: String?, kind: TraceEntry.EventKind?, result: [String: Value]?,
+                                       landings: inout [Landing]) throws(RunError) -> Int {
         // No copy of the frame is kept: it would share the history's storage and make every append copy it.
         let index = frames.count - 1
         let flow = frames[index].flow
@@ -190,6 +241,9 @@ public struct FlowRun: Sendable {
 
         // 1. A result runs the step's `set` against the state before the step.
         var result = result
+        if let given = result, let (key, number) = Self.firstNonFinite(in: given) {
+            throw RunError("the result of step '\(name)', key '\(Identifier.display(key))': expected a finite number, found \(number)", step: name)
+        }
         let resultTypes = kind == .outcome ? nil : compiled.resultTypes
         if let given = result, let types = resultTypes {
             result = try Self.checkResult(given, types: types, step: name, flow: flow)
@@ -271,46 +325,41 @@ public struct FlowRun: Sendable {
             throw RunError("step '\(name)' moves to '\(missing)', which is not defined", step: name)
         }
         let changes = pendingChanges.sorted { $0.key < $1.key }
-        let traceIndex = trace.count
+        landings.append(Landing(traceIndex: trace.count, shownBefore: path.count))
         trace.append(TraceEntry(step: name, event: event, eventKind: eventKind, result: result, move: move, to: "", changes: changes))
-        let shownBefore = path.count
-        try arrive(at: frames[index].history.last!)
-        // The entry records the first step shown after the move (inside a nested flow it enters, if any).
-        let landed = path.count > shownBefore ? path[shownBefore] : (currentStep ?? "")
-        let entry = trace[traceIndex]
-        trace[traceIndex] = TraceEntry(step: entry.step, event: entry.event, eventKind: entry.eventKind, result: entry.result,
-                                       move: entry.move, to: landed, changes: entry.changes)
+        return frames[index].history.last!
     }
 
-    /// Shows step `id` of the innermost flow: a finish step ends that flow, a flow step enters its nested flow.
-    private mutating func arrive(at id: Int) throws(RunError) {
+    /// Shows step `id` of the innermost flow; returns what follows at once: a `flow` step's nested flow shows its
+    /// start step, and a finish step of a nested flow completes its parent's `flow` step.
+    private mutating func arrive(at id: Int) throws(RunError) -> Work? {
         let index = frames.count - 1
         let flow = frames[index].flow
         let compiled = flow.steps[id]
         let name = frames[index].prefix + flow.name(id)
         if compiled.step.kind == .flow {
-            try enterNestedFlow(of: compiled, named: name)
-            return
+            return .show(try enterNestedFlow(of: compiled, named: name))
         }
         shown += 1
         guard shown <= maxSteps else {
             throw RunError("the run showed more than \(maxSteps) steps without finishing; does the flow loop?", step: name)
         }
         path.append(name)
-        guard compiled.step.kind == .finish else { return }
+        guard compiled.step.kind == .finish else { return nil }
         let finishedOutcome = compiled.step.outcome?.text ?? flow.name(id)
         if index == 0 {
             outcome = finishedOutcome
-            return
+            return nil
         }
         // A nested flow finished: its parent's flow step completes with the outcome as event and the state as result.
         let child = frames.removeLast()
         var result = child.state
         for (key, type) in child.flow.stateTypes where type.optional && result[key] == nil { result[key] = .null }
-        try completeStep(event: finishedOutcome, kind: .outcome, result: result)
+        return .outcome(finishedOutcome, result: result)
     }
 
-    private mutating func enterNestedFlow(of compiled: CompiledFlow.Step, named name: String) throws(RunError) {
+    /// Pushes the nested flow of the `flow` step `compiled`, with the state its `input` gives; returns its start step.
+    private mutating func enterNestedFlow(of compiled: CompiledFlow.Step, named name: String) throws(RunError) -> Int {
         guard frames.count < Self.maxNesting else {
             throw RunError("nested flows are deeper than \(Self.maxNesting) levels at '\(name)'; do flows nest each other?", step: name)
         }
@@ -339,7 +388,31 @@ public struct FlowRun: Sendable {
             }
         }
         frames.append(Frame(flow: child, state: state, initialState: state, history: [child.startID], prefix: name + "/"))
-        try arrive(at: child.startID)
+        return child.startID
+    }
+
+    /// The first number in `values` that is not finite (NaN, an infinity), with its key (`user.age` inside an
+    /// object), looking at keys in order and inside objects at any depth; nil when every number is finite.
+    static func firstNonFinite(in values: [String: Value]) -> (key: String, number: Double)? {
+        // A stack of objects being walked, rather than recursion: a host may hand in objects of any depth.
+        var stack: [(prefix: String, fields: [(key: String, value: Value)], next: Int)] = [("", values.sorted { $0.key < $1.key }, 0)]
+        while let top = stack.last {
+            guard top.next < top.fields.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            let (key, value) = top.fields[top.next]
+            switch value {
+            case .number(let number) where !number.isFinite:
+                return (top.prefix + key, number)
+            case .object(let fields):
+                stack.append((top.prefix + key + ".", fields.sorted { $0.key < $1.key }, 0))
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     /// Checks a result against the step's declared shape: every non-optional key present, no unknown key, values

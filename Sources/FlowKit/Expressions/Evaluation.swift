@@ -33,6 +33,9 @@ public struct EvaluationError: Error, Equatable, Sendable {
 }
 
 extension Expression {
+    /// The longest text that `+` makes, in UTF-8 bytes; longer is a run error.
+    public static let maxTextBytes = 1 << 20
+
     /// The expression's value in `scope`, or the run error that stops it (a type error, an unset key, an overflow).
     public func evaluate(in scope: EvaluationScope) throws(EvaluationError) -> Value {
         let evaluator = Evaluator(scope: scope)
@@ -63,6 +66,9 @@ private struct Operand {
 /// expression: the offset points at the sub-expression at fault, and the caller shows the text around it.
 private struct Evaluator {
     let scope: EvaluationScope
+
+    /// The longest text `+` makes, in UTF-8 bytes: a loop that doubles text stops at once instead of filling memory.
+    static let maxTextBytes = Expression.maxTextBytes
 
     func fail(_ message: String, at span: ExpressionSpan) -> EvaluationError {
         EvaluationError(message: message, offset: span.start)
@@ -127,7 +133,7 @@ private struct Evaluator {
             } else {
                 throw undeclared(key, at: path.span)
             }
-            return Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown)
+            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown))
         case .result:
             guard let result = scope.result else {
                 throw fail("'\(shown)' is read, but the step completed without a result", at: path.span)
@@ -158,8 +164,17 @@ private struct Evaluator {
                 value = next
                 type = types?[key]
             }
-            return Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown)
+            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown))
         }
+    }
+
+    /// `operand`, unless it is a number that is not finite: runs check the numbers they are given, so only a scope
+    /// built by hand can hold one, and it stops at the path that reads it rather than reaching an operator.
+    private func finite(_ operand: Operand) throws(EvaluationError) -> Operand {
+        if case .number(let number) = operand.value, !number.isFinite {
+            throw fail("'\(operand.enumPath ?? "")' is \(number), not a finite number", at: operand.span)
+        }
+        return operand
     }
 
     /// Whether the path holds a value other than null; a key that is not there (even one never declared) holds none.
@@ -243,8 +258,8 @@ private struct Evaluator {
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
-        case (.int(let x), .number(let y)): return Self.compare(x, y) == 0
-        case (.number(let x), .int(let y)): return Self.compare(y, x) == 0
+        case (.int(let x), .number(let y)): return NumberComparison.sign(x, y) == 0
+        case (.number(let x), .int(let y)): return NumberComparison.sign(y, x) == 0
         case (.string(let x), .string(let y)): return Self.same(x, y)
         default:
             throw fail("'\(op)' cannot compare \(a.value.kindDescription) with \(b.value.kindDescription)", at: span)
@@ -256,8 +271,12 @@ private struct Evaluator {
         switch (a.value, b.value) {
         case (.int(let x), .int(let y)): sign = x < y ? -1 : (x == y ? 0 : 1)
         case (.number(let x), .number(let y)): sign = x < y ? -1 : (x == y ? 0 : 1)
-        case (.int(let x), .number(let y)): sign = Self.compare(x, y)
-        case (.number(let x), .int(let y)): sign = -Self.compare(y, x)
+        case (.int(let x), .number(let y)):
+            guard let compared = NumberComparison.sign(x, y) else { throw unordered(op, span: span) }
+            sign = compared
+        case (.number(let x), .int(let y)):
+            guard let compared = NumberComparison.sign(y, x) else { throw unordered(op, span: span) }
+            sign = -compared
         case (.string(let x), .string(let y)):
             try checkEnum(a, b)
             if Self.same(x, y) {
@@ -276,15 +295,8 @@ private struct Evaluator {
         }
     }
 
-    /// The sign of `x - y` for an int and a finite number, exactly (no rounding of large ints).
-    static func compare(_ x: Int64, _ y: Double) -> Int {
-        if y >= 9_223_372_036_854_775_808.0 { return -1 }
-        if y < -9_223_372_036_854_775_808.0 { return 1 }
-        let whole = y.rounded(.towardZero)
-        let integer = Int64(whole)
-        if x != integer { return x < integer ? -1 : 1 }
-        let fraction = y - whole
-        return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
+    private func unordered(_ op: BinaryOperator, span: ExpressionSpan) -> EvaluationError {
+        fail("'\(op.rawValue)' cannot order nan, which is not a number", at: span)
     }
 
     private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan) throws(EvaluationError) -> Value {
@@ -298,6 +310,7 @@ private struct Evaluator {
         case (.number(let x), .number(let y)):
             return .number(try number(op, x, y, span: span))
         case (.string(let x), .string(let y)) where op == .add:
+            guard x.utf8.count + y.utf8.count <= Self.maxTextBytes else { throw fail("text longer than \(Self.maxTextBytes) bytes", at: span) }
             return .string(x + y)
         default:
             let needs = op == .add ? "two numbers or two strings" : "two numbers"
@@ -338,5 +351,21 @@ private struct Evaluator {
         }
         guard result.isFinite else { throw fail("number overflow", at: span) }
         return result
+    }
+}
+
+/// Exact comparison of an int with a number, which `Double(int)` would round.
+enum NumberComparison {
+    /// The sign of `x - y` for an int and a number, exactly (no rounding of large ints; infinities are beyond every
+    /// int); nil when `y` is NaN, which is neither equal to an int nor ordered with one.
+    static func sign(_ x: Int64, _ y: Double) -> Int? {
+        if y.isNaN { return nil }
+        if y >= 9_223_372_036_854_775_808.0 { return -1 }
+        if y < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = y.rounded(.towardZero)
+        let integer = Int64(whole)
+        if x != integer { return x < integer ? -1 : 1 }
+        let fraction = y - whole
+        return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
     }
 }
