@@ -197,7 +197,7 @@ struct SimulateNonFiniteTests {
                 start: a
                 state: { total: number? }
                 steps:
-                  a: { next: [{ forward: big, if: "result.x > 1" }, small] }
+                  a: { result: { x: number }, next: [{ forward: big, if: "result.x > 1" }, small] }
                   big: { kind: finish }
                   small: { kind: finish }
                 """,

@@ -113,6 +113,11 @@ public struct FlowRun: Sendable {
                 }
             }
         }
+        if case .start = start {
+            for input in flow.flow.requiredInputs where (state[input] ?? .null) == .null {
+                throw RunError("the run starts without the input '\(input)', which the flow requires")
+            }
+        }
         frames = [Frame(flow: flow, state: state, initialState: state, history: [first], prefix: "")]
         var landings: [Landing] = []
         try proceed(from: .show(first), landings: &landings)
@@ -134,10 +139,29 @@ public struct FlowRun: Sendable {
     /// Completes the current step with an optional event and an optional result, and moves on.
     public mutating func complete(event: String? = nil, result: [String: Value]? = nil) throws(RunError) {
         guard outcome == nil else { throw RunError("the flow has already finished with outcome '\(outcome!)'") }
+        try checkCompletion(event: event, result: result)
         var landings: [Landing] = []
         let next = try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result, landings: &landings)
         try proceed(from: .show(next), landings: &landings)
         settle(landings)
+    }
+
+    /// The completions a step allows (docs/format.md, "Running a flow"): a result only at a step that declares
+    /// one, a result or an event at such a step, and never a derived event given by hand.
+    private func checkCompletion(event: String?, result: [String: Value]?) throws(RunError) {
+        let frame = frames[frames.count - 1]
+        let id = frame.history.last!
+        let step = frame.flow.steps[id].step
+        let name = frame.prefix + frame.flow.name(id)
+        if let event, frame.flow.derivedEvents.contains(where: { $0.name == event }) {
+            throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", step: name)
+        }
+        if step.result == nil && result != nil {
+            throw RunError("step '\(name)' declares no 'result', so it cannot complete with one", step: name)
+        }
+        if step.result != nil && result == nil && event == nil {
+            throw RunError("step '\(name)' needs a result or an event to complete: it declares a 'result'", step: name)
+        }
     }
 
     // MARK: - The work loop
@@ -386,6 +410,10 @@ public struct FlowRun: Sendable {
             case .failure(let mismatch):
                 throw RunError("step '\(name)' passes '\(key)': \(mismatch.message)", step: name, file: parent.flow.flow.file, position: expression.source.position)
             }
+        }
+        for input in child.flow.requiredInputs where (state[input] ?? .null) == .null {
+            throw RunError("step '\(name)' does not pass '\(input)', an input its nested flow requires", step: name,
+                           file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
         }
         frames.append(Frame(flow: child, state: state, initialState: state, history: [child.startID], prefix: name + "/"))
         return child.startID

@@ -157,6 +157,12 @@ private struct Evaluator {
                     }
                 }
                 guard let next = fields[key] else {
+                    // An optional key the result leaves out reads null.
+                    if let declared = types?[key], declared.optional {
+                        value = .null
+                        type = declared
+                        continue
+                    }
                     let known = Set(fields.keys).union(types.map { Array($0.keys) } ?? []).sorted()
                     let missing = path.keys[...index].joined(separator: ".")
                     throw fail("the result has no key '\(missing)'\(Suggestions.didYouMean(key, in: known))", at: path.span)

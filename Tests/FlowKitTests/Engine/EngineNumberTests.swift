@@ -12,7 +12,7 @@ struct EngineNumberTests {
         state: { total: number?, count: int? }
         entries: { deep: { step: a, path: /a } }
         steps:
-          a: { next: [{ forward: big, if: "result.x > 1" }, small] }
+          a: { result: { x: number, w: int?, y: number? }, next: [{ forward: big, if: "result.x > 1" }, small] }
           shaped:
             result: { user: { age: number } }
             set: { total: result.user.age }

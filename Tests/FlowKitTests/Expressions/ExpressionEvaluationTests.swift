@@ -417,9 +417,12 @@ struct ExpressionEvaluationTests {
         #expect(ExprFixture.runError("2 * result.amount") == EvaluationError(message: "'result.amount' is read, but the step completed without a result", offset: 4))
     }
 
-    @Test func optionalResultKeysThatAreMissingAreRunErrors() {
+    @Test func optionalResultKeysThatAreLeftOutReadNull() {
         let scope = ExprFixture.scope(result: [:], resultTypes: ["age": ExprFixture.type(.int, optional: true)])
-        #expect(ExprFixture.runError("result.age", in: scope)?.message == "the result has no key 'age'")
+        #expect(ExprFixture.value("result.age", in: scope) == .null)
+        #expect(ExprFixture.value("result.age == null", in: scope) == .bool(true))
+        #expect(ExprFixture.runError("result.age + 1", in: scope) != nil, "null in arithmetic is still a run error")
+        #expect(ExprFixture.runError("result.name", in: scope)?.message == "the result has no key 'name'", "undeclared keys are not optional")
         #expect(ExprFixture.value("exists(result.age) ? result.age : null", in: scope) == .null)
     }
 
