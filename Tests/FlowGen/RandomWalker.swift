@@ -97,7 +97,12 @@ public struct Walk: Sendable, CustomStringConvertible {
         lines += completions.map { "  " + $0.description }
         switch end {
         case .finished(let outcome): lines.append("finished with '\(outcome)'")
-        case .failed(let error): lines.append("run error at '\(error.step ?? "-")': \(error)")
+        case .failed(let error):
+            var line = "run error at '\(error.step ?? "-")': \(error.message)"
+            if let file = error.file, let position = error.position {
+                line += " (\(file.split(separator: "/").last ?? ""):\(position))"
+            }
+            lines.append(line)
         case .stuck: lines.append("stuck: no completion the spec allows has a transition")
         case .bounded: lines.append("stopped after \(completions.count) completions")
         case .diverged: lines.append("diverged from the recorded walk")
