@@ -11,7 +11,7 @@ struct SoundnessPropertyTests {
         let flowCount = environment["FLOWKIT_PROPERTY_FLOWS"].flatMap(Int.init) ?? 120
         let walkCount = environment["FLOWKIT_PROPERTY_WALKS"].flatMap(Int.init) ?? 30
         let seed = environment["FLOWKIT_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 0x5EED_F10E
-        let examples = environment["FLOWKIT_PROPERTY_EXAMPLES"].flatMap(Int.init) ?? 4
+        let examples = environment["FLOWKIT_PROPERTY_EXAMPLES"].flatMap(Int.init) ?? 3
         let report = try Soundness.check(flows: flowCount, walks: walkCount, seed: seed, exampleCount: examples)
         print(report.summary)
         if !report.failures.isEmpty {
@@ -191,7 +191,7 @@ struct SoundnessPropertyTests {
 /// small flows (where the walks are near-exhaustive), is printed, not asserted.
 ///
 /// Sizes: `FLOWKIT_PROPERTY_FLOWS` (default 120), `FLOWKIT_PROPERTY_WALKS` (default 30), `FLOWKIT_PROPERTY_SEED`,
-/// and `FLOWKIT_PROPERTY_EXAMPLES` (minimised examples printed on failure, one per kind; default 4).
+/// and `FLOWKIT_PROPERTY_EXAMPLES` (minimised examples printed on failure, one per kind; default 3).
 /// `make soundness` runs 20,000 flows.
 enum Soundness {
     // MARK: - Preparing a bundle
@@ -498,6 +498,25 @@ enum Soundness {
         var failures: [String]
     }
 
+    /// The patterns of interest a bundle has, to show the generator's reach in the summary.
+    static func patterns(_ bundle: FlowBundle) -> [String] {
+        let flow = bundle.main.flow
+        let steps = bundle.files.flatMap(\.flow.steps) + bundle.files.compactMap(\.flow.anyStep)
+        let targets = steps.flatMap { $0.on.flatMap(\.targets) + ($0.next ?? []) }
+        var found: [String] = []
+        if !bundle.children.isEmpty { found.append("nested flows") }
+        if !flow.entries.isEmpty { found.append("entries") }
+        if flow.anyStep != nil { found.append("\"*\"") }
+        if flow.inputs != nil { found.append("inputs") }
+        if flow.events.contains(where: { $0.expression != nil }) { found.append("derived events") }
+        if steps.contains(where: { $0.on.contains { $0.targets.count > 1 } || ($0.next?.count ?? 0) > 1 }) { found.append("guarded lists") }
+        if targets.contains(where: { $0.move == .backOne }) { found.append("back: true") }
+        if targets.contains(where: { if case .back = $0.move { return true } else { return false } }) { found.append("back: X") }
+        if targets.contains(where: { $0.move == .restart }) { found.append("restart") }
+        if steps.contains(where: { $0.result == nil && !$0.set.isEmpty && $0.kind != "flow" }) { found.append("set without result") }
+        return found
+    }
+
     /// A duration in seconds.
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -531,6 +550,9 @@ enum Soundness {
         var warningsConsidered = 0
         var warningsNeverTriggered = 0
         var neverTriggeredByRule: [String: Int] = [:]
+        var neverTriggeredExamples: [String] = []
+        var patterns: [String: Int] = [:]
+        var nestedRuns = 0
 
         for index in 0..<flowCount {
             let bundleSeed = mix(seed, index)
@@ -547,10 +569,12 @@ enum Soundness {
                 prepared = ready
             }
             runnable += 1
+            for pattern in Self.patterns(bundle) { patterns[pattern, default: 0] += 1 }
             var triggered = Set<Diagnostic>()
             for walkIndex in 0..<walkCount {
                 let walk = prepared.walker.walk(seed: mix(bundleSeed, walkIndex))
                 runs += 1
+                if walk.completions.contains(where: { $0.step.contains("/") }) { nestedRuns += 1 }
                 guard let error = walk.error else {
                     switch walk.end {
                     case .finished: ends["finished", default: 0] += 1
@@ -598,6 +622,10 @@ enum Soundness {
                     if !triggered.contains(finding) {
                         warningsNeverTriggered += 1
                         neverTriggeredByRule[finding.rule, default: 0] += 1
+                        if neverTriggeredExamples.count < 2 {
+                            neverTriggeredExamples.append("warning never triggered in \(walkCount) walks: \(finding.rule) at '\(finding.step ?? "-")' "
+                                                          + "\(finding.position): \(finding.message)\n" + bundle.listing)
+                        }
                     }
                 }
             }
@@ -622,6 +650,8 @@ enum Soundness {
         lines.append("  not foreseeable: " + list(unforeseeable))
         lines.append("  foreseen inside the same expression at another column: \(nearMatches)")
         lines.append("  warnings never triggered by rule: " + (neverTriggeredByRule.isEmpty ? "none" : neverTriggeredByRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+        lines.append("  runnable flows with: " + patterns.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                     + "; runs into a nested flow: \(nestedRuns)")
         lines.append("  reproduce: FLOWKIT_PROPERTY_FLOWS=\(flowCount) FLOWKIT_PROPERTY_WALKS=\(walkCount) FLOWKIT_PROPERTY_SEED=\(seed)")
 
         var examples: [String] = []
@@ -629,6 +659,7 @@ enum Soundness {
         for failure in failures.prefix(exampleCount) {
             examples.append(describe(minimise(failure, root: root)))
         }
+        if !neverTriggeredExamples.isEmpty { lines.append("\n" + neverTriggeredExamples.joined(separator: "\n")) }
         return Report(summary: lines.joined(separator: "\n"), failures: examples)
     }
 
@@ -641,11 +672,16 @@ enum Soundness {
         guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil else { return nil }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         guard case .ready(let prepared) = prepare(bundle.files.map { ($0.name, $0.text) }, in: directory),
-              Self.noise(prepared) <= noise else { return nil }
+              Self.noise(prepared) <= noise, let walk = replays(prepared, start: start, completions, kind: kind) else { return nil }
+        return (walk, prepared)
+    }
+
+    /// The walk `completions` from `start` make in `prepared`, when it still fails as `kind` unforeseen.
+    static func replays(_ prepared: Prepared, start: WalkStart, _ completions: [WalkCompletion], kind: Kind) -> Walk? {
         let walk = prepared.walker.replay(start: start, completions)
         guard let error = walk.error, Kind.classify(error, walk: walk, prepared: prepared) == kind else { return nil }
         if !kind.isContractBreach && verdict(error, kind: kind, findings: prepared.findings, prepared: prepared).verdict != .missed { return nil }
-        return (walk, prepared)
+        return walk
     }
 
     /// Findings a reduction can add by removing a declaration (they make examples harder to read).
@@ -661,7 +697,8 @@ enum Soundness {
             return (failure, [])
         }
         let noise = Self.noise(prepared)
-        var budget = 250
+        // Each candidate bundle costs a load and a lint (milliseconds); a shorter walk only a replay.
+        var budget = 300
         var improved = true
         while improved && budget > 0 {
             improved = false
@@ -675,20 +712,31 @@ enum Soundness {
             }
             cuts.sort { $0.count > $1.count }
             cuts += completions.indices.reversed().map { $0..<($0 + 1) }
-            for cut in cuts where budget > 0 {
+            for cut in cuts {
                 var shorter = completions
                 shorter.removeSubrange(cut)
-                budget -= 1
-                if let found = reproduces(bundle, start: failure.walk.start, shorter, kind: failure.kind, root: root, noise: noise) {
-                    (completions, walk, prepared) = (found.0.completions, found.0, found.1)
+                if let found = replays(prepared, start: failure.walk.start, shorter, kind: failure.kind) {
+                    (completions, walk) = (found.completions, found)
                     improved = true
                     break
                 }
             }
             if improved { continue }
-            for candidate in Reduction.bundles(bundle) where budget > 0 {
+            // Start where the walk enters a later top-level step, skipping what led there.
+            var candidates: [(FlowBundle, [WalkCompletion])] = []
+            if case .start = failure.walk.start {
+                for index in completions.indices.dropFirst() {
+                    let top = String(completions[index].step.split(separator: "/").first ?? "")
+                    guard top != bundle.main.flow.start, !completions[..<index].contains(where: { $0.step.hasPrefix(top + "/") || $0.step == top }) else { continue }
+                    var moved = bundle
+                    moved.main.flow.start = top
+                    candidates.append((moved, Array(completions[index...])))
+                }
+            }
+            candidates += (Reduction.bundles(bundle) + Reduction.expressionBundles(bundle)).map { ($0, completions) }
+            for (candidate, steps) in candidates where budget > 0 {
                 budget -= 1
-                if let found = reproduces(candidate, start: failure.walk.start, completions, kind: failure.kind, root: root, noise: noise) {
+                if let found = reproduces(candidate, start: failure.walk.start, steps, kind: failure.kind, root: root, noise: noise) {
                     (bundle, completions, walk, prepared) = (candidate, found.0.completions, found.0, found.1)
                     improved = true
                     break
@@ -728,6 +776,122 @@ enum Reduction {
             for flow in flows(bundle.children[index].flow) {
                 var copy = bundle
                 copy.children[index].flow = flow
+                result.append(copy)
+            }
+        }
+        return result
+    }
+
+    /// Every bundle with one expression replaced by a simpler one.
+    static func expressionBundles(_ bundle: FlowBundle) -> [FlowBundle] {
+        var result: [FlowBundle] = []
+        for index in bundle.files.indices {
+            for flow in expressionFlows(bundle.files[index].flow) {
+                var copy = bundle
+                if index == 0 { copy.main.flow = flow } else { copy.children[index - 1].flow = flow }
+                result.append(copy)
+            }
+        }
+        return result
+    }
+
+    /// `text` with one sub-expression replaced by one of its operands (`(a + b) * c` gives `a * c`, `b * c`,
+    /// `a + b`, `c`), outermost first; nothing when it does not parse.
+    static func simpler(_ text: String) -> [String] {
+        guard case .success(let expression) = ExpressionParser.parse(text) else { return [] }
+        let scalars = Array(text.unicodeScalars)
+        func slice(_ span: ExpressionSpan) -> [Unicode.Scalar] {
+            Array(scalars[max(0, min(span.start, scalars.count))..<max(0, min(span.end, scalars.count))])
+        }
+        var result: [String] = []
+        var pending = [expression.root]
+        while !pending.isEmpty {
+            let node = pending.removeFirst()
+            for child in node.children {
+                var replaced = slice(ExpressionSpan(start: 0, end: node.span.start))
+                replaced += slice(child.span)
+                replaced += slice(ExpressionSpan(start: node.span.end, end: scalars.count))
+                var string = ""
+                string.unicodeScalars.append(contentsOf: replaced)
+                if string != text && !string.isEmpty && !result.contains(string) { result.append(string) }
+            }
+            pending += node.children
+        }
+        return result
+    }
+
+    /// Every flow with one expression simpler.
+    static func expressionFlows(_ flow: FlowBlueprint) -> [FlowBlueprint] {
+        var result: [FlowBlueprint] = []
+        for index in flow.events.indices {
+            for simpler in simpler(flow.events[index].expression ?? "") {
+                var copy = flow
+                copy.events[index].expression = simpler
+                result.append(copy)
+            }
+        }
+        func assignments(_ list: [BlueprintAssignment]) -> [[BlueprintAssignment]] {
+            list.indices.flatMap { index in
+                simpler(list[index].expression).map { text in
+                    var copy = list
+                    copy[index].expression = text
+                    return copy
+                }
+            }
+        }
+        func targets(_ list: [TargetBlueprint]) -> [[TargetBlueprint]] {
+            var result: [[TargetBlueprint]] = []
+            for index in list.indices {
+                for text in simpler(list[index].condition ?? "") {
+                    var copy = list
+                    copy[index].condition = text
+                    result.append(copy)
+                }
+                for set in assignments(list[index].set) {
+                    var copy = list
+                    copy[index].set = set
+                    result.append(copy)
+                }
+            }
+            return result
+        }
+        func steps(_ step: StepBlueprint) -> [StepBlueprint] {
+            var result: [StepBlueprint] = []
+            for set in assignments(step.set) {
+                var copy = step
+                copy.set = set
+                result.append(copy)
+            }
+            for input in assignments(step.input) {
+                var copy = step
+                copy.input = input
+                result.append(copy)
+            }
+            for index in step.on.indices {
+                for list in targets(step.on[index].targets) {
+                    var copy = step
+                    copy.on[index].targets = list
+                    result.append(copy)
+                }
+            }
+            for list in targets(step.next ?? []) {
+                var copy = step
+                copy.next = list
+                result.append(copy)
+            }
+            return result
+        }
+        for index in flow.steps.indices {
+            for step in steps(flow.steps[index]) {
+                var copy = flow
+                copy.steps[index] = step
+                result.append(copy)
+            }
+        }
+        if let any = flow.anyStep {
+            for step in steps(any) {
+                var copy = flow
+                copy.anyStep = step
                 result.append(copy)
             }
         }
