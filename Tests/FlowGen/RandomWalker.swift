@@ -9,6 +9,7 @@ public struct InMemoryResolver: FlowResolver {
         self.flows = flows
     }
 
+    /// The flow registered as `path` (wherever the parent is), else a run error saying it does not exist.
     public func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
         guard let flow = flows[path] else { throw RunError("nested flow '\(path)' does not exist") }
         return flow
@@ -31,6 +32,7 @@ public struct WalkCompletion: Hashable, Sendable, CustomStringConvertible {
         self.result = result
     }
 
+    /// `step: result {…}, event E`, or `step: (neither)`.
     public var description: String {
         var parts: [String] = []
         if let result { parts.append("result " + Value.object(result).description) }
@@ -54,6 +56,7 @@ public enum WalkStart: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How the walk began, for people.
     public var description: String {
         switch self {
         case .start(let state): return "start at 'start' with state " + Value.object(state).description
@@ -92,6 +95,7 @@ public struct Walk: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The start, one completion a line, and the end.
     public var description: String {
         var lines = [start.description]
         lines += completions.map { "  " + $0.description }
@@ -115,7 +119,8 @@ public struct Walk: Sendable, CustomStringConvertible {
 /// flow" in docs/format.md):
 /// - a step with `result`: a result that fits (alone, when `next` or a derived event can take it; or with an
 ///   explicit event the step or `"*"` handles), or such an explicit event alone;
-/// - a step without `result`: such an explicit event, or neither when the step or `"*"` has a `next`.
+/// - a step without `result`: such an explicit event, or neither when the step or `"*"` has a `next` or handles
+///   a derived event.
 ///
 /// Explicit events are never derived events. So every run error a walk meets is a failure of the flow, never a
 /// refusal of the completion itself.
@@ -170,7 +175,7 @@ public struct RandomWalker: Sendable {
                 options.append((event, false))
             }
         } else {
-            if hasNext { options.append((nil, false)) }
+            if hasNext || handlesDerived { options.append((nil, false)) }
             for event in explicit { options.append((event, false)) }
         }
         return options

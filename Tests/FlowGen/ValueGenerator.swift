@@ -9,6 +9,8 @@ public enum ValueGenerator {
         case .int:
             return .int(rng.chance(0.6) ? Int64(rng.pick([0, 1, -1, 2, 5, 99, 100, 101, 150, -7])) : Int64(rng.int(in: -200...300)))
         case .number:
+            // An int fits a number key too (it becomes a number).
+            if rng.chance(0.2) { return .int(Int64(rng.pick([0, 3, -2, 100]))) }
             return .number(rng.pick([0.0, 0.5, -1.5, 2.5, 99.5, 100.0, 150.25, -0.25]))
         case .string:
             return .string(rng.pick(["", "a", "gold", "x y", "Ann", "hi"]))
