@@ -408,33 +408,46 @@ enum Soundness {
         let owner: String?
         let line: Int
         let columns: ClosedRange<Int>
+        /// The slot, for summaries: `event`, `set`, `input`, `if`, `target set` (with `"*"` before it there).
+        let slot: String
     }
 
     /// Every expression of `flow` with its place.
     static func sites(_ flow: Flow) -> [ExpressionSite] {
         var sites: [ExpressionSite] = []
-        func add(_ source: ExpressionSource, _ owner: String?) {
+        func add(_ source: ExpressionSource, _ owner: String?, _ slot: String) {
             let start = source.position.column
             // Up to the closing quote (and one more: positions of quoted values differ between the readers).
             let end = start + source.text.unicodeScalars.count + 2
-            sites.append(ExpressionSite(owner: owner, line: source.position.line, columns: start...end))
+            let place = owner == "*" ? "\"*\" " + slot : slot
+            sites.append(ExpressionSite(owner: owner, line: source.position.line, columns: start...end, slot: place))
         }
         func add(_ targets: [Target], _ owner: String) {
             for target in targets {
-                if let condition = target.condition { add(condition, owner) }
-                for assignment in target.set { add(assignment.expression, owner) }
+                if let condition = target.condition { add(condition, owner, "if") }
+                for assignment in target.set { add(assignment.expression, owner, "target set") }
             }
         }
         for event in flow.events {
-            if let expression = event.expression { add(expression, nil) }
+            if let expression = event.expression { add(expression, nil, "derived event") }
         }
         for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
             let owner = step.name.text
-            for assignment in step.set + step.input { add(assignment.expression, owner) }
+            for assignment in step.set { add(assignment.expression, owner, step.kind == .flow ? "flow step set" : "step set") }
+            for assignment in step.input { add(assignment.expression, owner, "input") }
             for handler in step.on { add(handler.targets, owner) }
             if let next = step.next { add(next, owner) }
         }
         return sites
+    }
+
+    /// Where a run error happened, for summaries: the expression slot (`step set`, `if`, `derived event`, …),
+    /// or `a move` for errors without a position; `(nested)` when inside a nested flow.
+    static func place(of error: RunError, prepared: Prepared) -> String {
+        let nested = (error.step ?? "").contains("/") ? " (nested)" : ""
+        guard let position = error.position, let file = error.file, let flow = prepared.flows[file] else { return "a move" + nested }
+        let site = sites(flow).first { $0.line == position.line && $0.columns.contains(position.column) }
+        return (site?.slot ?? "an expression") + nested
     }
 
     /// The file of the flow step `qualified` belongs to.
@@ -544,6 +557,8 @@ enum Soundness {
         var unforeseeable: [Kind: Int] = [:]
         var breaches: [Kind: Int] = [:]
         var nearMatches = 0
+        var missedByPlace: [String: Int] = [:]
+        var nearMatchExamples: [String] = []
         var distinctForeseeable = Set<String>()
         var distinctMissed = Set<String>()
         var failures: [Failure] = []
@@ -605,12 +620,17 @@ enum Soundness {
                 switch verdict {
                 case .missed:
                     missed[kind, default: 0] += 1
+                    missedByPlace[kind.rawValue + " in " + Self.place(of: error, prepared: prepared), default: 0] += 1
                     if !failures.contains(where: { $0.kind == kind }) {
                         failures.append(Failure(seed: bundleSeed, bundle: bundle, walk: walk, kind: kind))
                     }
                     distinctMissed.insert(key)
                 case .sameExpression:
                     nearMatches += 1
+                    if nearMatchExamples.count < 3, let position = error.position {
+                        nearMatchExamples.append("    run error at \(position) ('\(error.message)'); "
+                                                 + by.map { "\($0.rule) at \($0.position)" }.joined(separator: ", "))
+                    }
                 case .exact, .sameStep:
                     break
                 }
@@ -646,9 +666,11 @@ enum Soundness {
                      + "\(String(format: "%.1f", seconds(clock.now - began)))s")
         lines.append("  foreseeable by kind: " + list(foreseeable))
         lines.append("  missed by kind: " + list(missed))
+        lines.append("  missed by kind and place: " + (missedByPlace.isEmpty ? "none" : missedByPlace.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         lines.append("  contract breaches: " + list(breaches))
         lines.append("  not foreseeable: " + list(unforeseeable))
-        lines.append("  foreseen inside the same expression at another column: \(nearMatches)")
+        lines.append("  foreseen inside the same expression at another column: \(nearMatches)"
+                     + (nearMatchExamples.isEmpty ? "" : ", e.g.\n" + nearMatchExamples.joined(separator: "\n")))
         lines.append("  warnings never triggered by rule: " + (neverTriggeredByRule.isEmpty ? "none" : neverTriggeredByRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         lines.append("  runnable flows with: " + patterns.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                      + "; runs into a nested flow: \(nestedRuns)")
