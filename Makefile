@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test test-asan bench bench-quick fuzz clean
+.PHONY: all deps build release demo test test-asan bench bench-quick fuzz soundness clean
 
 all: build
 
@@ -74,6 +74,16 @@ FUZZ_TARGETS ?= FuzzJSON FuzzYAML FuzzExpression FuzzEngine
 
 fuzz:
 	FUZZ_TIME=$(FUZZ_TIME) fuzz/run $(FUZZ_TARGETS)
+
+# The soundness property test (lint foresees every run error it can; Tests/FlowKitTests/Properties) at length:
+# SOUNDNESS_FLOWS generated flows with SOUNDNESS_WALKS random walks each (`make test` runs 120 with 30).
+SOUNDNESS_FLOWS ?= 20000
+SOUNDNESS_WALKS ?= 30
+
+soundness: deps
+	$(SWIFT) build --build-tests
+	FLOWKIT_PROPERTY_FLOWS=$(SOUNDNESS_FLOWS) FLOWKIT_PROPERTY_WALKS=$(SOUNDNESS_WALKS) \
+	  $(SWIFT) test --skip-build --filter SoundnessPropertyTests
 
 clean:
 	rm -rf .build .build-asan fuzz/.build

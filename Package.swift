@@ -37,7 +37,9 @@ let package = Package(
         ),
         .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit"], path: "bench/Sources/flowkit-bench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "TestSupport"], exclude: ["Reporting/Golden", "Malformed/Corpus"]),
+        // Random flows, values and walks for property tests (docs/format.md's completion table decides the walks).
+        .target(name: "FlowGen", dependencies: ["FlowKit"], path: "Tests/FlowGen"),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "TestSupport", "FlowGen"], exclude: ["Reporting/Golden", "Malformed/Corpus"]),
         .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit", "TestSupport"], exclude: ["Golden"]),
     ]
