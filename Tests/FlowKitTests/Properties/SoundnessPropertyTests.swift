@@ -355,7 +355,7 @@ enum Soundness {
             if has("'back: true' has nowhere to go") { return .backOneAtRoot }
             if has("which is not on the history") { return .backNotOnHistory }
             if has("which is not defined") { return .undefinedStep }
-            if has("without the input") { return .missingInput }
+            if has("without the input") || has("does not pass '") { return .missingInput }
             if has("passes '") { return has("null") ? .nullValue : .typeError }
             if has("nested flow") { return .nestedFlowUnavailable }
             if has("entry '") || has("path parameter") { return .entryParameter }
