@@ -403,7 +403,12 @@ private struct Inferrer {
             requireBool(condition, what: "the condition of '? :'")
             let a = guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
             let b = guarding(PathGuards.whenFalse(condition)) { $0.infer(otherwise) }
-            return StaticType.join(a, b)
+            let joined = StaticType.join(a, b)
+            // Branches of kinds no value can be both of: whatever uses the value fails for one of them.
+            if joined == .unknown && a.unwrapped != .unknown && b.unwrapped != .unknown {
+                mismatch("the branches of '? :' give \(a.unwrapped.phrase) and \(b.unwrapped.phrase); give both the same type", at: node.span.start)
+            }
+            return joined
         case .membership(let value, let items, _):
             let valueType = infer(value)
             for item in items {

@@ -143,12 +143,18 @@ struct TypeInferenceTests {
         ("state.vip ? 1 : 2.5", .number),
         ("state.vip ? state.tariff : 'x'", .string),
         ("state.vip ? state.tariff : state.plan", .enumeration(["economy", "business", "premium"])),
-        ("state.vip ? 1 : 'x'", .unknown),
         ("state.note", .optional(.string)),
         ("state.tariff", .enumeration(["economy", "business"])),
         ("result.anything.at.all + 1", .unknown),
         ("result.x * 'text' == 3", .bool),
     ]
+
+    @Test func branchesOfDifferentKindsAreATypeMismatch() throws {
+        let inferred = try #require(TypeFixture.infer("(state.vip ? 1 : 'x') == 'a'"))
+        #expect(inferred.type == .bool)
+        #expect(inferred.problems.map(\.message) == ["the branches of '? :' give an int and a string; give both the same type"])
+        #expect(inferred.problems.map(\.offset) == [0])
+    }
 
     @Test func wellTypedExpressions() throws {
         for (text, type) in Self.wellTyped {
