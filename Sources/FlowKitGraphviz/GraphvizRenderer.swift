@@ -295,7 +295,7 @@ private enum StandardErrorCapture {
         var template = Array("/tmp/flowkit-graphviz-XXXXXX".utf8CString)
         let capture = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard capture >= 0 else { return body() }
-        unlink(String(cString: template))
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
         let saved = dup(STDERR_FILENO)
         guard saved >= 0 else {
             close(capture)

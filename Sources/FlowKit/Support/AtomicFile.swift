@@ -10,7 +10,7 @@ public enum AtomicFile {
         var template = Array((directory + "/." + url.lastPathComponent + ".flowkit-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw FlowKitError.unwritable(path, reason: reason(errno)) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var committed = false
         defer {
             if !committed { unlink(temporary) }

@@ -311,8 +311,9 @@ private struct Composer {
                 }
             } else {
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "'") where index == 0 || [0x20, 0x09, 0x0A, 0x5B, 0x7B, 0x2C, 0x3A].contains(bytes[index - 1]):
-                    quote = byte
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    // A quote opens quoted text only where a value can start.
+                    if index == 0 || [0x20, 0x09, 0x0A, 0x5B, 0x7B, 0x2C, 0x3A].contains(bytes[index - 1]) { quote = byte }
                 case UInt8(ascii: "#") where lineStart || index > 0 && (bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09):
                     while index < bytes.count && bytes[index] != 0x0A { index += 1 }
                     continue
