@@ -10,11 +10,15 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
     case unreadable(String, reason: String)
     /// A file could not be written.
     case unwritable(String, reason: String)
+    /// Standard output could not be written (a full disk, a closed pipe).
+    case standardOutput(reason: String)
 
     public var errorDescription: String? {
         switch self {
         case .noSuchFile(let path), .notAFile(let path), .unreadable(let path, _), .unwritable(let path, _):
-            return "\(path): \(problem)"
+            return "\(Identifier.display(path, limit: Int.max, quoting: false)): \(problem)"
+        case .standardOutput:
+            return problem
         }
     }
 
@@ -25,6 +29,7 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
         case .notAFile: return "not a regular file"
         case .unreadable(_, let reason): return "cannot read the file: \(reason)"
         case .unwritable(_, let reason): return "cannot write the file: \(reason)"
+        case .standardOutput(let reason): return "cannot write to standard output: \(reason)"
         }
     }
 }
