@@ -67,19 +67,14 @@ struct Lint: ParsableCommand {
                 printError("flowkit: error: no baseline written: the lint could not check everything")
                 throw ExitCode(2)
             }
-            do {
-                let recorded = outcome.allDiagnostics
-                try AtomicFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
-            } catch {
-                printError("flowkit: error: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
-            printError("wrote \(writeBaseline) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
+            let recorded = outcome.allDiagnostics
+            try OutputFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
+            printError("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
         let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count)
         let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files, toolVersion: Flowkit.version)
-        FileHandle.standardOutput.write(Data(reporter.render(lintReport).utf8))
+        try StandardOutput.write(reporter.render(lintReport))
         if outcome.baselined > 0 && output.format == .text {
             printError("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
         }
@@ -87,7 +82,7 @@ struct Lint: ParsableCommand {
         for item in report {
             guard let (format, path) = LintReportFormat.parseReport(item) else { continue }
             do {
-                try AtomicFile.write(Array(format.reporter(color: false, files: outcome.files, toolVersion: Flowkit.version).render(lintReport).utf8), to: path)
+                try OutputFile.write(Array(format.reporter(color: false, files: outcome.files, toolVersion: Flowkit.version).render(lintReport).utf8), to: path)
             } catch {
                 failures.append(error.localizedDescription)
             }

@@ -123,18 +123,39 @@ struct Render: ParsableCommand {
             for warning in rendered.warnings { printError("flowkit: warning: Graphviz: \(warning)") }
             bytes = rendered.data
         }
-        let destination = output ?? ((file as NSString).deletingPathExtension + "." + chosenFormat.fileExtension)
-        if destination == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
+        let destination = try output ?? Self.defaultOutput(for: file, format: chosenFormat)
+        try OutputFile.write(bytes, to: destination)
+        if destination != OutputFile.standardOutputName {
+            printError("wrote \(Identifier.display(destination, limit: .max, quoting: false))")
         }
-        do {
-            try AtomicFile.write(bytes, to: destination)
-        } catch {
-            printError("flowkit: error: \(error.localizedDescription)")
-            throw ExitCode(2)
+    }
+
+    /// The input's path with its extension replaced by the format's; an error when that names the input file
+    /// itself (`render --mermaid flow.mmd`, or a link or a case-insensitive file system making them one file).
+    static func defaultOutput(for input: String, format: Format) throws -> String {
+        let destination = (input as NSString).deletingPathExtension + "." + format.fileExtension
+        var inputInfo = stat()
+        var destinationInfo = stat()
+        let sameName = destination == input
+        let sameFile = stat(input, &inputInfo) == 0 && stat(destination, &destinationInfo) == 0
+            && inputInfo.st_dev == destinationInfo.st_dev && inputInfo.st_ino == destinationInfo.st_ino
+        if sameName || sameFile {
+            throw RenderError.outputIsInput(destination)
         }
-        printError("wrote \(destination)")
+        return destination
+    }
+}
+
+/// Why `render` will not write.
+enum RenderError: LocalizedError {
+    /// The default output name is the input file itself.
+    case outputIsInput(String)
+
+    var errorDescription: String? {
+        switch self {
+        case .outputIsInput(let path):
+            return "the default output '\(Identifier.display(path, limit: .max))' is the input file itself; name the output with -o"
+        }
     }
 }
 

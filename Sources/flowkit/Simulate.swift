@@ -113,14 +113,9 @@ struct Simulate: ParsableCommand {
         case .json: reporter = JSONSimulationReporter()
         case .junit: reporter = JUnitReporter()
         }
-        FileHandle.standardOutput.write(Data(reporter.render(report).utf8))
+        try StandardOutput.write(reporter.render(report))
         if let traceOut {
-            do {
-                try AtomicFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
-            } catch {
-                printError("flowkit: error: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
+            try OutputFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
         }
         if report.failed > 0 { throw ExitCode(1) }
     }
