@@ -112,22 +112,27 @@ enum FileCollector {
     /// Files named directly are kept as given; directories are searched recursively in sorted order, without
     /// following symbolic links to directories, keeping the files their configuration includes (an explicit
     /// configuration, else the nearest `.flowkit.yml`). Returns the files, the directory trees they come from
-    /// (for nested flows), and the paths that could not be used.
+    /// (for nested flows), and the paths that could not be used: a path that cannot be examined, a directory that
+    /// cannot be listed or whose paths are too long for the system, and a directory with no flow files, so that
+    /// nothing is skipped in silence.
     static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> (files: [String], roots: [String], problems: [String]) {
         var files: [String] = []
         var roots: [String] = []
         var problems: [String] = []
         var seen = Set<String>()
-        let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            // A symbolic link that leads nowhere (or to itself) goes to the loader, which says why it cannot be read.
-            let isLink = (try? manager.destinationOfSymbolicLink(atPath: path)) != nil
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) || isLink else {
-                problems.append(FlowKitError.noSuchFile(path).localizedDescription)
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                let code = errno
+                let error = code == ENOENT || code == ENOTDIR
+                    ? FlowKitError.noSuchFile(path) : FlowKitError.unreadable(path, reason: OutputFile.reason(code))
+                problems.append(error.localizedDescription)
                 continue
             }
-            guard isDirectory.boolValue else {
+            // A symbolic link that leads nowhere (or to itself) goes to the loader, which says why it cannot be read.
+            var target = stat()
+            let isDirectory = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
+            guard isDirectory else {
                 let directory = (path as NSString).deletingLastPathComponent
                 roots.append(directory.isEmpty ? "." : directory)
                 if seen.insert(path).inserted { files.append(path) }
@@ -135,9 +140,11 @@ enum FileCollector {
             }
             roots.append(path)
             var found: [String] = []
-            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found)
+            let problemsBefore = problems.count
+            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found, problems: &problems)
             var nearest: [String: LintConfiguration?] = [:]
-            for file in found.sorted() where seen.insert(file).inserted {
+            var excluded = 0
+            for file in found.sorted() {
                 let applicable: LintConfiguration?
                 if let configuration {
                     applicable = configuration
@@ -147,23 +154,41 @@ enum FileCollector {
                 } else {
                     applicable = nil
                 }
-                if applicable?.includes(file) ?? true { files.append(file) }
+                guard applicable?.includes(file) ?? true else {
+                    excluded += 1
+                    continue
+                }
+                if seen.insert(file).inserted { files.append(file) }
+            }
+            if found.count == excluded && problems.count == problemsBefore {
+                problems.append(FlowKitError.noFlowFiles(path, excluded: excluded).localizedDescription)
             }
         }
         return (files, roots, problems)
     }
 
     /// Collects flow files below `directory`. Directory links are not followed; a file link is kept only when
-    /// its target is a regular file inside `root` (or with `allowOutside`).
-    private static func walk(_ directory: String, root: String, allowOutside: Bool, into found: inout [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    /// its target is a regular file inside `root` (or with `allowOutside`). A directory that cannot be listed, an
+    /// entry that cannot be examined (a path too long for the system) or named in bytes that are not UTF-8 is a
+    /// problem, never skipped in silence.
+    private static func walk(_ directory: String, root: String, allowOutside: Bool, into found: inout [String], problems: inout [String]) {
+        let names: [String]
+        do {
+            names = try list(directory)
+        } catch {
+            problems.append(error.localizedDescription)
+            return
+        }
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard lstat(path, &info) == 0 else {
+                problems.append(FlowKitError.unreadableDirectory(path, reason: OutputFile.reason(errno)).localizedDescription)
+                continue
+            }
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                walk(path, root: root, allowOutside: allowOutside, into: &found)
+                walk(path, root: root, allowOutside: allowOutside, into: &found, problems: &problems)
                 continue
             }
             guard extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
@@ -174,6 +199,29 @@ enum FileCollector {
                       allowOutside || target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { continue }
             }
             found.append(path)
+        }
+    }
+
+    /// The names in `directory`, `.` and `..` left out; a name that is not UTF-8 cannot be checked and is an error.
+    private static func list(_ directory: String) throws -> [String] {
+        guard let stream = opendir(directory) else {
+            throw FlowKitError.unreadableDirectory(directory, reason: OutputFile.reason(errno))
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw FlowKitError.unreadableDirectory(directory, reason: OutputFile.reason(errno)) }
+                return names
+            }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                let shown = String(decoding: bytes, as: UTF8.self)
+                throw FlowKitError.unreadableDirectory(directory, reason: "the name '\(Identifier.display(shown))' is not UTF-8, so it cannot be checked")
+            }
+            names.append(name)
         }
     }
 }

@@ -119,8 +119,8 @@ public enum OutputFile {
         }
     }
 
-    /// The system's description of `code`, lowercase.
-    static func reason(_ code: Int32) -> String {
+    /// The system's description of the error number `code`, lowercase, for messages.
+    public static func reason(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }
 }
