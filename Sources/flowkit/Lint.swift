@@ -43,7 +43,7 @@ struct Lint: ParsableCommand {
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
         for item in report where LintReportFormat.parseReport(item) == nil {
-            throw ValidationError("--report takes FORMAT:PATH with a format of \(LintReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(item)'")
+            throw ValidationError("--report takes FORMAT:PATH with a format of \(LintReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(Identifier.display(item, limit: .max))'")
         }
     }
 
@@ -52,12 +52,7 @@ struct Lint: ParsableCommand {
         let (files, roots, problems) = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
         var session = LintSession(roots: roots, allowOutside: allowOutside, configuration: configuration)
         if let baseline {
-            do {
-                session.baseline = try Baseline.load(path: baseline)
-            } catch {
-                printError("flowkit: error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
-                throw ExitCode(2)
-            }
+            session.baseline = try Baseline.load(path: baseline)
         }
         let outcome = session.run(files)
         if let writeBaseline {
@@ -95,12 +90,7 @@ struct Lint: ParsableCommand {
     /// The configuration named with --config, loaded; nil when each file's nearest one applies.
     private func explicitConfiguration() throws -> LintConfiguration? {
         guard let config else { return nil }
-        do {
-            return try LintConfiguration.load(path: config)
-        } catch {
-            printError("flowkit: error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
-            throw ExitCode(2)
-        }
+        return try LintConfiguration.load(path: config)
     }
 }
 
