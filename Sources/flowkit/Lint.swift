@@ -9,7 +9,8 @@ struct Lint: ParsableCommand {
         discussion: """
             Takes files and directories; a directory is searched recursively for .json, .yaml and .yml files \
             (hidden files and directories are skipped). Documents with a 'flowkit-script' key are simulation \
-            scripts: they are checked against the flow they name.
+            scripts: they are checked against the flow they name. A directory that cannot be read, or in which no \
+            flow file is found, is an error (exit 2).
 
             Examples:
               flowkit lint flows/transfer.json

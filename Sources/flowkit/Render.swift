@@ -11,7 +11,8 @@ struct Render: ParsableCommand {
             Graphviz runs in-process. Steps are boxes, action steps hexagons, nested flows component boxes, finish \
             steps double boxes; the start is marked with a dot, back moves are dashed and restarts dotted. The file \
             is written next to the input with the format's extension unless -o says otherwise (-o - writes to \
-            standard output); a failed render never replaces an existing file.
+            standard output); that default name is refused when it is the input itself. A failed render never \
+            replaces an existing file; a link is written through, a device or FIFO as a stream.
 
             Examples:
               flowkit render --png flows/transfer.json
