@@ -179,6 +179,13 @@ struct LintCoverageTests {
         #expect(result.stderr.contains("cannot read the directory: file name too long"), "\(result.stderr)")
     }
 
+    @Test func aNameLongerThanTheSystemAllowsIsAnErrorNamingIt() throws {
+        let name = String(repeating: "n", count: 300) + ".yaml"
+        let result = try flowkit(["lint", name, "flows/transfer.yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "flowkit: error: \(name): cannot read the file: file name too long\n")
+    }
+
     @Test func aDirectoryWithNoFlowFilesIsAnError() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
