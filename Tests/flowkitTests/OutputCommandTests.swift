@@ -222,6 +222,16 @@ struct EscapedOutputTests {
         #expect(result.stdout.contains("duplicate key 'first\\nflows/x.yaml:1:1: error: forged \\u{1b}[31m\\u{202e}'"), "\(result.stdout)")
     }
 
+    @Test func aFileNamedWithALineFeedIsOneEscapedLineInTheTextReport() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try (smallFlow + "  orphan: { next: done }\n").write(toFile: folder + "/a\nx.yaml:1:1: error: forged.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["lint", folder])
+        #expect(result.status == 1)
+        #expect(result.stdout == "\(folder)/a\\nx.yaml:1:1: error: forged.yaml:7:3: error: step 'orphan' is not reachable from 'first' [unreachable_step]\n"
+            + "1 file checked: 1 error\n")
+    }
+
     @Test func aPathWithControlCharactersIsEscapedInErrors() throws {
         let result = try flowkit(["lint", "no-such\n\u{1B}[2Jfile.yaml"])
         #expect(result.status == 2)
