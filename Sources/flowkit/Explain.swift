@@ -16,11 +16,11 @@ struct Explain: ParsableCommand {
     func validate() throws {
         if Linter.rule(rule) == nil {
             let hint = Suggestions.didYouMean(rule, in: Linter.rules.map { $0.description.identifier })
-            throw ValidationError("unknown rule '\(rule)'\(hint); 'flowkit rules' lists them")
+            throw ValidationError("unknown rule '\(Identifier.display(rule))'\(hint); 'flowkit rules' lists them")
         }
     }
 
-    func run() {
-        if let rule = Linter.rule(rule) { print(RuleCatalog.explanation(rule.description), terminator: "") }
+    func run() throws {
+        if let rule = Linter.rule(rule) { try StandardOutput.write(RuleCatalog.explanation(rule.description)) }
     }
 }

@@ -26,28 +26,42 @@ struct Flowkit: ParsableCommand {
         defaultSubcommand: nil
     )
 
-    /// Runs the command, mapping ArgumentParser's usage errors to exit code 2 as flowkit documents.
+    /// Runs the command, mapping ArgumentParser's usage errors to exit code 2 as flowkit documents. This is the one
+    /// place where an error that stops a command is printed.
     static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
             let code = exitCode(for: error)
+            if code == .success {
+                // --help and --version: their text goes to standard output through the checked writer.
+                let message = fullMessage(for: error)
+                do {
+                    if !message.isEmpty { try StandardOutput.write(message + "\n") }
+                } catch {
+                    fail(error)
+                }
+                Foundation.exit(0)
+            }
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                printError(fullMessage(for: error))
                 Foundation.exit(2)
             }
-            if code == .failure, !(error is ExitCode) {
-                // Any other error means the command could not do its work: a clear line, exit 2, no Swift dump.
-                printError("flowkit: error: \(error.localizedDescription)")
-                Foundation.exit(2)
-            }
+            if code == .failure, !(error is ExitCode) { fail(error) }
             exit(withError: error)
         }
     }
+
+    /// Prints `error` as the command's one error line (escaped) and exits 2: the command could not do its work.
+    static func fail(_ error: Error) -> Never {
+        let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        printError("flowkit: error: " + Identifier.display(description, limit: .max, quoting: false))
+        Foundation.exit(2)
+    }
 }
 
-/// Writes `text` to standard error.
+/// Writes `text` to standard error, ending it with a newline.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    StandardOutput.writeError(text.hasSuffix("\n") ? text : text + "\n")
 }

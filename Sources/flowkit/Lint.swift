@@ -9,7 +9,8 @@ struct Lint: ParsableCommand {
         discussion: """
             Takes files and directories; a directory is searched recursively for .json, .yaml and .yml files \
             (hidden files and directories are skipped). Documents with a 'flowkit-script' key are simulation \
-            scripts: they are checked against the flow they name.
+            scripts: they are checked against the flow they name. A directory that cannot be read, or in which no \
+            flow file is found, is an error (exit 2).
 
             Examples:
               flowkit lint flows/transfer.json
@@ -43,7 +44,7 @@ struct Lint: ParsableCommand {
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
         for item in report where LintReportFormat.parseReport(item) == nil {
-            throw ValidationError("--report takes FORMAT:PATH with a format of \(LintReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(item)'")
+            throw ValidationError("--report takes FORMAT:PATH with a format of \(LintReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(Identifier.display(item, limit: .max))'")
         }
     }
 
@@ -52,12 +53,7 @@ struct Lint: ParsableCommand {
         let (files, roots, problems) = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
         var session = LintSession(roots: roots, allowOutside: allowOutside, configuration: configuration)
         if let baseline {
-            do {
-                session.baseline = try Baseline.load(path: baseline)
-            } catch {
-                printError("flowkit: error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
-                throw ExitCode(2)
-            }
+            session.baseline = try Baseline.load(path: baseline)
         }
         let outcome = session.run(files)
         if let writeBaseline {
@@ -67,19 +63,14 @@ struct Lint: ParsableCommand {
                 printError("flowkit: error: no baseline written: the lint could not check everything")
                 throw ExitCode(2)
             }
-            do {
-                let recorded = outcome.allDiagnostics
-                try AtomicFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
-            } catch {
-                printError("flowkit: error: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
-            printError("wrote \(writeBaseline) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
+            let recorded = outcome.allDiagnostics
+            try OutputFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
+            printError("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
         let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count)
         let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files, toolVersion: Flowkit.version)
-        FileHandle.standardOutput.write(Data(reporter.render(lintReport).utf8))
+        try StandardOutput.write(reporter.render(lintReport))
         if outcome.baselined > 0 && output.format == .text {
             printError("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
         }
@@ -87,7 +78,7 @@ struct Lint: ParsableCommand {
         for item in report {
             guard let (format, path) = LintReportFormat.parseReport(item) else { continue }
             do {
-                try AtomicFile.write(Array(format.reporter(color: false, files: outcome.files, toolVersion: Flowkit.version).render(lintReport).utf8), to: path)
+                try OutputFile.write(Array(format.reporter(color: false, files: outcome.files, toolVersion: Flowkit.version).render(lintReport).utf8), to: path)
             } catch {
                 failures.append(error.localizedDescription)
             }
@@ -100,12 +91,7 @@ struct Lint: ParsableCommand {
     /// The configuration named with --config, loaded; nil when each file's nearest one applies.
     private func explicitConfiguration() throws -> LintConfiguration? {
         guard let config else { return nil }
-        do {
-            return try LintConfiguration.load(path: config)
-        } catch {
-            printError("flowkit: error: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
-            throw ExitCode(2)
-        }
+        return try LintConfiguration.load(path: config)
     }
 }
 
@@ -117,22 +103,27 @@ enum FileCollector {
     /// Files named directly are kept as given; directories are searched recursively in sorted order, without
     /// following symbolic links to directories, keeping the files their configuration includes (an explicit
     /// configuration, else the nearest `.flowkit.yml`). Returns the files, the directory trees they come from
-    /// (for nested flows), and the paths that could not be used.
+    /// (for nested flows), and the paths that could not be used: a path that cannot be examined, a directory that
+    /// cannot be listed or whose paths are too long for the system, and a directory with no flow files, so that
+    /// nothing is skipped in silence.
     static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> (files: [String], roots: [String], problems: [String]) {
         var files: [String] = []
         var roots: [String] = []
         var problems: [String] = []
         var seen = Set<String>()
-        let manager = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            // A symbolic link that leads nowhere (or to itself) goes to the loader, which says why it cannot be read.
-            let isLink = (try? manager.destinationOfSymbolicLink(atPath: path)) != nil
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) || isLink else {
-                problems.append(FlowKitError.noSuchFile(path).localizedDescription)
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                let code = errno
+                let error = code == ENOENT || code == ENOTDIR
+                    ? FlowKitError.noSuchFile(path) : FlowKitError.unreadable(path, reason: OutputFile.reason(code))
+                problems.append(error.localizedDescription)
                 continue
             }
-            guard isDirectory.boolValue else {
+            // A symbolic link that leads nowhere (or to itself) goes to the loader, which says why it cannot be read.
+            var target = stat()
+            let isDirectory = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
+            guard isDirectory else {
                 let directory = (path as NSString).deletingLastPathComponent
                 roots.append(directory.isEmpty ? "." : directory)
                 if seen.insert(path).inserted { files.append(path) }
@@ -140,9 +131,11 @@ enum FileCollector {
             }
             roots.append(path)
             var found: [String] = []
-            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found)
+            let problemsBefore = problems.count
+            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found, problems: &problems)
             var nearest: [String: LintConfiguration?] = [:]
-            for file in found.sorted() where seen.insert(file).inserted {
+            var excluded = 0
+            for file in found.sorted() {
                 let applicable: LintConfiguration?
                 if let configuration {
                     applicable = configuration
@@ -152,23 +145,41 @@ enum FileCollector {
                 } else {
                     applicable = nil
                 }
-                if applicable?.includes(file) ?? true { files.append(file) }
+                guard applicable?.includes(file) ?? true else {
+                    excluded += 1
+                    continue
+                }
+                if seen.insert(file).inserted { files.append(file) }
+            }
+            if found.count == excluded && problems.count == problemsBefore {
+                problems.append(FlowKitError.noFlowFiles(path, excluded: excluded).localizedDescription)
             }
         }
         return (files, roots, problems)
     }
 
     /// Collects flow files below `directory`. Directory links are not followed; a file link is kept only when
-    /// its target is a regular file inside `root` (or with `allowOutside`).
-    private static func walk(_ directory: String, root: String, allowOutside: Bool, into found: inout [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    /// its target is a regular file inside `root` (or with `allowOutside`). A directory that cannot be listed, an
+    /// entry that cannot be examined (a path too long for the system) or named in bytes that are not UTF-8 is a
+    /// problem, never skipped in silence.
+    private static func walk(_ directory: String, root: String, allowOutside: Bool, into found: inout [String], problems: inout [String]) {
+        let names: [String]
+        do {
+            names = try list(directory)
+        } catch {
+            problems.append(error.localizedDescription)
+            return
+        }
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard lstat(path, &info) == 0 else {
+                problems.append(FlowKitError.unreadableDirectory(path, reason: OutputFile.reason(errno)).localizedDescription)
+                continue
+            }
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                walk(path, root: root, allowOutside: allowOutside, into: &found)
+                walk(path, root: root, allowOutside: allowOutside, into: &found, problems: &problems)
                 continue
             }
             guard extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
@@ -179,6 +190,29 @@ enum FileCollector {
                       allowOutside || target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { continue }
             }
             found.append(path)
+        }
+    }
+
+    /// The names in `directory`, `.` and `..` left out; a name that is not UTF-8 cannot be checked and is an error.
+    private static func list(_ directory: String) throws -> [String] {
+        guard let stream = opendir(directory) else {
+            throw FlowKitError.unreadableDirectory(directory, reason: OutputFile.reason(errno))
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw FlowKitError.unreadableDirectory(directory, reason: OutputFile.reason(errno)) }
+                return names
+            }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                let shown = String(decoding: bytes, as: UTF8.self)
+                throw FlowKitError.unreadableDirectory(directory, reason: "the name '\(Identifier.display(shown))' is not UTF-8, so it cannot be checked")
+            }
+            names.append(name)
         }
     }
 }

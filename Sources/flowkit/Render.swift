@@ -11,7 +11,8 @@ struct Render: ParsableCommand {
             Graphviz runs in-process. Steps are boxes, action steps hexagons, nested flows component boxes, finish \
             steps double boxes; the start is marked with a dot, back moves are dashed and restarts dotted. The file \
             is written next to the input with the format's extension unless -o says otherwise (-o - writes to \
-            standard output); a failed render never replaces an existing file.
+            standard output); that default name is refused when it is the input itself. A failed render never \
+            replaces an existing file; a link is written through, a device or FIFO as a stream.
 
             Examples:
               flowkit render --png flows/transfer.json
@@ -68,7 +69,7 @@ struct Render: ParsableCommand {
         if flags > 1 || (flags == 1 && format != nil) {
             throw ValidationError("choose one format: --svg, --png, --dot, --mermaid or --format")
         }
-        if !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(rankdir)'") }
+        if !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(Identifier.display(rankdir))'") }
         if radius < 0 { throw ValidationError("--radius takes a number of moves, 0 or more") }
         if !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds above 0") }
         if engine.isEmpty || !engine.allSatisfy({ $0.isLetter || $0.isNumber }) {
@@ -84,17 +85,11 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let document: LoadedDocument
-        do {
-            document = try FlowLoader.load(path: file)
-        } catch {
-            printError("flowkit: error: \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
+        let document = try FlowLoader.load(path: file)
         guard let flow = document.flow, document.isWellFormed else {
             let findings = document.diagnostics.filter { $0.severity == .error }
             let text = TextReporter(color: ColorChoice.auto.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
-            printError(text + "flowkit: error: \(file) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : ""))
+            printError(text + "flowkit: error: \(Identifier.display(file, limit: .max, quoting: false)) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : ""))
             throw ExitCode(1)
         }
         var options = DiagramOptions(focus: focus, radius: radius)
@@ -117,24 +112,45 @@ struct Render: ParsableCommand {
         case .svg, .png, .dot:
             let graphvizFormat = GraphvizFormat(rawValue: chosenFormat.rawValue)!
             let options = GraphvizOptions(rankdir: rankdir, engine: engine)
-            let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(file)") {
+            let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(Identifier.display(file, limit: .max, quoting: false))") {
                 try GraphvizRenderer.render(diagram, format: graphvizFormat, options: options)
             }
             for warning in rendered.warnings { printError("flowkit: warning: Graphviz: \(warning)") }
             bytes = rendered.data
         }
-        let destination = output ?? ((file as NSString).deletingPathExtension + "." + chosenFormat.fileExtension)
-        if destination == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
+        let destination = try output ?? Self.defaultOutput(for: file, format: chosenFormat)
+        try OutputFile.write(bytes, to: destination)
+        if destination != OutputFile.standardOutputName {
+            printError("wrote \(Identifier.display(destination, limit: .max, quoting: false))")
         }
-        do {
-            try AtomicFile.write(bytes, to: destination)
-        } catch {
-            printError("flowkit: error: \(error.localizedDescription)")
-            throw ExitCode(2)
+    }
+
+    /// The input's path with its extension replaced by the format's; an error when that names the input file
+    /// itself (`render --mermaid flow.mmd`, or a link or a case-insensitive file system making them one file).
+    static func defaultOutput(for input: String, format: Format) throws -> String {
+        let destination = (input as NSString).deletingPathExtension + "." + format.fileExtension
+        var inputInfo = stat()
+        var destinationInfo = stat()
+        let sameName = destination == input
+        let sameFile = stat(input, &inputInfo) == 0 && stat(destination, &destinationInfo) == 0
+            && inputInfo.st_dev == destinationInfo.st_dev && inputInfo.st_ino == destinationInfo.st_ino
+        if sameName || sameFile {
+            throw RenderError.outputIsInput(destination)
         }
-        printError("wrote \(destination)")
+        return destination
+    }
+}
+
+/// Why `render` will not write.
+enum RenderError: LocalizedError {
+    /// The default output name is the input file itself.
+    case outputIsInput(String)
+
+    var errorDescription: String? {
+        switch self {
+        case .outputIsInput(let path):
+            return "the default output '\(Identifier.display(path, limit: .max))' is the input file itself; name the output with -o"
+        }
     }
 }
 
@@ -180,12 +196,12 @@ enum TraceFile {
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let scenarios = object["scenarios"] as? [[String: Any]] else {
-            throw ValidationError("--trace: '\(path)' is not a run written by 'flowkit simulate --trace-out'")
+            throw ValidationError("--trace: '\(Identifier.display(path, limit: .max))' is not a run written by 'flowkit simulate --trace-out'")
         }
         let names = scenarios.compactMap { $0["name"] as? String }
         guard let chosen = scenario.map({ name in scenarios.first { $0["name"] as? String == name } }) ?? scenarios.first else {
             let hint = scenario.map { Suggestions.didYouMean($0, in: names) } ?? ""
-            throw ValidationError("--trace: no scenario '\(scenario ?? "")' in '\(path)'\(hint)")
+            throw ValidationError("--trace: no scenario '\(Identifier.display(scenario ?? ""))' in '\(Identifier.display(path, limit: .max))'\(hint)")
         }
         let entries = (chosen["trace"] as? [[String: Any]]) ?? []
         let completions = entries.compactMap { entry -> (step: String, event: String?, move: String, to: String)? in

@@ -19,10 +19,10 @@ struct Rules: ParsableCommand {
     @Option(name: .long, help: "Output format: text or markdown (the README's rule table).")
     var format: Format = .text
 
-    func run() {
+    func run() throws {
         switch format {
-        case .text: print(RuleCatalog.text(), terminator: "")
-        case .markdown: print(RuleCatalog.markdownTable(), terminator: "")
+        case .text: try StandardOutput.write(RuleCatalog.text())
+        case .markdown: try StandardOutput.write(RuleCatalog.markdownTable())
         }
     }
 }

@@ -13,7 +13,7 @@ struct Schema: ParsableCommand {
               flowkit schema > flow.schema.json
             """)
 
-    func run() {
-        print(FlowJSONSchema.text)
+    func run() throws {
+        try StandardOutput.write(FlowJSONSchema.text + "\n")
     }
 }

@@ -61,7 +61,7 @@ struct Simulate: ParsableCommand {
         if let input, script == nil, events == nil {
             let document = try load(input)
             guard document.isScript else {
-                throw ValidationError("'\(input)' is a flow: give --script SCRIPT or --events e1,e2")
+                throw ValidationError("'\(Identifier.display(input, limit: .max))' is a flow: give --script SCRIPT or --events e1,e2")
             }
             scriptPath = input
             flowPath = nil
@@ -70,18 +70,18 @@ struct Simulate: ParsableCommand {
         if let scriptPath {
             let document = try load(scriptPath)
             guard document.isScript, let root = document.root else {
-                report(findings: document.diagnostics, fallback: "'\(scriptPath)' is not a simulation script (it has no 'flowkit-script' key)")
+                report(findings: document.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a simulation script (it has no 'flowkit-script' key)")
                 throw ExitCode(1)
             }
             let decoded = ScriptDecoder.decode(root, file: scriptPath)
             guard let decodedScript = decoded.script, decoded.diagnostics.isEmpty else {
-                report(findings: decoded.diagnostics, fallback: "'\(scriptPath)' is not a valid script")
+                report(findings: decoded.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a valid script")
                 throw ExitCode(1)
             }
             parsedScript = decodedScript
             if flowPath == nil {
                 guard let named = decodedScript.flow else {
-                    throw ValidationError("the script '\(scriptPath)' names no 'flow'; give the flow: flowkit simulate FLOW --script \(scriptPath)")
+                    throw ValidationError("the script '\(Identifier.display(scriptPath, limit: .max))' names no 'flow'; give the flow: flowkit simulate FLOW --script \(Identifier.display(scriptPath, limit: .max, quoting: false))")
                 }
                 flowPath = (scriptPath as NSString).deletingLastPathComponent.isEmpty
                     ? named : ((scriptPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(named)
@@ -99,7 +99,7 @@ struct Simulate: ParsableCommand {
         } else if let parsedScript {
             if let scenario, !parsedScript.scenarios.contains(where: { $0.name == scenario }) {
                 let hint = Suggestions.didYouMean(scenario, in: parsedScript.scenarios.map(\.name))
-                throw ValidationError("the script has no scenario '\(scenario)'\(hint)")
+                throw ValidationError("the script has no scenario '\(Identifier.display(scenario))'\(hint)")
             }
             let results = ScriptRunner.run(parsedScript, flow: flow, resolver: resolver, maxSteps: maxSteps, only: scenario)
             report = SimulationReport(script: parsedScript.file, flow: flowPath, results: results)
@@ -113,42 +113,32 @@ struct Simulate: ParsableCommand {
         case .json: reporter = JSONSimulationReporter()
         case .junit: reporter = JUnitReporter()
         }
-        FileHandle.standardOutput.write(Data(reporter.render(report).utf8))
+        try StandardOutput.write(reporter.render(report))
         if let traceOut {
-            do {
-                try AtomicFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
-            } catch {
-                printError("flowkit: error: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
+            try OutputFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
         }
         if report.failed > 0 { throw ExitCode(1) }
     }
 
     private func load(_ path: String) throws -> LoadedDocument {
-        do {
-            return try FlowLoader.load(path: path)
-        } catch {
-            printError("flowkit: error: \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
+        try FlowLoader.load(path: path)
     }
 
     /// Loads the flow as lint does; syntax, schema or expression errors stop the run with exit 1.
     private func compileFlow(_ path: String) throws -> CompiledFlow {
         let document = try load(path)
         if document.isScript {
-            throw ValidationError("'\(path)' is a simulation script, not a flow")
+            throw ValidationError("'\(Identifier.display(path, limit: .max))' is a simulation script, not a flow")
         }
         let blocking = Linter.lint(document, rules: [SyntaxRule.self, SchemaRule.self, ExpressionRule.self]).filter { $0.severity == .error }
         guard let flow = document.flow, blocking.isEmpty else {
-            report(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(path)' is not a flow that can run")
+            report(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(Identifier.display(path, limit: .max))' is not a flow that can run")
             throw ExitCode(1)
         }
         do {
             return try CompiledFlow(flow: flow)
         } catch {
-            printError("flowkit: error: \(error.description)")
+            printError("flowkit: error: \(Identifier.display(error.description, limit: .max, quoting: false))")
             throw ExitCode(1)
         }
     }

@@ -98,12 +98,13 @@ struct LintCommandTests {
         #expect(result.stdout == "1 file checked: no findings\n")
     }
 
-    @Test func aDirectoryGivenAsAFileIsAnError() throws {
+    @Test func anEmptyDirectoryNamedLikeAFileIsAnError() throws {
         let directory = NSTemporaryDirectory() + "/flowkit-dir-\(UUID().uuidString).yaml"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try flowkit(["lint", directory])
-        #expect(result.status == 0, "a directory named like a file is searched, and it is empty")
+        #expect(result.status == 2, "a directory named like a file is searched, and it has no flow files")
+        #expect(result.stderr == "flowkit: error: \(directory): no flow files found\n")
         #expect(result.stdout == "0 files checked: no findings\n")
     }
 

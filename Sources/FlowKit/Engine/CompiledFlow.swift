@@ -129,9 +129,10 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The position of the value at fault, when there is one.
     public var position: SourcePosition?
 
-    /// Creates a run error.
+    /// Creates a run error. As for findings, any control, format or separator character left in `message` is
+    /// escaped with `Identifier.display`, so that no run error can forge a line or an escape sequence.
     public init(_ message: String, step: String? = nil, file: String? = nil, position: SourcePosition? = nil) {
-        self.message = message
+        self.message = Identifier.needsEscape(message) ? Identifier.display(message, limit: .max, quoting: false) : message
         self.step = step
         self.file = file
         self.position = position

@@ -33,14 +33,16 @@ public struct Diagnostic: Hashable, Sendable {
     /// A lowercase message naming steps in single quotes.
     public var message: String
 
-    /// Creates a finding.
+    /// Creates a finding. Names in `message` should already be escaped with `Identifier.display`; as a last
+    /// guard, any control, format or separator character left in it is escaped the same way, so that no finding
+    /// can forge a line or an escape sequence in a terminal or a report.
     public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String) {
         self.file = file
         self.position = position
         self.severity = severity
         self.rule = rule
         self.step = step
-        self.message = message
+        self.message = Identifier.needsEscape(message) ? Identifier.display(message, limit: .max, quoting: false) : message
     }
 
     /// The 1-based line.

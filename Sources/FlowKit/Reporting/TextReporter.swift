@@ -14,9 +14,11 @@ public struct TextReporter: Reporter {
     public func render(_ report: LintReport) -> String {
         var output = ""
         for diagnostic in report.diagnostics {
-            output += style("\(diagnostic.file):\(diagnostic.line):\(diagnostic.column):", "1")
+            // The file and the message are escaped, so that each finding is one line and only the colours are escapes.
+            let file = Identifier.display(diagnostic.file, limit: .max, quoting: false)
+            output += style("\(file):\(diagnostic.line):\(diagnostic.column):", "1")
             output += " " + style("\(diagnostic.severity.rawValue):", severityStyle(diagnostic.severity))
-            output += " \(diagnostic.message) " + style("[\(diagnostic.rule)]", "2") + "\n"
+            output += " \(Identifier.display(diagnostic.message, limit: .max, quoting: false)) " + style("[\(diagnostic.rule)]", "2") + "\n"
         }
         output += Self.summary(report) + "\n"
         return output

@@ -17,16 +17,16 @@ public struct TextSimulationReporter: SimulationReporter {
     public func render(_ report: SimulationReport) -> String {
         var output = ""
         for result in report.results {
-            output += style("scenario '\(result.name)'", "1") + "\n"
+            output += style("scenario '\(Identifier.display(result.name, limit: .max))'", "1") + "\n"
             if verbose || !result.passed { output += Self.trace(result.trace) }
             if result.passed {
-                output += "  " + style("passed", "1;32") + ": outcome '\(result.outcome ?? "")' after \(result.path.count) steps\n"
+                output += "  " + style("passed", "1;32") + ": outcome '\(Identifier.display(result.outcome ?? "", limit: .max))' after \(result.path.count) steps\n"
             } else {
-                output += "  " + style("failed", "1;31") + ": \(result.error ?? "")\n"
+                output += "  " + style("failed", "1;31") + ": \(Self.shown(result.error ?? ""))\n"
                 if let location = result.errorLocation {
-                    output += "    at \(location.file):\(location.position.line):\(location.position.column)\n"
+                    output += "    at \(Self.shown(location.file)):\(location.position.line):\(location.position.column)\n"
                 }
-                if !result.path.isEmpty { output += "    path: \(result.path.joined(separator: ", "))\n" }
+                if !result.path.isEmpty { output += "    path: \(Self.shown(result.path.joined(separator: ", ")))\n" }
             }
             output += "\n"
         }
@@ -63,8 +63,13 @@ public struct TextSimulationReporter: SimulationReporter {
             var line = "  " + number.leftPadded(numberWidth) + "  " + step.padded(stepWidth)
             if inputWidth > 0 { line += "  " + input.padded(inputWidth) }
             line += "  " + (changes.isEmpty ? move : move.padded(moveWidth) + "  " + changes)
-            return String(line.reversed().drop(while: { $0 == " " }).reversed()) + "\n"
+            return shown(String(line.reversed().drop(while: { $0 == " " }).reversed())) + "\n"
         }.joined()
+    }
+
+    /// Text from a script, a flow or a result, with control and format characters escaped for the terminal.
+    private static func shown(_ text: String) -> String {
+        Identifier.display(text, limit: .max, quoting: false)
     }
 
     private func style(_ text: String, _ code: String) -> String {

@@ -2,7 +2,8 @@
 /// issues when a build phase prints it (and that most editors and CI log parsers recognise).
 ///
 /// It is exactly the text format's lines, never coloured, without the text format's summary line; a report with no
-/// findings prints nothing. Like the text format, it prints messages as they are: flowkit's messages are one line.
+/// findings prints nothing. Like the text format, it shows the file and the message escaped (`Identifier.display`),
+/// so that each finding is one line and no control character reaches the log.
 public struct XcodeReporter: Reporter {
     /// "xcode", as `--format` takes it.
     public static let identifier = "xcode"
@@ -21,6 +22,8 @@ public struct XcodeReporter: Reporter {
 
     /// `file:line:column: severity: message [rule]` for one finding.
     public static func line(_ diagnostic: Diagnostic) -> String {
-        "\(diagnostic.file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"
+        let file = Identifier.display(diagnostic.file, limit: .max, quoting: false)
+        let message = Identifier.display(diagnostic.message, limit: .max, quoting: false)
+        return "\(file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity.rawValue): \(message) [\(diagnostic.rule)]"
     }
 }

@@ -10,11 +10,20 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
     case unreadable(String, reason: String)
     /// A file could not be written.
     case unwritable(String, reason: String)
+    /// A directory could not be listed, or a path in it could not be examined (too long for the system).
+    case unreadableDirectory(String, reason: String)
+    /// A directory given to `flowkit lint` holds no flow file to check.
+    case noFlowFiles(String, excluded: Int)
+    /// Standard output could not be written (a full disk, a closed pipe).
+    case standardOutput(reason: String)
 
     public var errorDescription: String? {
         switch self {
-        case .noSuchFile(let path), .notAFile(let path), .unreadable(let path, _), .unwritable(let path, _):
-            return "\(path): \(problem)"
+        case .noSuchFile(let path), .notAFile(let path), .unreadable(let path, _), .unwritable(let path, _),
+             .unreadableDirectory(let path, _), .noFlowFiles(let path, _):
+            return "\(Identifier.display(path, limit: Int.max, quoting: false)): \(problem)"
+        case .standardOutput:
+            return problem
         }
     }
 
@@ -25,6 +34,10 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
         case .notAFile: return "not a regular file"
         case .unreadable(_, let reason): return "cannot read the file: \(reason)"
         case .unwritable(_, let reason): return "cannot write the file: \(reason)"
+        case .unreadableDirectory(_, let reason): return "cannot read the directory: \(reason)"
+        case .noFlowFiles(_, let excluded):
+            return "no flow files found" + (excluded > 0 ? " (the configuration excludes \(excluded))" : "")
+        case .standardOutput(let reason): return "cannot write to standard output: \(reason)"
         }
     }
 }

@@ -105,8 +105,13 @@ public enum Identifier {
         return !first
     }
 
-    /// `text` made safe to show inside single quotes in a message: control characters escaped, long text cut.
-    public static func display(_ text: String, limit: Int = 60) -> String {
+    /// `text` made safe to show in a message: control characters (C0, DEL, C1), Unicode format characters
+    /// (bidirectional overrides such as U+202E, zero-width characters) and line or paragraph separators are
+    /// escaped as `\n`, `\r`, `\t` or `\u{hex}`, so that no text from a file can start a line, colour a
+    /// terminal or reorder what is shown. With `quoting` (for text shown inside single quotes), `'` and `\` are
+    /// escaped too. Text longer than `limit` characters is cut with `…`. Every name, text and path that goes into
+    /// a message goes through this function.
+    public static func display(_ text: String, limit: Int = 60, quoting: Bool = true) -> String {
         var output = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -118,10 +123,10 @@ public enum Identifier {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case "'": output += "\\'"
-            case "\\": output += "\\\\"
+            case "'" where quoting: output += "\\'"
+            case "\\" where quoting: output += "\\\\"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                if needsEscape(scalar) {
                     output += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     output.unicodeScalars.append(scalar)
@@ -130,6 +135,21 @@ public enum Identifier {
             count += 1
         }
         return output
+    }
+
+    /// Whether `text` holds a character that `display` escapes even outside quotes.
+    public static func needsEscape(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: needsEscape)
+    }
+
+    /// Control, format and separator characters: the ones that must never reach a terminal or a report raw.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return true }
+        guard scalar.value >= 0xA0 else { return false }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .control: return true
+        default: return false
+        }
     }
 }
 

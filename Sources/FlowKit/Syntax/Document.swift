@@ -33,7 +33,7 @@ public struct Scalar: Hashable, Sendable {
         case bool(Bool)
         /// An integer that fits in 64 bits.
         case int(Int64)
-        /// Any other number (also an integer too large for 64 bits).
+        /// A number written as a float (an integer too large for 64 bits is a `syntax` finding, never a number).
         case number(Double)
         /// A string.
         case string

@@ -392,7 +392,10 @@ private struct JSONByteParser {
         }
         i = j
         let literal = text(start, j)
-        if isInteger, let value = integerValue(from: negative ? start + 1 : start, to: integerEnd, negative: negative) {
+        if isInteger {
+            guard let value = integerValue(from: negative ? start + 1 : start, to: integerEnd, negative: negative) else {
+                throw error("integer '\(Self.shortened(literal))' does not fit in 64 bits (-9223372036854775808 to 9223372036854775807)", at: start)
+            }
             return Scalar(kind: .int(value), text: literal, quoted: false)
         }
         guard let value = Double(literal), value.isFinite else {
@@ -754,6 +757,6 @@ private struct JSONByteParser {
 
     /// `text` cut to 40 characters for a message.
     private static func shortened(_ text: String) -> String {
-        text.count <= 40 ? text : String(text.prefix(40)) + "…"
+        Identifier.display(text, limit: 40)
     }
 }

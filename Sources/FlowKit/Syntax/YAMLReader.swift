@@ -15,8 +15,16 @@ public enum YAMLReader {
         }
     }
 
-    /// Resolves a plain scalar's text under YAML 1.2's core schema.
-    static func resolvePlain(_ text: String) -> Scalar.Kind {
+    /// A plain scalar written as a number that a 64-bit value cannot hold.
+    struct OutOfRange: Error {
+        /// The finding's message.
+        let message: String
+    }
+
+    /// Resolves a plain scalar's text under YAML 1.2's core schema: only its forms are numbers (`[-+]?[0-9]+`,
+    /// `0o[0-7]+`, `0x[0-9a-fA-F]+`, and its floats), anything else is a string. An integer beyond 64 bits, or a
+    /// float literal beyond the finite doubles, throws rather than being clamped or read as another number.
+    static func resolvePlain(_ text: String) throws(OutOfRange) -> Scalar.Kind {
         // Most plain scalars are names: only a few first characters can start a null, boolean or number.
         guard let first = text.utf8.first else { return .null }
         switch first {
@@ -36,21 +44,31 @@ public enum YAMLReader {
         default: break
         }
         let utf8 = Array(text.utf8)
-        guard let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return .string }
         if utf8.count > 2, utf8[0] == UInt8(ascii: "0"), utf8[1] == UInt8(ascii: "x") || utf8[1] == UInt8(ascii: "o") {
-            let radix = utf8[1] == UInt8(ascii: "x") ? 16 : 8
-            let digits = String(decoding: utf8[2...], as: UTF8.self)
-            if let value = Int64(digits, radix: radix) { return .int(value) }
-            if digits.allSatisfy({ $0.isHexDigit && (radix == 16 || ("0"..."7").contains($0)) }) { return .number(Double(UInt64.max)) }
-            return .string
+            let hex = utf8[1] == UInt8(ascii: "x")
+            let digits = utf8[2...]
+            let valid = digits.allSatisfy { byte in
+                hex ? (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+                    : byte >= 0x30 && byte <= 0x37
+            }
+            guard valid else { return .string }
+            guard let value = Int64(String(decoding: digits, as: UTF8.self), radix: hex ? 16 : 8) else { throw tooLarge(text) }
+            return .int(value)
         }
         if isDecimalInteger(utf8) {
-            if let value = Int64(text) { return .int(value) }
-            return .number(Double(text) ?? .infinity)
+            guard let value = Int64(text) else { throw tooLarge(text) }
+            return .int(value)
         }
-        if isFloat(utf8), let value = Double(text) { return .number(value) }
+        if isFloat(utf8), let value = Double(text) {
+            guard value.isFinite else { throw OutOfRange(message: "number '\(Identifier.display(text, limit: 40))' is out of range") }
+            return .number(value)
+        }
         return .string
+    }
+
+    private static func tooLarge(_ text: String) -> OutOfRange {
+        OutOfRange(message: "integer '\(Identifier.display(text, limit: 40))' does not fit in 64 bits "
+                   + "(-9223372036854775808 to 9223372036854775807)")
     }
 
     private static func isDecimalInteger(_ utf8: [UInt8]) -> Bool {
@@ -194,8 +212,14 @@ private struct Composer {
                 let scalar = event.data.scalar
                 let text = string(scalar.value, length: Int(scalar.length))
                 let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
-                var kind: Scalar.Kind = plain ? YAMLReader.resolvePlain(text) : .string
-                if let tag = optionalString(scalar.tag), tag == "tag:yaml.org,2002:str" { kind = .string }
+                var kind: Scalar.Kind = .string
+                if plain, optionalString(scalar.tag) != "tag:yaml.org,2002:str" {
+                    do {
+                        kind = try YAMLReader.resolvePlain(text)
+                    } catch {
+                        throw fail(error.message, at: position)
+                    }
+                }
                 try add(Node(.scalar(Scalar(kind: kind, text: text, quoted: !plain)), at: position), count: 1, anchor: optionalString(scalar.anchor), at: position)
             case YAML_ALIAS_EVENT:
                 let name = string(event.data.alias.anchor, length: nil)
@@ -255,7 +279,7 @@ private struct Composer {
             if let first = stack[top].position(of: key) {
                 diagnostics.append(Diagnostic(
                     file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
-                    message: "duplicate key '\(key)' (first at line \(first.line), column \(first.column))"))
+                    message: "duplicate key '\(Identifier.display(key))' (first at line \(first.line), column \(first.column))"))
             } else {
                 stack[top].append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
             }
@@ -311,8 +335,9 @@ private struct Composer {
                 }
             } else {
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "'") where index == 0 || [0x20, 0x09, 0x0A, 0x5B, 0x7B, 0x2C, 0x3A].contains(bytes[index - 1]):
-                    quote = byte
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    // A quote opens quoted text only where a value can start.
+                    if index == 0 || [0x20, 0x09, 0x0A, 0x5B, 0x7B, 0x2C, 0x3A].contains(bytes[index - 1]) { quote = byte }
                 case UInt8(ascii: "#") where lineStart || index > 0 && (bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09):
                     while index < bytes.count && bytes[index] != 0x0A { index += 1 }
                     continue

@@ -26,13 +26,21 @@ enum CIReportFixture {
                    rule: "unused_event", message: "event 'cancel' is declared but no step handles it"),
         Diagnostic(file: "flows/checkout.yaml", position: SourcePosition(line: 12, column: 7), severity: .note,
                    rule: "unreachable_step", step: "help", message: "step 'help' is only reachable from itself"),
-        Diagnostic(file: "flows/my flows/sign-up.json", position: SourcePosition(line: 7, column: 9), severity: .error,
-                   rule: "schema", step: "a<b> & c", message: trickyMessage),
+        trickyDiagnostic,
         Diagnostic(file: "flows/payments.yaml", position: SourcePosition(line: 10, column: 3), severity: .warning,
                    rule: "finish_has_transitions", step: "done", message: "finish step 'done' has 'next', which never runs"),
         Diagnostic(file: "flows/payments.yaml", position: SourcePosition(line: 20, column: 3), severity: .warning,
                    rule: "finish_has_transitions", step: "done", message: "finish step 'done' has 'next', which never runs"),
     ]
+
+    /// A finding whose message is set after creation, so that it keeps its raw line feed (the initializer escapes
+    /// control characters): every reporter must still escape what it prints.
+    static let trickyDiagnostic: Diagnostic = {
+        var diagnostic = Diagnostic(file: "flows/my flows/sign-up.json", position: SourcePosition(line: 7, column: 9), severity: .error,
+                                    rule: "schema", step: "a<b> & c", message: "")
+        diagnostic.message = trickyMessage
+        return diagnostic
+    }()
 
     static let report = LintReport(diagnostics: diagnostics, fileCount: files.count)
 

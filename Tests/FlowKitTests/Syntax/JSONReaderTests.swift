@@ -136,6 +136,8 @@ private let malformedCases: [JSONMalformedCase] = [
     JSONMalformedCase("letter after a number", "[1a]", 1, 3, "invalid character 'a' in a number"),
     JSONMalformedCase("two decimal points", "1.5.3", 1, 4, "invalid character '.' in a number"),
     JSONMalformedCase("out of range number", "1e400", 1, 1, "number '1e400' is out of range"),
+    JSONMalformedCase("integer beyond 64 bits", "[9223372036854775808]", 1, 2, "integer '9223372036854775808' does not fit in 64 bits"),
+    JSONMalformedCase("negative integer beyond 64 bits", "[-9223372036854775809]", 1, 2, "integer '-9223372036854775809' does not fit in 64 bits"),
     JSONMalformedCase("out of range negative number", "[0, -1.5e309]", 1, 5, "number '-1.5e309' is out of range"),
     JSONMalformedCase("NaN", "NaN", 1, 1, "numbers cannot be NaN or Infinity in JSON"),
     JSONMalformedCase("negative Infinity", "[-Infinity]", 1, 2, "numbers cannot be NaN or Infinity in JSON"),
@@ -350,8 +352,6 @@ private let malformedCases: [JSONMalformedCase] = [
         ("42", .int(42)),
         ("9223372036854775807", .int(.max)),
         ("-9223372036854775808", .int(.min)),
-        ("9223372036854775808", .number(9.223372036854775808e18)),
-        ("-9223372036854775809", .number(-9.223372036854775809e18)),
         ("1.0", .number(1)),
         ("1E+2", .number(100)),
         ("-1.5e-7", .number(-1.5e-7)),
@@ -426,7 +426,7 @@ struct JSONValidInput: CustomTestStringConvertible, Sendable {
 
 private let validInputs: [JSONValidInput] = [String]([
     "0", "-0", "1", "-1", "1.5e-7", "-1.5E-7", "1E+2", "1e2", "0.1", "123456789.123456789",
-    "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551616",
+    "9223372036854775807", "-9223372036854775808",
     "1e308", "4.9e-324", "1e-400", "true", "false", "null",
     "\"\"", "\"plain\"", "\"\\u0041\\u00e9\\u4e2d\"", "\"\\ud83d\\ude00 \\uD834\\uDD1E\"", "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
     "\"caf\u{E9} \u{1F600} \u{4E2D}\u{6587}\"", "\"\\u0000\"",

@@ -63,7 +63,7 @@ struct YAMLReaderTests {
             h: 0x1F
             i: "12"
             j: 1e3
-            k: 99999999999999999999
+            k: 0x-5
             l: .inf
             m:
             n: 0o17
@@ -79,7 +79,7 @@ struct YAMLReaderTests {
         #expect(root["h"]?.scalar?.kind == .int(31))
         #expect(root["i"]?.scalar?.kind == .string)
         #expect(root["j"]?.scalar?.kind == .number(1000))
-        #expect(root["k"]?.scalar?.kind == .number(1e20))
+        #expect(root["k"]?.scalar?.kind == .string)
         #expect(root["l"]?.scalar?.kind == .number(.infinity))
         #expect(root["m"]?.scalar?.kind == .null)
         #expect(root["n"]?.scalar?.kind == .int(15))
