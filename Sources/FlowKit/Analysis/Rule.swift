@@ -90,10 +90,12 @@ public struct LintContext: Sendable {
         return (flow, graph)
     }
 
-    /// A finding of `rule` in this file, with the rule's severity.
-    public func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, _ message: String) -> Diagnostic {
+    /// A finding of `rule` in this file, with the rule's severity; `subject` names what it is about (see
+    /// `Diagnostic.subject`).
+    public func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
+                        _ message: String) -> Diagnostic {
         Diagnostic(file: document.file, position: position, severity: rule.description.severity,
-                   rule: rule.description.identifier, step: step, message: message)
+                   rule: rule.description.identifier, step: step, message: message, subject: subject)
     }
 
     /// The well-formed flow that `step` (a `flow` step) runs, from the lint run's workspace when it has one, else

@@ -32,15 +32,22 @@ public struct Diagnostic: Hashable, Sendable {
     public var step: String?
     /// A lowercase message naming steps in single quotes.
     public var message: String
+    /// What the finding is about, by name, when its rule has such a thing: the missing name of `undefined_step`,
+    /// the state key of `maybe_unset`, the event of `undeclared_event`, the target of `back_target` (the rules list
+    /// theirs in docs/format.md). Baselines and SARIF fingerprints identify a finding by rule, file, step and
+    /// subject, since a message may describe a path that changes when an unrelated step is added.
+    public var subject: String?
 
     /// Creates a finding.
-    public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String) {
+    public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String,
+                subject: String? = nil) {
         self.file = file
         self.position = position
         self.severity = severity
         self.rule = rule
         self.step = step
         self.message = message
+        self.subject = subject
     }
 
     /// The 1-based line.

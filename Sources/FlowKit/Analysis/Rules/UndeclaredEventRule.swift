@@ -58,7 +58,7 @@ public enum UndeclaredEventRule: Rule {
         for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
             for handler in step.on where !declared.contains(handler.event.text) {
                 let hint = suggestions[handler.event.text].map { "; did you mean '\($0)'?" } ?? ""
-                findings.append(context.finding(self, at: handler.event.position, step: step.name.text,
+                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: handler.event.text,
                                                 "step '\(step.name.text)' handles event '\(handler.event.text)', which 'events' does not declare\(hint)"))
             }
         }

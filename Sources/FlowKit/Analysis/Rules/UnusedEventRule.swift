@@ -44,7 +44,7 @@ public enum UnusedEventRule: Rule {
         }
         handled.formUnion(UndeclaredEventRule.suggestions(in: flow).values)
         return flow.events.filter { !handled.contains($0.name.text) }.map {
-            context.finding(self, at: $0.name.position, "event '\($0.name.text)' is declared but no step handles it")
+            context.finding(self, at: $0.name.position, subject: $0.name.text, "event '\($0.name.text)' is declared but no step handles it")
         }
     }
 }
