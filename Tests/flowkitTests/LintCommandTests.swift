@@ -62,7 +62,7 @@ struct LintCommandTests {
         #expect(summary["files"] == files)
         #expect(summary["errors"] == diagnostics.filter { $0["severity"] as? String == "error" }.count)
         for diagnostic in diagnostics {
-            #expect(Set(diagnostic.keys).isSubset(of: ["file", "line", "column", "severity", "rule", "step", "message"]))
+            #expect(Set(diagnostic.keys).isSubset(of: ["file", "line", "column", "severity", "rule", "step", "subject", "message"]))
             #expect(diagnostic["line"] is Int && diagnostic["column"] is Int && diagnostic["message"] is String)
         }
     }

@@ -98,6 +98,33 @@ struct LintFeatureTests {
         #expect(try flowkit(["lint", path + "/f.yaml", "--baseline", path + "/bad.json"]).status == 2)
     }
 
+    @Test func anUnrelatedStepThatChangesAWitnessPathKeepsTheBaselineAndFingerprints() throws {
+        let before = "flowkit: 1\nflow: f\nstart: a\nstate: { k: int }\nsteps:\n  a: { next: c }\n"
+            + "  c: { next: { forward: done, set: { k: \"state.k + 1\" } } }\n  done: { kind: finish }\n"
+        let path = try folder(with: ["f.yaml": before])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try flowkit(["lint", path + "/f.yaml", "--format", "sarif"])
+        #expect(first.stdout.contains("(not on the path 'a' -> 'c')"), "\(first.stdout)")
+        #expect(try flowkit(["lint", path + "/f.yaml", "--write-baseline", path + "/baseline.json"]).status == 0)
+        #expect(try String(contentsOfFile: path + "/baseline.json", encoding: .utf8).contains("\"subject\": \"k\""))
+
+        let after = "flowkit: 1\nflow: f\nstart: a\nstate: { k: int }\nsteps:\n  a: { next: b }\n  b: { next: c }\n"
+            + "  c: { next: { forward: done, set: { k: \"state.k + 1\" } } }\n  done: { kind: finish }\n"
+        try after.write(toFile: path + "/f.yaml", atomically: true, encoding: .utf8)
+        let strict = try flowkit(["lint", path + "/f.yaml", "--baseline", path + "/baseline.json", "--strict"])
+        #expect(strict.status == 0, "\(strict.stdout)")
+        #expect(strict.stderr.contains("1 finding hidden by the baseline"))
+        let second = try flowkit(["lint", path + "/f.yaml", "--format", "sarif"])
+        #expect(second.stdout.contains("(not on the path 'a' -> 'b' -> 'c')"), "\(second.stdout)")
+        func fingerprints(_ sarif: String) throws -> [String] {
+            let log = try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any]
+            let results = ((log?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+            return results.compactMap { ($0["partialFingerprints"] as? [String: String])?["flowkitFindingHash/v2"] }
+        }
+        #expect(try fingerprints(first.stdout).count == 1)
+        #expect(try fingerprints(second.stdout) == fingerprints(first.stdout))
+    }
+
     @Test func directoryWalksDoNotFollowLinksOutOfTheTree() throws {
         let path = try folder(with: [:])
         defer { try? FileManager.default.removeItem(atPath: path) }

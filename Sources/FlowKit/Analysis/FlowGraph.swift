@@ -1,3 +1,71 @@
+/// The did-you-mean answers for the step names a flow uses but does not define, worked out once per flow so that
+/// every rule agrees: `undefined_step` shows them, and the graph rules take a forward target or an entry with a
+/// suggestion to reach the suggested step, so that one typo gives one finding (see "Lint graph semantics" in
+/// docs/format.md).
+public struct StepSuggestions: Sendable {
+    /// The suggested step for each undefined name that has one.
+    public let byName: [String: String]
+
+    /// The suggestions for the undefined names of `flow`: its start, its entries' steps, and the targets of `"*"`
+    /// and of every step, asked in that order of one `SuggestionIndex` over the step names.
+    public init(flow: Flow) {
+        var defined = Set<String>()
+        for step in flow.steps { defined.insert(step.name.text) }
+        var index: SuggestionIndex?
+        var byName: [String: String] = [:]
+        var asked = Set<String>()
+        func ask(_ name: Name) {
+            guard !defined.contains(name.text), asked.insert(name.text).inserted else { return }
+            if index == nil { index = SuggestionIndex(flow.steps.map(\.name.text)) }
+            if let suggestion = index!.closest(to: name.text) { byName[name.text] = suggestion }
+        }
+        ask(flow.start)
+        for entry in flow.entries { ask(entry.step) }
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            for handler in step.on {
+                for target in handler.targets { if let name = target.stepName { ask(name) } }
+            }
+            for target in step.next ?? [] { if let name = target.stepName { ask(name) } }
+        }
+        self.byName = byName
+    }
+
+    /// The step suggested for the undefined name `name`.
+    public func suggestion(for name: String) -> String? { byName[name] }
+
+    /// `flow` as the reachability rules see it: every forward target and entry step that names no step but has a
+    /// suggestion names the suggested step instead (positions kept). `start` and back targets are left as written.
+    public func repaired(_ flow: Flow) -> Flow {
+        guard !byName.isEmpty else { return flow }
+        func repair(_ targets: [Target]) -> [Target]? {
+            var changed = false
+            let repaired = targets.map { target -> Target in
+                guard case .forward(let name) = target.move, let suggestion = byName[name.text] else { return target }
+                changed = true
+                var copy = target
+                copy.move = .forward(Name(suggestion, at: name.position))
+                return copy
+            }
+            return changed ? repaired : nil
+        }
+        func repair(_ step: inout Step) {
+            for index in step.on.indices {
+                if let targets = repair(step.on[index].targets) { step.on[index].targets = targets }
+            }
+            if let next = step.next, let targets = repair(next) { step.next = targets }
+        }
+        var flow = flow
+        for index in flow.entries.indices {
+            if let suggestion = byName[flow.entries[index].step.text] {
+                flow.entries[index].step = Name(suggestion, at: flow.entries[index].step.position)
+            }
+        }
+        if flow.anyStep != nil { repair(&flow.anyStep!) }
+        for index in flow.steps.indices { repair(&flow.steps[index]) }
+        return flow
+    }
+}
+
 /// The flow as integer graphs: step names interned to ids once (file order), transitions resolved, and the
 /// answers of the lint graph semantics (reachability, detours, closed groups) computed in near-linear time.
 ///
@@ -13,6 +81,9 @@ public struct FlowGraph: Sendable {
         case restart
         /// A forward or back move to a step that does not exist.
         case undefined
+        /// A forward move to a step that does not exist, whose name suggests the given step: reachability follows
+        /// it to that step, while for dead ends and closed groups it is a way out, like `undefined`.
+        case suggested(Int32)
     }
 
     /// Step names by id; ids follow file order.
@@ -38,8 +109,13 @@ public struct FlowGraph: Sendable {
     /// Start or entry steps whose only exits are `back: true`: a run that starts there has nothing to go back to.
     public let goesOnlyBack: [Bool]
 
-    /// Builds the graph of `flow` and runs the analyses.
-    public init(flow: Flow) {
+    /// The did-you-mean answers for the names the flow uses but does not define.
+    public let suggestions: StepSuggestions
+
+    /// Builds the graph of `flow` and runs the analyses; `suggestions` (worked out from `flow` when not given)
+    /// decide where a forward target or an entry that names no step leads for reachability.
+    public init(flow: Flow, suggestions: StepSuggestions? = nil) {
+        let suggestions = suggestions ?? StepSuggestions(flow: flow)
         let steps = flow.steps
         let n = steps.count
         var ids: [String: Int32] = [:]
@@ -50,7 +126,9 @@ public struct FlowGraph: Sendable {
         let startID = ids[flow.start.text]
         func resolve(_ target: Target) -> Move {
             switch target.move {
-            case .forward(let name): return ids[name.text].map(Move.forward) ?? .undefined
+            case .forward(let name):
+                if let id = ids[name.text] { return .forward(id) }
+                return suggestions.suggestion(for: name.text).flatMap { ids[$0] }.map(Move.suggested) ?? .undefined
             case .back(let name): return ids[name.text].map(Move.back) ?? .undefined
             case .backOne: return .backOne
             case .restart: return .restart
@@ -101,7 +179,7 @@ public struct FlowGraph: Sendable {
         func addForward(from node: Int32, _ moves: [Move]) {
             for move in moves {
                 switch move {
-                case .forward(let target): forwardEdges.append((node, target))
+                case .forward(let target), .suggested(let target): forwardEdges.append((node, target))
                 case .restart: if let startID { forwardEdges.append((node, startID)) }
                 default: break
                 }
@@ -115,7 +193,9 @@ public struct FlowGraph: Sendable {
         let forwardGraph = Digraph(nodeCount: virtualEnd, edges: forwardEdges)
         var sources: [Int] = startID.map { [Int($0)] } ?? []
         if startID != nil {
-            for entry in flow.entries { if let id = ids[entry.step.text] { sources.append(Int(id)) } }
+            for entry in flow.entries {
+                if let id = ids[entry.step.text] ?? suggestions.suggestion(for: entry.step.text).flatMap({ ids[$0] }) { sources.append(Int(id)) }
+            }
         }
         let reachAll = forwardGraph.reach(from: sources)
         let reachable = Array(reachAll[0..<n])
@@ -145,7 +225,7 @@ public struct FlowGraph: Sendable {
                 switch move {
                 case .forward: break
                 case .backOne: backOne[node] = true
-                case .back, .restart, .undefined: bad[node] = true
+                case .back, .restart, .undefined, .suggested: bad[node] = true
                 }
             }
         }
@@ -203,7 +283,7 @@ public struct FlowGraph: Sendable {
                     if let startID {
                         if isFinish[Int(startID)] { edges.append((node, exitNode)) } else if !isDetour[Int(startID)] { edges.append((node, startID)) }
                     }
-                case .undefined:
+                case .undefined, .suggested:
                     edges.append((node, exitNode))
                 case .backOne:
                     break
@@ -279,5 +359,6 @@ public struct FlowGraph: Sendable {
         self.deadEnds = deadEnds
         self.closedGroups = groups.values.sorted { $0[0] < $1[0] }
         self.goesOnlyBack = goesOnlyBack
+        self.suggestions = suggestions
     }
 }

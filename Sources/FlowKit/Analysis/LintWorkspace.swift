@@ -19,6 +19,7 @@ public final class LintWorkspace: @unchecked Sendable {
     private var located: [String: Result<String, RunError>] = [:]
     private var childCache: [String: [String]] = [:]
     private var depthCache: [String: Int] = [:]
+    private var missingHints: [String: String] = [:]
 
     /// A workspace confined to `roots` (directories), or unconfined with `allowOutside`.
     public init(roots: [String], allowOutside: Bool = false) {
@@ -71,7 +72,7 @@ public final class LintWorkspace: @unchecked Sendable {
         do {
             document = try FlowLoader.load(path: path)
         } catch FlowKitError.noSuchFile {
-            return .unavailable("nested flow '\(Identifier.display(reference))' does not exist")
+            return .unavailable("nested flow '\(Identifier.display(reference))' does not exist\(missingFileHint(reference, at: path))")
         } catch FlowKitError.notAFile {
             return .unavailable("nested flow '\(Identifier.display(reference))' is not a regular file")
         } catch FlowKitError.unreadable(_, let reason) {
@@ -85,6 +86,48 @@ public final class LintWorkspace: @unchecked Sendable {
         documents[path] = document
         order.append(path)
         return .loaded(document, path: path)
+    }
+
+    /// `"; did you mean 'payments/signin.yaml'?"` for a nested flow `reference` whose file (canonical `path`) does
+    /// not exist: the flow file (`.json`, `.yaml`, `.yml`, not hidden) in the same folder whose name is closest.
+    /// The same name with another flow extension comes first; otherwise names are compared without their
+    /// extension, as `Suggestions` does, and among files of the chosen name the written extension is preferred.
+    /// Answers are remembered per path; an empty string when nothing is close or the folder cannot be listed.
+    private func missingFileHint(_ reference: String, at path: String) -> String {
+        lock.lock()
+        if let known = missingHints[path] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let hint = Self.closestFlowFile(to: reference, at: path).map { "; did you mean '\(Identifier.display($0))'?" } ?? ""
+        lock.lock()
+        missingHints[path] = hint
+        lock.unlock()
+        return hint
+    }
+
+    /// The reference with its file name replaced by the closest flow file's (see `missingFileHint`), or nil.
+    static func closestFlowFile(to reference: String, at path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let written = (path as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        func stem(_ name: String) -> String { (name as NSString).deletingPathExtension }
+        func ext(_ name: String) -> String { (name as NSString).pathExtension }
+        let flows = names.filter { !$0.hasPrefix(".") && ["json", "yaml", "yml"].contains(ext($0).lowercased()) }.sorted()
+        let writtenStem = stem(written)
+        var choice = flows.first { stem($0) == writtenStem && $0 != written }
+        if choice == nil {
+            var stems: [String] = []
+            var seen: Set<String> = []
+            for name in flows where seen.insert(stem(name)).inserted { stems.append(stem(name)) }
+            if let best = Suggestions.closest(to: writtenStem, in: stems) {
+                choice = flows.first { stem($0) == best && ext($0) == ext(written) } ?? flows.first { stem($0) == best }
+            }
+        }
+        guard let choice else { return nil }
+        let folderPart = reference.lastIndex(of: "/").map { String(reference[...$0]) } ?? ""
+        return folderPart + choice
     }
 
     /// The nested flow files loaded so far, in the order they were first named.

@@ -5,7 +5,7 @@ enum NestedOutcomes {
     /// every such finish step with that outcome, when a run begins at `start` with `given` set.
     static func keys(of child: Flow, given: Set<String>, parse: (ExpressionSource) -> Result<Expression, ExpressionParseError>,
                      bitBudget: Int = MaybeUnsetRule.bitBudget) -> [String: Set<String>] {
-        let graph = StepGraph(flow: child)
+        let graph = StepGraph(flow: StepSuggestions(flow: child).repaired(child))
         guard let start = graph.startID else { return [:] }
         var keyIndex: [String: Int] = [:]
         var keyNames: [String] = []

@@ -52,8 +52,11 @@ public struct LintContext: Sendable {
     /// The nested flows this lint run may read, when it follows them.
     public let workspace: LintWorkspace?
 
-    /// The flow as the data-flow rules' graph, when `reachabilityInput` is there.
+    /// The flow as the data-flow rules' graph (built from `analysisFlow`), when `reachabilityInput` is there.
     let stepGraph: StepGraph?
+    /// The flow with each forward target and entry step that names no step but has a suggestion repaired to the
+    /// suggested step (`StepSuggestions.repaired`): what the reachability rules analyse, so one typo gives one finding.
+    let analysisFlow: Flow?
     /// Work that several rules share, done once.
     let memo = LintMemo()
 
@@ -65,27 +68,34 @@ public struct LintContext: Sendable {
         self.isWellFormed = document.isWellFormed
         self.workspace = workspace
         guard let flow = document.flow, graphs else {
-            (graph, stepGraph) = (nil, nil)
+            (graph, stepGraph, analysisFlow) = (nil, nil, nil)
             return
         }
+        let suggestions = StepSuggestions(flow: flow)
+        let repaired = suggestions.repaired(flow)
+        analysisFlow = repaired
         let needsSteps = document.isWellFormed && flow.steps.contains { $0.name.text == flow.start.text }
         if needsSteps && flow.steps.count >= Linter.parallelThreshold {
-            (graph, stepGraph) = Parallel.both({ FlowGraph(flow: flow) }, { StepGraph(flow: flow) })
+            (graph, stepGraph) = Parallel.both({ FlowGraph(flow: flow, suggestions: suggestions) }, { StepGraph(flow: repaired) })
         } else {
-            (graph, stepGraph) = (FlowGraph(flow: flow), needsSteps ? StepGraph(flow: flow) : nil)
+            (graph, stepGraph) = (FlowGraph(flow: flow, suggestions: suggestions), needsSteps ? StepGraph(flow: repaired) : nil)
         }
     }
 
-    /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists.
+    /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists. The
+    /// flow is the one they analyse: forward targets and entry steps that name no step but have a suggestion name
+    /// the suggested step (the graph keeps such a target as a way out for dead ends and closed groups).
     public var reachabilityInput: (flow: Flow, graph: FlowGraph)? {
-        guard isWellFormed, let flow, let graph, graph.startID != nil else { return nil }
+        guard isWellFormed, let flow = analysisFlow, let graph, graph.startID != nil else { return nil }
         return (flow, graph)
     }
 
-    /// A finding of `rule` in this file, with the rule's severity.
-    public func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, _ message: String) -> Diagnostic {
+    /// A finding of `rule` in this file, with the rule's severity; `subject` names what it is about (see
+    /// `Diagnostic.subject`).
+    public func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
+                        _ message: String) -> Diagnostic {
         Diagnostic(file: document.file, position: position, severity: rule.description.severity,
-                   rule: rule.description.identifier, step: step, message: message)
+                   rule: rule.description.identifier, step: step, message: message, subject: subject)
     }
 
     /// The well-formed flow that `step` (a `flow` step) runs, from the lint run's workspace when it has one, else

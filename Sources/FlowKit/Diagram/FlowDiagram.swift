@@ -267,7 +267,7 @@ extension FlowDiagram {
                 switch move {
                 case .forward(let t), .back(let t): link(id, Int(t))
                 case .restart: if let s = graph.startID { link(id, Int(s)) }
-                case .backOne, .undefined: break
+                case .backOne, .undefined, .suggested: break
                 }
             }
         }

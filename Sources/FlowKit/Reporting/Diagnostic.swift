@@ -32,17 +32,24 @@ public struct Diagnostic: Hashable, Sendable {
     public var step: String?
     /// A lowercase message naming steps in single quotes.
     public var message: String
+    /// What the finding is about, by name, when its rule has such a thing: the missing name of `undefined_step`,
+    /// the state key of `maybe_unset`, the event of `undeclared_event`, the target of `back_target` (the rules list
+    /// theirs in docs/format.md). Baselines and SARIF fingerprints identify a finding by rule, file, step and
+    /// subject, since a message may describe a path that changes when an unrelated step is added.
+    public var subject: String?
 
     /// Creates a finding. Names in `message` should already be escaped with `Identifier.display`; as a last
     /// guard, any control, format or separator character left in it is escaped the same way, so that no finding
     /// can forge a line or an escape sequence in a terminal or a report.
-    public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String) {
+    public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String,
+                subject: String? = nil) {
         self.file = file
         self.position = position
         self.severity = severity
         self.rule = rule
         self.step = step
         self.message = Identifier.needsEscape(message) ? Identifier.display(message, limit: .max, quoting: false) : message
+        self.subject = subject
     }
 
     /// The 1-based line.

@@ -1,4 +1,5 @@
-/// `--format json`: `{"diagnostics": [...], "summary": {...}}`, the shape the design document fixes.
+/// `--format json`: `{"diagnostics": [...], "summary": {...}}`, the shape the design document fixes; a finding has
+/// `step` and `subject` when it has them.
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
 
@@ -12,6 +13,7 @@ public struct JSONReporter: Reporter {
             output += "{\"file\": \(JSONText.string(diagnostic.file)), \"line\": \(diagnostic.line), \"column\": \(diagnostic.column), "
             output += "\"severity\": \"\(diagnostic.severity.rawValue)\", \"rule\": \(JSONText.string(diagnostic.rule)), "
             if let step = diagnostic.step { output += "\"step\": \(JSONText.string(step)), " }
+            if let subject = diagnostic.subject { output += "\"subject\": \(JSONText.string(subject)), " }
             output += "\"message\": \(JSONText.string(diagnostic.message))}"
         }
         output += report.diagnostics.isEmpty ? "],\n" : "\n ],\n"

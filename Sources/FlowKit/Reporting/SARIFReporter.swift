@@ -5,9 +5,9 @@
 /// report's order; it is present, and empty, when there are no findings. Columns count Unicode scalars, which the
 /// run says with `columnKind: "unicodeCodePoints"`.
 ///
-/// Each result carries `partialFingerprints["flowkitFindingHash/v1"]`: the FNV-1a 64-bit hash of the rule, file,
-/// step and message (not the position, so a finding keeps its identity when lines are added above it), as 16
-/// lowercase hex digits, then `:` and the occurrence of that hash in the log (1 for the first), the form GitHub uses
+/// Each result carries `partialFingerprints["flowkitFindingHash/v2"]`: the FNV-1a 64-bit hash of the rule, file,
+/// step and subject (the message for a finding without a subject; never the position, so a finding keeps its
+/// identity when lines are added above it, nor a message that may describe a path), as 16 lowercase hex digits, then `:` and the occurrence of that hash in the log (1 for the first), the form GitHub uses
 /// for its own `primaryLocationLineHash`, so that identical findings in one file stay distinct.
 ///
 /// A result's `artifactLocation.uri` is the file's path as flowkit was given it, made a URI reference (see
@@ -23,7 +23,7 @@ public struct SARIFReporter: Reporter {
     /// The tool's home page, `tool.driver.informationUri`.
     public static let informationURI = "https://github.com/flowkit/flowkit"
     /// The key of flowkit's fingerprint in each result's `partialFingerprints`.
-    public static let fingerprintKey = "flowkitFindingHash/v1"
+    public static let fingerprintKey = "flowkitFindingHash/v2"
 
     /// flowkit's version, written as `tool.driver.version`.
     public var toolVersion: String
@@ -137,11 +137,12 @@ public struct SARIFReporter: Reporter {
         return output
     }
 
-    /// The FNV-1a 64-bit hash of a finding's rule, file, step and message (each as UTF-8, separated by a NUL byte),
-    /// as 16 lowercase hex digits. The position is left out on purpose.
+    /// The FNV-1a 64-bit hash of a finding's rule, file, step and subject, or message when it has no subject (each
+    /// as UTF-8, separated by a NUL byte), as 16 lowercase hex digits. The position is left out on purpose, and so
+    /// is the message of a finding with a subject (it may name a path that an unrelated step changes).
     public static func fingerprint(_ diagnostic: Diagnostic) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let key = [diagnostic.rule, diagnostic.file, diagnostic.step ?? "", diagnostic.message].joined(separator: "\u{0}")
+        let key = [diagnostic.rule, diagnostic.file, diagnostic.step ?? "", diagnostic.subject ?? diagnostic.message].joined(separator: "\u{0}")
         for byte in key.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3

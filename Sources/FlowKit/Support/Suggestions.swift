@@ -1,20 +1,27 @@
-/// Did-you-mean suggestions: the known name closest to a misspelt one.
+/// Did-you-mean suggestions: the known name closest to a misspelt one, by the measure compilers use for typos.
+///
+/// A candidate is close to the written word (both compared case-insensitively, as Unicode scalars) when:
+/// 1. their optimal string alignment distance (Damerau–Levenshtein where an insertion, a deletion, a substitution
+///    or a swap of two adjacent characters each count one edit) is at most one edit per three characters of the
+///    written word (clang's rule: no correction when the word's length divided by the distance is below 3), so
+///    `tarifs` suggests `tariffs` but `a` never suggests `b`; a difference in case alone is distance 0; or
+/// 2. one is a prefix of the other, the shorter has at least 3 characters and at least half the length of the
+///    longer (the "substring" case of rustc's typo correction, limited to prefixes): `begin` suggests `beginning`.
+///
+/// The closest edit wins, then the closest prefix (smallest difference in length), then the first candidate.
+/// Words and candidates longer than `maxLength` scalars are never compared, candidates whose length differs by
+/// more than the allowed edits are skipped without a comparison, and each comparison fills only the cells within
+/// the allowed distance of the diagonal, so it costs at most `length × (2 × edits + 1)` steps.
 public enum Suggestions {
-    /// The candidate closest to `word` by edit distance, when it is close enough to be a likely typo.
+    /// The longest word or candidate, in Unicode scalars, that is compared at all.
+    public static let maxLength = 128
+
+    /// The most edits a written word of `length` scalars may be from a suggestion: one per three characters.
+    public static func editLimit(forLength length: Int) -> Int { length / 3 }
+
+    /// The candidate closest to `word`, when it is close enough to be a likely typo.
     public static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
-        let target = Array(word.lowercased().unicodeScalars)
-        guard !target.isEmpty, target.count <= 64 else { return nil }
-        let limit = max(1, min(3, target.count / 3))
-        var best: (name: String, distance: Int)?
-        for candidate in candidates where candidate != word {
-            let other = Array(candidate.lowercased().unicodeScalars)
-            guard abs(other.count - target.count) <= limit else { continue }
-            let distance = editDistance(target, other, limit: limit)
-            if distance <= limit, distance < (best?.distance ?? Int.max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.name
+        SuggestionIndex(candidates).closest(to: word)
     }
 
     /// `"; did you mean 'x'?"` for the closest candidate, or an empty string.
@@ -22,63 +29,115 @@ public enum Suggestions {
         closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
-    /// Damerau-Levenshtein distance (adjacent transpositions count once), cut off above `limit`.
+    /// The lowercased scalars of `text`, or nil when it is empty or longer than `maxLength` (checked before any
+    /// work proportional to a long text's length beyond its UTF-8 count).
+    static func comparable(_ text: String) -> [Unicode.Scalar]? {
+        guard !text.isEmpty, text.utf8.count <= maxLength * 4 else { return nil }
+        let scalars = Array(text.lowercased().unicodeScalars)
+        return scalars.count <= maxLength ? scalars : nil
+    }
+
+    /// Whether the shorter of `a` and `b` starts the longer, has at least 3 scalars and at least half its length.
+    static func isPrefixMatch(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Bool {
+        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
+        guard short.count >= 3, short.count < long.count, short.count * 2 >= long.count else { return false }
+        return long.starts(with: short)
+    }
+
+    /// The optimal string alignment distance of `a` and `b` when it is at most `limit`, else `limit + 1`. Only the
+    /// cells within `limit` of the diagonal are filled, and the work stops once a whole row exceeds `limit` (no
+    /// later cell can come back under it).
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
+        let n = a.count
+        let m = b.count
+        let over = limit + 1
+        guard abs(n - m) <= limit else { return over }
+        if n == 0 || m == 0 { return max(n, m) }
+        var previousPrevious = [Int](repeating: over, count: m + 2)
+        var previous = [Int](repeating: over, count: m + 2)
+        var current = [Int](repeating: over, count: m + 2)
+        for j in 0...min(m, limit) { previous[j] = j }
+        for i in 1...n {
+            let low = max(1, i - limit)
+            let high = min(m, i + limit)
+            current[low - 1] = low == 1 ? i : over
+            current[high + 1] = over
+            var rowMinimum = current[low - 1]
+            for j in low...high {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
                     value = min(value, previousPrevious[j - 2] + 1)
                 }
+                value = min(value, over)
                 current[j] = value
                 rowMinimum = min(rowMinimum, value)
             }
-            if rowMinimum > limit { return limit + 1 }
+            if rowMinimum > limit { return over }
             (previousPrevious, previous, current) = (previous, current, previousPrevious)
         }
-        return previous[b.count]
+        return previous[m]
     }
 }
 
-/// Did-you-mean over a large set of names, asked many times (every undefined target of a flow): candidates are
-/// prepared once and bucketed by length, answers are cached, and the comparisons made in total are bounded, so a
-/// flow with thousands of typos costs linear time (past the budget, findings simply carry no suggestion).
+/// Did-you-mean over a set of names, asked many times (every undefined target of a flow): candidates are prepared
+/// once and bucketed by length, answers are cached, and the work done in total is bounded, so a flow with
+/// thousands of typos costs linear time (past the budget, findings simply carry no suggestion). It decides as
+/// `Suggestions` describes.
 public final class SuggestionIndex {
-    private var byLength: [Int: [(name: String, scalars: [Unicode.Scalar])]] = [:]
+    private struct Candidate {
+        let name: String
+        let scalars: [Unicode.Scalar]
+        let order: Int
+    }
+
+    private var byLength: [Int: [Candidate]] = [:]
     private var cache: [String: String?] = [:]
     private var budget: Int
 
-    /// Prepares `candidates`; at most `comparisonBudget` edit-distance comparisons are made over the index's life.
-    public init<S: Sequence>(_ candidates: S, comparisonBudget: Int = 200_000) where S.Element == String {
-        for name in candidates {
-            let scalars = Array(name.lowercased().unicodeScalars)
-            guard scalars.count <= 64 else { continue }
-            byLength[scalars.count, default: []].append((name, scalars))
+    /// Prepares `candidates`; at most `workBudget` steps of comparison (a cell of an edit-distance table, a
+    /// character of a prefix check) are spent over the index's life.
+    public init<S: Sequence>(_ candidates: S, workBudget: Int = 20_000_000) where S.Element == String {
+        for (order, name) in candidates.enumerated() {
+            guard let scalars = Suggestions.comparable(name) else { continue }
+            byLength[scalars.count, default: []].append(Candidate(name: name, scalars: scalars, order: order))
         }
-        budget = comparisonBudget
+        budget = workBudget
     }
 
-    /// The candidate closest to `word`, as `Suggestions.closest` decides, when the budget allows.
+    /// The candidate closest to `word`, when one is close enough and the budget allows.
     public func closest(to word: String) -> String? {
         if let cached = cache[word] { return cached }
-        let target = Array(word.lowercased().unicodeScalars)
-        guard !target.isEmpty, target.count <= 64 else { return nil }
-        let limit = max(1, min(3, target.count / 3))
-        var best: (name: String, distance: Int)?
-        search: for length in max(1, target.count - limit)...(target.count + limit) {
-            for candidate in byLength[length] ?? [] where candidate.name != word {
-                guard budget > 0 else { break search }
-                budget -= 1
-                let distance = Suggestions.editDistance(target, candidate.scalars, limit: limit)
-                if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate.name, distance) }
+        guard let target = Suggestions.comparable(word) else { return nil }
+        let length = target.count
+        let limit = Suggestions.editLimit(forLength: length)
+        // (edits or, for a prefix, limit + 1 + the difference in length; then file order)
+        var best: (score: Int, order: Int, name: String)?
+        func consider(_ score: Int, _ candidate: Candidate) {
+            if best == nil || (score, candidate.order) < (best!.score, best!.order) { best = (score, candidate.order, candidate.name) }
+        }
+        let prefixLengths: ClosedRange<Int>? = length >= 3 ? max(3, (length + 1) / 2)...(2 * length) : nil
+        let lowest = min(max(1, length - limit), prefixLengths?.lowerBound ?? Int.max)
+        let highest = max(length + limit, prefixLengths?.upperBound ?? 0)
+        search: for candidateLength in lowest...highest {
+            for candidate in byLength[candidateLength] ?? [] where candidate.name != word {
+                let difference = abs(candidateLength - length)
+                if difference <= limit {
+                    let cost = min(length, candidateLength) * (2 * limit + 1)
+                    guard budget >= cost else { break search }
+                    budget -= cost
+                    let distance = Suggestions.editDistance(target, candidate.scalars, limit: limit)
+                    if distance <= limit {
+                        consider(distance, candidate)
+                        continue
+                    }
+                }
+                if prefixLengths?.contains(candidateLength) == true {
+                    let cost = min(length, candidateLength)
+                    guard budget >= cost else { break search }
+                    budget -= cost
+                    if Suggestions.isPrefixMatch(target, candidate.scalars) { consider(limit + 1 + difference, candidate) }
+                }
             }
         }
         cache[word] = best?.name

@@ -493,7 +493,7 @@ struct TypeRulesTests {
               b: { kind: finish }
             """
         #expect(summary(findings(unparsed)) == [
-            "6:27 undeclared_state a step 'a' sets 'm', which 'state' does not declare; did you mean 'n'?",
+            "6:27 undeclared_state a step 'a' sets 'm', which 'state' does not declare",
             "6:64 type_mismatch a '==' cannot compare an int with a string",
         ])
     }

@@ -116,6 +116,17 @@ struct SARIFReporterTests {
         #expect(SARIFReporter.fingerprint(otherStep) != hash)
     }
 
+    @Test func fingerprintOfAFindingWithASubjectIgnoresItsMessage() {
+        let base = Diagnostic(file: "f.yaml", position: .start, severity: .warning, rule: "maybe_unset", step: "c",
+                              message: "step 'c' reads 'k', which is not set on every path to it (not on the path 'a' -> 'c')", subject: "k")
+        var otherPath = base
+        otherPath.message = "step 'c' reads 'k', which is not set on every path to it (not on the path 'a' -> 'b' -> 'c')"
+        #expect(SARIFReporter.fingerprint(otherPath) == SARIFReporter.fingerprint(base))
+        var otherKey = base
+        otherKey.subject = "n"
+        #expect(SARIFReporter.fingerprint(otherKey) != SARIFReporter.fingerprint(base))
+    }
+
     @Test func fingerprintIsFNV1a64() {
         // FNV-1a 64 of "a\0b\0\0c", worked out independently of the reporter.
         var hash: UInt64 = 14_695_981_039_346_656_037

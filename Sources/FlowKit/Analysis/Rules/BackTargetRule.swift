@@ -114,7 +114,7 @@ public enum BackTargetRule: Rule {
             let name = steps[id].name.text
             for list in StepGraph.targetLists(of: steps[id]) {
                 for target in list where target.move == .backOne {
-                    findings.append(context.finding(self, at: target.position, step: name,
+                    findings.append(context.finding(self, at: target.position, step: name, subject: "true",
                                                     "step '\(name)' goes back with 'back: true', but it can be alone on the history (\(why(id))): there is nothing to go back to"))
                 }
             }
@@ -126,7 +126,7 @@ public enum BackTargetRule: Rule {
             let chosen = users.first { !StepGraph.allows(steps[$0], description.identifier) } ?? users[0]
             let name = steps[chosen].name.text
             for target in list where target.move == .backOne {
-                findings.append(context.finding(self, at: target.position, step: name,
+                findings.append(context.finding(self, at: target.position, step: name, subject: "true",
                                                 "\(handler) goes back with 'back: true' at step '\(name)', which can be alone on the history (\(why(chosen))): there is nothing to go back to"))
             }
         }
@@ -191,10 +191,10 @@ public enum BackTargetRule: Rule {
             let name = steps[suspect.step].name.text
             let back = steps[suspect.back].name.text
             if never(suspect) {
-                findings.append(context.finding(self, at: suspect.target.position, step: name,
+                findings.append(context.finding(self, at: suspect.target.position, step: name, subject: back,
                                                 "step '\(name)' goes back to '\(back)', which is never on the history there: \(reason(suspect))"))
             } else {
-                var finding = context.finding(self, at: suspect.target.position, step: name,
+                var finding = context.finding(self, at: suspect.target.position, step: name, subject: back,
                                               "step '\(name)' goes back to '\(back)', which is not on every path to it\(skipping(suspect))")
                 finding.severity = .warning
                 findings.append(finding)
@@ -206,7 +206,7 @@ public enum BackTargetRule: Rule {
             let back = name.text
             if suspects.count == users && suspects.allSatisfy(never) {
                 let unreachable = dominators.isReachable(suspects[0].back) ? "" : ": '\(back)' is not reachable"
-                findings.append(context.finding(self, at: target.position, step: "*",
+                findings.append(context.finding(self, at: target.position, step: "*", subject: back,
                                                 "\(handler) goes back to '\(back)', which is never on the history at any step that uses it\(unreachable)"))
                 continue
             }
@@ -217,13 +217,13 @@ public enum BackTargetRule: Rule {
             if let chosen = failing.first {
                 let step = steps[chosen.step].name.text
                 let more = failing.count > 1 ? " (and at \(failing.count - 1) more step\(failing.count == 2 ? "" : "s"))" : ""
-                findings.append(context.finding(self, at: target.position, step: step,
+                findings.append(context.finding(self, at: target.position, step: step, subject: back,
                                                 "\(handler) goes back to '\(back)', which is never on the history at step '\(step)'\(more): \(reason(chosen))"))
                 continue
             }
             let chosen = suspects.first { !allowed($0) && !never($0) } ?? suspects[0]
             let step = steps[chosen.step].name.text
-            var finding = context.finding(self, at: target.position, step: step,
+            var finding = context.finding(self, at: target.position, step: step, subject: back,
                                           "\(handler) goes back to '\(back)', which is not on every path to step '\(step)'\(skipping(chosen))")
             finding.severity = .warning
             findings.append(finding)

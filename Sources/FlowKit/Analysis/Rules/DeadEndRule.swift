@@ -43,7 +43,7 @@ public enum DeadEndRule: Rule {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         return graph.deadEnds.map { id in
             let step = flow.steps[Int(id)]
-            return context.finding(self, at: step.name.position, step: step.name.text,
+            return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text,
                                    "step '\(step.name.text)' has no transition and is not a finish step")
         }
     }

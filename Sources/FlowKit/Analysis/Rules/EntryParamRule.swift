@@ -51,11 +51,11 @@ public enum EntryParamRule: Rule {
         for entry in flow.entries {
             let name = entry.name.text
             if let problem = problem(in: entry.path) {
-                findings.append(context.finding(self, at: entry.pathPosition, "the path of entry '\(name)' does not parse: \(problem)"))
+                findings.append(context.finding(self, at: entry.pathPosition, subject: name, "the path of entry '\(name)' does not parse: \(problem)"))
                 continue
             }
             for parameter in EntryPath.parameters(entry.path) where !keys.contains(parameter) {
-                findings.append(context.finding(self, at: entry.pathPosition,
+                findings.append(context.finding(self, at: entry.pathPosition, subject: parameter,
                                                 "path parameter '\(parameter)' of entry '\(name)' is not a declared state key\(Suggestions.didYouMean(parameter, in: keys))"))
             }
         }

@@ -35,7 +35,7 @@ public enum FinishHasTransitionsRule: Rule {
         return flow.steps.filter { $0.kind == .finish && $0.hasTransitions }.map { step in
             let keys = [step.on.isEmpty ? nil : "'on'", step.next == nil ? nil : "'next'"].compactMap { $0 }
             let verb = keys.count == 1 ? "runs" : "run"
-            return context.finding(self, at: step.name.position, step: step.name.text,
+            return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text,
                                    "finish step '\(step.name.text)' has \(keys.joined(separator: " and ")), which never \(verb): a flow ends at its finish step")
         }
     }

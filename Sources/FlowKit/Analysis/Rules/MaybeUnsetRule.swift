@@ -305,7 +305,7 @@ public enum MaybeUnsetRule: Rule {
                 let stepName = steps[step].name.text
                 let message = "step '\(stepName)' reads '\(name)'\(detail), which is not set on every path to it"
                     + (path.map { " (\($0))" } ?? "")
-                findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, message))
+                findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, subject: name, message))
             }
         }
         return findings + nested
@@ -336,7 +336,7 @@ public enum MaybeUnsetRule: Rule {
                     let key = path.keys[0]
                     guard required.contains(key), seen.insert(key).inserted,
                           let missing = handled.first(where: { byOutcome[$0]?.contains(key) == false }) else { continue }
-                    findings.append(context.finding(self, at: source.position(ofOffset: path.span.start), step: name,
+                    findings.append(context.finding(self, at: source.position(ofOffset: path.span.start), step: name, subject: "result.\(key)",
                                                     "step '\(name)' reads 'result.\(key)', which nested flow '\(file)' may finish without (not when it finishes with '\(missing)')"))
                 }
             }

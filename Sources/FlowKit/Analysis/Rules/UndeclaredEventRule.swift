@@ -35,15 +35,30 @@ public enum UndeclaredEventRule: Rule {
             """,
         ])
 
+    /// The declared event suggested for each handled event that `events` does not declare (when one is close),
+    /// asked in file order: the hint of this rule's findings, and what `unused_event` counts as handled.
+    static func suggestions(in flow: Flow) -> [String: String] {
+        let declared = Set(flow.events.map(\.name.text))
+        var index: SuggestionIndex?
+        var suggestions: [String: String] = [:]
+        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+            for handler in step.on where !declared.contains(handler.event.text) && suggestions[handler.event.text] == nil {
+                if index == nil { index = SuggestionIndex(flow.events.map(\.name.text)) }
+                if let suggestion = index!.closest(to: handler.event.text) { suggestions[handler.event.text] = suggestion }
+            }
+        }
+        return suggestions
+    }
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let declared = Set(flow.events.map(\.name.text))
-        let index = SuggestionIndex(flow.events.map(\.name.text))
+        let suggestions = Self.suggestions(in: flow)
         var findings: [Diagnostic] = []
         for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
             for handler in step.on where !declared.contains(handler.event.text) {
-                let hint = index.didYouMean(handler.event.text)
-                findings.append(context.finding(self, at: handler.event.position, step: step.name.text,
+                let hint = suggestions[handler.event.text].map { "; did you mean '\($0)'?" } ?? ""
+                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: handler.event.text,
                                                 "step '\(step.name.text)' handles event '\(handler.event.text)', which 'events' does not declare\(hint)"))
             }
         }

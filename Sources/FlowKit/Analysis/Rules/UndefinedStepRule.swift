@@ -6,8 +6,9 @@ public enum UndefinedStepRule: Rule {
         summary: "The start, a target or an entry names a step that does not exist.",
         rationale: """
             A run that takes such a transition has nowhere to go. The finding points at the name and suggests the \
-            closest step. An edge to an undefined step counts as a way out for the other graph rules, so a typo \
-            gives this finding alone.
+            closest step. A typo gives this finding alone: for reachability (and the rules built on it) a forward \
+            target or an entry with a suggestion leads to the suggested step, and for dead ends and loops an edge \
+            to an undefined step counts as a way out.
             """,
         severity: .error,
         triggeringExamples: [
@@ -17,7 +18,9 @@ public enum UndefinedStepRule: Rule {
             start: amount
             steps:
               amount: { next: ↓tarifs }
-              tariffs: { kind: finish }
+              tariffs: { next: confirm }
+              confirm: { next: done }
+              done: { kind: finish }
             """,
             """
             flowkit: 1
@@ -45,12 +48,10 @@ public enum UndefinedStepRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let graph = context.graph else { return [] }
         var findings: [Diagnostic] = []
-        var index: SuggestionIndex?
         func missing(_ name: Name, step: String?, what: String = "step") {
             guard graph.ids[name.text] == nil else { return }
-            if index == nil { index = SuggestionIndex(graph.names) }
-            let hint = index!.didYouMean(name.text)
-            findings.append(context.finding(self, at: name.position, step: step, "\(what) '\(name.text)' is not defined\(hint)"))
+            let hint = graph.suggestions.suggestion(for: name.text).map { "; did you mean '\($0)'?" } ?? ""
+            findings.append(context.finding(self, at: name.position, step: step, subject: name.text, "\(what) '\(name.text)' is not defined\(hint)"))
         }
         missing(flow.start, step: nil, what: "start step")
         for entry in flow.entries { missing(entry.step, step: nil, what: "the step of entry '\(entry.name.text)',") }

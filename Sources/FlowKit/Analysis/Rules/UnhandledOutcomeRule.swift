@@ -49,7 +49,7 @@ public enum UnhandledOutcomeRule: Rule {
                 if !outcomes.contains(outcome) { outcomes.append(outcome) }
             }
             for outcome in outcomes where step.handler(for: outcome) == nil && flow.anyStep?.handler(for: outcome) == nil {
-                findings.append(context.finding(self, at: step.name.position, step: step.name.text,
+                findings.append(context.finding(self, at: step.name.position, step: step.name.text, subject: outcome,
                                                 "nested flow '\(Identifier.display(reference))' can finish with outcome '\(outcome)', which step '\(step.name.text)' neither handles nor covers with 'next'"))
             }
         }

@@ -6,7 +6,9 @@ public enum UnusedEventRule: Rule {
         summary: "An event is declared in 'events' but no step handles it.",
         rationale: """
             An event nobody handles is either left over from an old version of the flow or a handler that was \
-            forgotten. A derived event no step handles is never even evaluated.
+            forgotten. A derived event no step handles is never even evaluated. A handler of an undeclared event \
+            whose name suggests a declared one counts as handling it, so a misspelt handler gives the \
+            'undeclared_event' finding alone.
             """,
         severity: .warning,
         triggeringExamples: [
@@ -40,8 +42,9 @@ public enum UnusedEventRule: Rule {
         for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
             for handler in step.on { handled.insert(handler.event.text) }
         }
+        handled.formUnion(UndeclaredEventRule.suggestions(in: flow).values)
         return flow.events.filter { !handled.contains($0.name.text) }.map {
-            context.finding(self, at: $0.name.position, "event '\($0.name.text)' is declared but no step handles it")
+            context.finding(self, at: $0.name.position, subject: $0.name.text, "event '\($0.name.text)' is declared but no step handles it")
         }
     }
 }

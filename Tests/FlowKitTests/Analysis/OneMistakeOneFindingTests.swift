@@ -1,0 +1,330 @@
+import Foundation
+import Testing
+@testable import FlowKit
+
+/// `rule: message` for every finding of a YAML flow linted in a folder beside `child.yaml` (see `lintExample`).
+private func findings(_ yaml: String) throws -> [String] {
+    try lintExample(yaml).map { "\($0.rule): \($0.message)" }
+}
+
+@Suite("One mistake, one finding")
+struct OneMistakeOneFindingTests {
+    @Test func aMisspeltTargetGivesOnlyItsUndefinedStepFinding() throws {
+        let result = try findings("""
+            flowkit: 1
+            flow: transfer
+            start: amount
+            steps:
+              amount: { next: tarifs }
+              tariffs: { next: confirm }
+              confirm: { next: success }
+              success: { next: done }
+              done: { kind: finish }
+            """)
+        #expect(result == ["undefined_step: step 'tarifs' is not defined; did you mean 'tariffs'?"])
+    }
+
+    @Test func aMisspeltTargetNeverMakesALoopOrATrap() throws {
+        // Were 'tarifs' followed as an edge to 'tariffs', 'amount' and 'tariffs' would loop with no way out.
+        let result = try findings("""
+            flowkit: 1
+            flow: loop
+            start: amount
+            steps:
+              amount: { next: tarifs }
+              tariffs: { next: amount }
+              done: { kind: finish }
+            """)
+        #expect(result == ["undefined_step: step 'tarifs' is not defined; did you mean 'tariffs'?", "unreachable_step: step 'done' is not reachable from 'amount'"])
+    }
+
+    @Test func aMisspeltStarTargetOrEntryStepGivesOneFinding() throws {
+        let star = try findings("""
+            flowkit: 1
+            flow: star
+            start: amount
+            events: { error: }
+            steps:
+              "*": { on: { error: alrt } }
+              amount: { next: done }
+              alert: { next: { back: true } }
+              done: { kind: finish }
+            """)
+        #expect(star == ["undefined_step: step 'alrt' is not defined; did you mean 'alert'?"])
+        let entry = try findings("""
+            flowkit: 1
+            flow: deeplink
+            start: amount
+            entries:
+              editTariff: { step: tarifs, path: /tariffs }
+            steps:
+              amount: { next: done }
+              tariffs: { next: confirm }
+              confirm: { next: done }
+              done: { kind: finish }
+            """)
+        #expect(entry == ["undefined_step: the step of entry 'editTariff', 'tarifs' is not defined; did you mean 'tariffs'?"])
+    }
+
+    @Test func aNameWithNoSuggestionLeadsNowhere() throws {
+        let result = try findings("""
+            flowkit: 1
+            flow: transfer
+            start: amount
+            steps:
+              amount: { next: somewhere }
+              tariffs: { next: done }
+              done: { kind: finish }
+            """)
+        #expect(result == ["undefined_step: step 'somewhere' is not defined", "unreachable_step: step 'tariffs' is not reachable from 'amount'",
+                           "unreachable_step: step 'done' is not reachable from 'amount'"])
+    }
+
+    @Test func aMisspeltTargetKeepsBackTargetAsIfFixed() throws {
+        // Without the repair, 'tariffs' would be unreachable and 'back: tariffs' an error that it is never on the history.
+        let flow = { (target: String) in """
+            flowkit: 1
+            flow: transfer
+            start: amount
+            events: { edit: , skip: }
+            steps:
+              amount: { on: { skip: confirm }, next: \(target) }
+              tariffs: { next: confirm }
+              confirm: { on: { edit: { back: tariffs } }, next: done }
+              done: { kind: finish }
+            """ }
+        let fixed = try findings(flow("tariffs"))
+        #expect(fixed.count == 1 && fixed[0].hasPrefix("back_target: step 'confirm' goes back to 'tariffs', which is not on every path to it"))
+        #expect(try findings(flow("tarifs")) == ["undefined_step: step 'tarifs' is not defined; did you mean 'tariffs'?"] + fixed)
+    }
+
+    @Test func aMisspeltTargetKeepsMaybeUnsetAsIfFixed() throws {
+        let flow = { (target: String) in """
+            flowkit: 1
+            flow: transfer
+            start: amount
+            state: { amount: int }
+            steps:
+              amount: { result: { amount: int }, set: { amount: result.amount }, next: \(target) }
+              tariffs: { next: { forward: done, if: "state.amount > 1" } }
+              done: { kind: finish }
+            """ }
+        #expect(try findings(flow("tariffs")).isEmpty)
+        #expect(try findings(flow("tarifs")) == ["undefined_step: step 'tarifs' is not defined; did you mean 'tariffs'?"])
+    }
+
+    @Test func aMisspeltEventHandlerDoesNotMakeTheEventUnused() throws {
+        let result = try findings("""
+            flowkit: 1
+            flow: typo
+            start: a
+            events: { error: }
+            steps:
+              a: { on: { eror: alert }, next: done }
+              alert: { next: done }
+              done: { kind: finish }
+            """)
+        #expect(result == ["undeclared_event: step 'a' handles event 'eror', which 'events' does not declare; did you mean 'error'?"])
+    }
+
+    @Test func aMisspeltTargetInANestedFlowKeepsItsOutcomes() throws {
+        // 'cancelled' is reached only through the misspelt 'cancelld': the parent still hears of that outcome.
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-typo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "flowkit: 1\nflow: pay\nstart: a\nevents: { quit: }\nsteps:\n  a: { on: { quit: cancelld }, next: done }\n  done: { kind: finish }\n  cancelled: { kind: finish }\n"
+            .write(toFile: folder + "/pay.yaml", atomically: true, encoding: .utf8)
+        try "flowkit: 1\nflow: parent\nstart: pay\nevents: { done: }\nsteps:\n  pay: { kind: flow, flow: pay.yaml, on: { done: end } }\n  end: { kind: finish }\n"
+            .write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
+        let workspace = LintWorkspace(roots: [folder])
+        let parent = Linter.lint(try FlowLoader.load(path: folder + "/parent.yaml"), workspace: workspace).map { "\($0.rule): \($0.message)" }
+        #expect(parent == ["unhandled_outcome: nested flow 'pay.yaml' can finish with outcome 'cancelled', which step 'pay' neither handles nor covers with 'next'"])
+        let child = Linter.lint(try FlowLoader.load(path: folder + "/pay.yaml"), workspace: workspace).map { "\($0.rule): \($0.message)" }
+        #expect(child == ["undefined_step: step 'cancelld' is not defined; did you mean 'cancelled'?"])
+    }
+
+    @Test func aMisspeltNestedFlowFileGivesOneFindingWithASuggestion() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-typo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/auth", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "flowkit: 1\nflow: signin\nstart: form\nstate: { token: string }\nsteps:\n  form: { result: { token: string }, set: { token: result.token }, next: done }\n  done: { kind: finish }\n"
+            .write(toFile: folder + "/auth/signin.yaml", atomically: true, encoding: .utf8)
+        try "flowkit: 1\nflow: other\nstart: done\nsteps:\n  done: { kind: finish }\n".write(toFile: folder + "/auth/x.json", atomically: true, encoding: .utf8)
+        func lint(_ reference: String) throws -> [String] {
+            let parent = "flowkit: 1\nflow: app\nstart: login\nstate: { token: string }\nevents: { done: }\nsteps:\n"
+                + "  login: { kind: flow, flow: \(reference), set: { token: result.token }, on: { done: home } }\n"
+                + "  home: { next: { forward: end, if: \"state.token != ''\" } }\n  end: { kind: finish }\n"
+            try parent.write(toFile: folder + "/app.yaml", atomically: true, encoding: .utf8)
+            return Linter.lint(try FlowLoader.load(path: folder + "/app.yaml"), workspace: LintWorkspace(roots: [folder])).map { "\($0.rule): \($0.message)" }
+        }
+        #expect(try lint("auth/sigin.yaml") == ["subflow_missing: nested flow 'auth/sigin.yaml' does not exist; did you mean 'auth/signin.yaml'?"])
+        #expect(try lint("auth/signin.yml") == ["subflow_missing: nested flow 'auth/signin.yml' does not exist; did you mean 'auth/signin.yaml'?"])
+        #expect(try lint("auth/y.json") == ["subflow_missing: nested flow 'auth/y.json' does not exist"], "no silly suggestion")
+        #expect(try lint("auth/signin.yaml").isEmpty)
+    }
+
+    @Test func undefinedStepExplainsThatATypoGivesOneFinding() {
+        #expect(UndefinedStepRule.description.rationale.contains("A typo gives this finding alone"))
+    }
+}
+
+/// Random flows for the typo property: screens named by words far apart from each other, each with a `next` that
+/// leads towards a finish step (so no closed groups), random event handlers (forward, back, restart, guarded
+/// options with `set`), `"*"` handlers with an alert detour, entries, state reads and writes.
+struct TypoFlowGenerator {
+    /// Step names, pairwise at least three edits apart and none a prefix of another.
+    static let words = ["amount", "tariffs", "confirm", "receipt", "profile", "welcome", "payment", "summary", "address",
+                        "shipping", "invoice", "gallery", "settings", "history", "support", "language", "calendar", "wallet"]
+    static let events = ["edit", "retry", "help", "error"]
+
+    var generator: SeededGenerator
+
+    /// A flow's YAML with each forward target (and entry step) written through `name(index, written)`, so that one
+    /// of them can be changed; `forwardCount` says how many there are.
+    struct Flow {
+        var render: ((Int, String) -> String) -> String
+        var forwardCount: Int
+        var stepNames: [String]
+    }
+
+    mutating func flow() -> Flow {
+        let count = Int.random(in: 3...8, using: &generator)
+        let names = Array(Self.words.shuffled(using: &generator).prefix(count))
+        let finishes = ["done", "cancelled"]
+        let useStar = Bool.random(using: &generator)
+        let allNames = names + (useStar ? ["alert"] : []) + finishes
+        // Every piece is either fixed text or a forward target (by its written step name).
+        enum Piece { case text(String), forward(String) }
+        var pieces: [Piece] = []
+        func text(_ value: String) { pieces.append(.text(value)) }
+        func forward(_ name: String) { pieces.append(.forward(name)) }
+        func anyStep(after index: Int) -> String {
+            let later = names.indices.filter { $0 > index }.map { names[$0] } + finishes
+            return later.randomElement(using: &generator)!
+        }
+        text("flowkit: 1\nflow: generated\nstart: \(names[0])\nstate: { n: int, flag: bool, note: string? }\n")
+        text("events: { edit: , retry: , help: , error: , big: \"state.n > 3\" }\n")
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+            text("entries:\n  deep: { step: ")
+            forward(names.randomElement(using: &generator)!)
+            text(", path: \"/deep/{n}\" }\n")
+        }
+        text("steps:\n")
+        if useStar {
+            text("  \"*\": { on: { error: ")
+            forward("alert")
+            text(" } }\n")
+        }
+        for (index, name) in names.enumerated() {
+            text("  \(name):\n")
+            if Bool.random(using: &generator) { text("    result: { n: int }\n    set: { n: result.n }\n") }
+            var handlers: [String] = []
+            for event in Self.events.dropLast(useStar ? 1 : 0) where Int.random(in: 0..<3, using: &generator) == 0 { handlers.append(event) }
+            if Int.random(in: 0..<4, using: &generator) == 0 { handlers.append("big") }
+            if !handlers.isEmpty {
+                text("    on:\n")
+                for event in handlers {
+                    text("      \(event): ")
+                    switch Int.random(in: 0..<5, using: &generator) {
+                    case 0: text("{ back: \(names.randomElement(using: &generator)!) }")
+                    case 1: text("{ restart: true }")
+                    case 2:
+                        text("{ forward: ")
+                        forward(names.randomElement(using: &generator)!)
+                        text(", set: { flag: \"state.n > 1\" } }")
+                    default: forward(allNames.randomElement(using: &generator)!)
+                    }
+                    text("\n")
+                }
+            }
+            text("    next:\n")
+            if Bool.random(using: &generator) {
+                text("      - forward: ")
+                forward(allNames.randomElement(using: &generator)!)
+                text("\n        if: \"state.n > \(Int.random(in: 0...9, using: &generator))\"\n        set: { note: \"'x'\" }\n")
+            }
+            text("      - ")
+            forward(anyStep(after: index))
+            text("\n")
+        }
+        if useStar { text("  alert: { next: { back: true } }\n") }
+        text("  done: { kind: finish }\n  cancelled: { kind: finish }\n")
+        let frozen = pieces
+        let forwardCount = frozen.filter { if case .forward = $0 { return true } else { return false } }.count
+        return Flow(render: { name in
+            var output = ""
+            var index = 0
+            for piece in frozen {
+                switch piece {
+                case .text(let value): output += value
+                case .forward(let step):
+                    output += name(index, step)
+                    index += 1
+                }
+            }
+            return output
+        }, forwardCount: forwardCount, stepNames: names + (useStar ? ["alert"] : []) + finishes)
+    }
+
+    /// `name` with one random edit (a substitution, deletion, insertion or swap of adjacent letters) that is an
+    /// identifier, names no step, and still suggests `name` among `names`; nil when ten tries find none.
+    mutating func typo(of name: String, among names: [String]) -> String? {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        for _ in 0..<10 {
+            var characters = Array(name)
+            let position = Int.random(in: 0..<characters.count, using: &generator)
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: characters[position] = letters.randomElement(using: &generator)!
+            case 1: characters.remove(at: position)
+            case 2: characters.insert(letters.randomElement(using: &generator)!, at: position)
+            default:
+                guard position + 1 < characters.count else { continue }
+                characters.swapAt(position, position + 1)
+            }
+            let written = String(characters)
+            if written != name, !names.contains(written), Identifier.isValid(written),
+               Suggestions.closest(to: written, in: names) == name {
+                return written
+            }
+        }
+        return nil
+    }
+}
+
+@Suite("One mistake, one finding: the typo property")
+struct TypoPropertyTests {
+    /// `rule step message` of every finding, sorted; positions are left out because a typo shifts the columns after
+    /// it on its line.
+    static func signature(_ yaml: String) -> [String] {
+        let document = FlowLoader.load(bytes: Array(yaml.utf8), file: "generated.yaml", format: .yaml)
+        return Linter.lint(document).map { "\($0.rule) \($0.step ?? "-") \($0.message)" }.sorted()
+    }
+
+    @Test func aOneEditTypoOfAForwardTargetAddsExactlyItsUndefinedStepFinding() {
+        var generator = TypoFlowGenerator(generator: SeededGenerator(seed: 2026))
+        var checked = 0
+        for _ in 0..<300 {
+            let flow = generator.flow()
+            let original = flow.render { $1 }
+            let chosen = Int.random(in: 0..<flow.forwardCount, using: &generator.generator)
+            var intended = ""
+            let written = { (index: Int, step: String) -> String in
+                if index == chosen { intended = step }
+                return step
+            }
+            _ = flow.render(written)
+            guard let typo = generator.typo(of: intended, among: flow.stepNames) else { continue }
+            let misspelt = flow.render { $0 == chosen ? typo : $1 }
+            let before = Self.signature(original)
+            let after = Self.signature(misspelt)
+            #expect(!before.contains { $0.hasPrefix("syntax") || $0.hasPrefix("schema") }, "the generated flow is valid:\n\(original)")
+            let added = after.filter { $0.hasPrefix("undefined_step") }
+            var rest = after
+            rest.removeAll { $0.hasPrefix("undefined_step") }
+            #expect(added.count == 1 && added[0].hasSuffix("is not defined; did you mean '\(intended)'?"), "\(added)")
+            #expect(rest == before, "the typo '\(typo)' for '\(intended)' changed other findings:\n\(original)\nbefore: \(before)\nafter: \(rest)")
+            checked += 1
+        }
+        #expect(checked >= 250, "only \(checked) flows got a typo")
+    }
+}
