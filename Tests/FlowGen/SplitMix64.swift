@@ -1,6 +1,6 @@
 /// A small deterministic pseudo-random generator (SplitMix64): the same seed gives the same sequence on every
 /// platform, so a generated flow or walk is reproduced from its seed alone.
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FlowGen
 @testable import FlowKit
 
 /// `rule: message` for every finding of a YAML flow linted in a folder beside `child.yaml` (see `lintExample`).
@@ -177,7 +178,7 @@ struct TypoFlowGenerator {
                         "shipping", "invoice", "gallery", "settings", "history", "support", "language", "calendar", "wallet"]
     static let events = ["edit", "retry", "help", "error"]
 
-    var generator: SeededGenerator
+    var generator: SplitMix64
 
     /// A flow's YAML with each forward target (and entry step) written through `name(index, written)`, so that one
     /// of them can be changed; `forwardCount` says how many there are.
@@ -301,7 +302,7 @@ struct TypoPropertyTests {
     }
 
     @Test func aOneEditTypoOfAForwardTargetAddsExactlyItsUndefinedStepFinding() {
-        var generator = TypoFlowGenerator(generator: SeededGenerator(seed: 2026))
+        var generator = TypoFlowGenerator(generator: SplitMix64(seed: 2026))
         var checked = 0
         for _ in 0..<300 {
             let flow = generator.flow()

@@ -1,6 +1,7 @@
 import FlowKit
 import Foundation
 import Testing
+import FlowGen
 
 /// A fresh temporary folder for one test, removed by the caller.
 private func scratchFolder() throws -> String {
@@ -154,7 +155,7 @@ struct OutputFileTests {
     /// For random sequences of destination kinds, modes and contents: after each write the destination holds
     /// exactly the content (a FIFO's reader gets it), and its kind, mode and links are unchanged.
     @Test func everyDestinationHoldsExactlyTheContentAndKeepsItsKindModeAndLinks() throws {
-        var random = SeededGenerator(seed: 0x5EED_F10C)
+        var random = SplitMix64(seed: 0x5EED_F10C)
         let modes: [mode_t] = [0o600, 0o640, 0o644, 0o444, 0o755, 0o664]
         for round in 0..<60 {
             let folder = try scratchFolder()
@@ -217,22 +218,5 @@ struct OutputFileTests {
             }
             #expect(leftovers(folder).isEmpty, "round \(round)")
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, so that a failing sequence can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D4_049B_24D1_33EB
-        return z ^ (z >> 31)
     }
 }

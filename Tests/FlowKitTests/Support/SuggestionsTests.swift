@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FlowGen
 @testable import FlowKit
 
 @Suite("Did-you-mean suggestions")
@@ -45,7 +46,7 @@ struct SuggestionsTests {
     }
 
     @Test func theBandedDistanceEqualsTheFullOptimalStringAlignment() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         let alphabet = Array("abcd".unicodeScalars)
         for _ in 0..<2_000 {
             let a = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
@@ -85,22 +86,5 @@ struct SuggestionsTests {
             }
         }
         return d[a.count][b.count]
-    }
-}
-
-/// SplitMix64: a small seeded generator, so that random tests are repeatable.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
