@@ -11,7 +11,7 @@ public struct InMemoryResolver: FlowResolver {
 
     /// The flow registered as `path` (wherever the parent is), else a run error saying it does not exist.
     public func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
-        guard let flow = flows[path] else { throw RunError("nested flow '\(path)' does not exist") }
+        guard let flow = flows[path] else { throw RunError("nested flow '\(path)' does not exist", kind: .nestedFlowUnavailable) }
         return flow
     }
 }

@@ -59,13 +59,13 @@ public final class CompiledFlow: Sendable {
         var ids: [String: Int] = [:]
         for (id, step) in flow.steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
         guard let startID = ids[flow.start.text] else {
-            throw RunError("start step '\(flow.start.text)' is not defined", file: flow.file, position: flow.start.position)
+            throw RunError("start step '\(flow.start.text)' is not defined", kind: .invalidFlow, file: flow.file, position: flow.start.position)
         }
         func parse(_ source: ExpressionSource, step: String?) throws(RunError) -> Expression {
             switch ExpressionParser.parse(source) {
             case .success(let expression): return expression
             case .failure(let error):
-                throw RunError(error.message, step: step, file: flow.file, position: source.position(ofOffset: error.offset))
+                throw RunError(error.message, kind: .invalidFlow, step: step, file: flow.file, position: source.position(ofOffset: error.offset))
             }
         }
         func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: Expression)] {
@@ -120,6 +120,55 @@ public final class CompiledFlow: Sendable {
 
 /// A run error: what went wrong, at which step, and where in the flow files when it is about a written value.
 public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of failure a run error is, so that a host app or a tool can react to it without reading the
+    /// message.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// The host or script gave a completion the step does not take: a result at a step without `result`,
+        /// neither result nor event at a step with one, a derived event by hand, an event no handler takes, a
+        /// result that does not fit, a number that is not finite, or any completion after the flow finished.
+        case invalidCompletion
+        /// The run cannot start: an unknown entry, a bad path parameter, an initial state that does not fit.
+        case invalidStart
+        /// A required input was not given at `start`, or not passed by a parent flow's `input`.
+        case missingInput
+        /// A non-optional state key was read before it was set.
+        case unsetState
+        /// A state key that `state` does not declare was read or written.
+        case undeclaredState
+        /// `result` was read at a completion without a result.
+        case resultAbsent
+        /// The result lacks a non-optional key that was read.
+        case missingResultKey
+        /// `null` reached an operator, a condition or a non-optional key.
+        case nullValue
+        /// Any other value of the wrong type.
+        case typeError
+        /// Division by zero, overflow, a number that is not finite, or text past its limit.
+        case arithmetic
+        /// No handler and no `next` for the move (no derived event held).
+        case noTransition
+        /// A nested flow's outcome that the `flow` step neither handles nor covers with `next`.
+        case unhandledOutcome
+        /// No option of the target list has an `if` that holds.
+        case noOptionHolds
+        /// `back: X` when X is not on the history.
+        case backNotOnHistory
+        /// `back: true` at the only step on the history.
+        case backAtFirstStep
+        /// A move to a step that does not exist.
+        case undefinedStep
+        /// The run showed more steps than its bound allows.
+        case stepLimit
+        /// Nested flows nest deeper than the run allows.
+        case nestingLimit
+        /// A nested flow cannot be found, read or loaded.
+        case nestedFlowUnavailable
+        /// The flow cannot run at all: an undefined `start`, an expression that does not parse.
+        case invalidFlow
+    }
+
+    /// What kind of failure it is.
+    public let kind: Kind
     /// A lowercase message naming steps in single quotes.
     public let message: String
     /// The step the run was at (qualified for nested flows), when there is one.
@@ -131,7 +180,8 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Creates a run error. As for findings, any control, format or separator character left in `message` is
     /// escaped with `Identifier.display`, so that no run error can forge a line or an escape sequence.
-    public init(_ message: String, step: String? = nil, file: String? = nil, position: SourcePosition? = nil) {
+    public init(_ message: String, kind: Kind, step: String? = nil, file: String? = nil, position: SourcePosition? = nil) {
+        self.kind = kind
         self.message = Identifier.needsEscape(message) ? Identifier.display(message, limit: .max, quoting: false) : message
         self.step = step
         self.file = file

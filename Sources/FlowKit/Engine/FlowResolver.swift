@@ -29,15 +29,15 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
         do {
             document = try FlowLoader.load(path: file)
         } catch FlowKitError.noSuchFile {
-            throw RunError("nested flow '\(path)' does not exist")
+            throw RunError("nested flow '\(path)' does not exist", kind: .nestedFlowUnavailable)
         } catch FlowKitError.notAFile {
-            throw RunError("nested flow '\(path)' is not a regular file")
+            throw RunError("nested flow '\(path)' is not a regular file", kind: .nestedFlowUnavailable)
         } catch {
-            throw RunError("nested flow '\(path)' cannot be read")
+            throw RunError("nested flow '\(path)' cannot be read", kind: .nestedFlowUnavailable)
         }
         guard let flow = document.flow, document.isWellFormed else {
             let first = document.diagnostics.first { $0.severity == .error }
-            throw RunError("nested flow '\(path)' does not load" + (first.map { ": line \($0.line), column \($0.column): \($0.message)" } ?? ""))
+            throw RunError("nested flow '\(path)' does not load" + (first.map { ": line \($0.line), column \($0.column): \($0.message)" } ?? ""), kind: .nestedFlowUnavailable)
         }
         let compiled = try CompiledFlow(flow: flow)
         cache[file] = compiled
@@ -57,16 +57,16 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
     /// `maxReferenceBytes`, are always refused.
     public static func locate(_ reference: String, from parentFile: String, roots: [String], allowOutside: Bool) throws(RunError) -> String {
         if reference.utf8.count > maxReferenceBytes {
-            throw RunError("nested flow '\(Identifier.display(reference))' is a path of \(reference.utf8.count) bytes; the limit is \(maxReferenceBytes) bytes")
+            throw RunError("nested flow '\(Identifier.display(reference))' is a path of \(reference.utf8.count) bytes; the limit is \(maxReferenceBytes) bytes", kind: .nestedFlowUnavailable)
         }
         if reference.isEmpty || reference.hasPrefix("/") || reference.hasPrefix("~") || reference.contains("\\")
             || reference.contains("\0") || reference.contains("://") {
-            throw RunError("nested flow '\(Identifier.display(reference))' must be a relative path inside the flows being checked")
+            throw RunError("nested flow '\(Identifier.display(reference))' must be a relative path inside the flows being checked", kind: .nestedFlowUnavailable)
         }
         let directory = URL(fileURLWithPath: parentFile).deletingLastPathComponent()
         let resolved = canonical(directory.appendingPathComponent(reference).path)
         guard allowOutside || roots.contains(where: { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
-            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked (give --allow-outside to read it)")
+            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked (give --allow-outside to read it)", kind: .nestedFlowUnavailable)
         }
         return resolved
     }

@@ -83,39 +83,39 @@ public struct FlowRun: Sendable {
         case .entry(_, _, let values): given = values
         }
         if let (key, number) = Self.firstNonFinite(in: given) {
-            throw RunError("the initial state of '\(Identifier.display(key))': expected a finite number, found \(number)")
+            throw RunError("the initial state of '\(Identifier.display(key))': expected a finite number, found \(number)", kind: .invalidStart)
         }
         for (key, value) in given.sorted(by: { $0.key < $1.key }) {
             guard let type = flow.stateTypes[key] else {
-                throw RunError("the initial state sets '\(key)', which 'state' does not declare\(Suggestions.didYouMean(key, in: flow.stateTypes.keys.sorted()))")
+                throw RunError("the initial state sets '\(key)', which 'state' does not declare\(Suggestions.didYouMean(key, in: flow.stateTypes.keys.sorted()))", kind: .invalidStart)
             }
             switch TypeCheck.coerce(value, to: type) {
             case .success(let coerced): state[key] = coerced
-            case .failure(let mismatch): throw RunError("the initial state of '\(key)': \(mismatch.message)")
+            case .failure(let mismatch): throw RunError("the initial state of '\(key)': \(mismatch.message)", kind: .invalidStart)
             }
         }
         if case .entry(let name, let params, _) = start {
             guard let entry = flow.flow.entries.first(where: { $0.name.text == name }) else {
-                throw RunError("entry '\(name)' is not defined\(Suggestions.didYouMean(name, in: flow.flow.entries.map(\.name.text)))")
+                throw RunError("entry '\(name)' is not defined\(Suggestions.didYouMean(name, in: flow.flow.entries.map(\.name.text)))", kind: .invalidStart)
             }
-            guard let id = flow.ids[entry.step.text] else { throw RunError("entry '\(name)' goes to step '\(entry.step.text)', which is not defined") }
+            guard let id = flow.ids[entry.step.text] else { throw RunError("entry '\(name)' goes to step '\(entry.step.text)', which is not defined", kind: .invalidStart) }
             first = id
             let names = EntryPath.parameters(entry.path)
             for key in params.keys.sorted() where !names.contains(key) {
-                throw RunError("entry '\(name)' has no path parameter '\(key)'\(Suggestions.didYouMean(key, in: names))")
+                throw RunError("entry '\(name)' has no path parameter '\(key)'\(Suggestions.didYouMean(key, in: names))", kind: .invalidStart)
             }
             for key in names {
-                guard let text = params[key] else { throw RunError("entry '\(name)' needs the path parameter '\(key)'") }
-                guard let type = flow.stateTypes[key] else { throw RunError("path parameter '\(key)' of entry '\(name)' is not a declared state key") }
+                guard let text = params[key] else { throw RunError("entry '\(name)' needs the path parameter '\(key)'", kind: .invalidStart) }
+                guard let type = flow.stateTypes[key] else { throw RunError("path parameter '\(key)' of entry '\(name)' is not a declared state key", kind: .invalidStart) }
                 switch TypeCheck.parse(text: text, as: type) {
                 case .success(let value): state[key] = value
-                case .failure(let mismatch): throw RunError("path parameter '\(key)' of entry '\(name)': \(mismatch.message)")
+                case .failure(let mismatch): throw RunError("path parameter '\(key)' of entry '\(name)': \(mismatch.message)", kind: .invalidStart)
                 }
             }
         }
         if case .start = start {
             for input in flow.flow.requiredInputs where (state[input] ?? .null) == .null {
-                throw RunError("the run starts without the input '\(input)', which the flow requires")
+                throw RunError("the run starts without the input '\(input)', which the flow requires", kind: .missingInput)
             }
         }
         frames = [Frame(flow: flow, state: state, initialState: state, history: [first], prefix: "")]
@@ -138,7 +138,7 @@ public struct FlowRun: Sendable {
 
     /// Completes the current step with an optional event and an optional result, and moves on.
     public mutating func complete(event: String? = nil, result: [String: Value]? = nil) throws(RunError) {
-        guard outcome == nil else { throw RunError("the flow has already finished with outcome '\(outcome!)'") }
+        guard outcome == nil else { throw RunError("the flow has already finished with outcome '\(outcome!)'", kind: .invalidCompletion) }
         try checkCompletion(event: event, result: result)
         var landings: [Landing] = []
         let next = try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result, landings: &landings)
@@ -154,13 +154,13 @@ public struct FlowRun: Sendable {
         let step = frame.flow.steps[id].step
         let name = frame.prefix + frame.flow.name(id)
         if let event, frame.flow.derivedEvents.contains(where: { $0.name == event }) {
-            throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", step: name)
+            throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
         }
         if step.result == nil && result != nil {
-            throw RunError("step '\(name)' declares no 'result', so it cannot complete with one", step: name)
+            throw RunError("step '\(name)' declares no 'result', so it cannot complete with one", kind: .invalidCompletion, step: name)
         }
         if step.result != nil && result == nil && event == nil {
-            throw RunError("step '\(name)' needs a result or an event to complete: it declares a 'result'", step: name)
+            throw RunError("step '\(name)' needs a result or an event to complete: it declares a 'result'", kind: .invalidCompletion, step: name)
         }
     }
 
@@ -215,7 +215,7 @@ public struct FlowRun: Sendable {
         do {
             return try expression.evaluate(in: scope)
         } catch {
-            throw RunError("\(error.message) in '\(expression.source.text)'", step: step, file: file,
+            throw RunError("\(error.message) in '\(expression.source.text)'", kind: error.kind, step: step, file: file,
                            position: expression.source.position(ofOffset: error.offset))
         }
     }
@@ -223,7 +223,7 @@ public struct FlowRun: Sendable {
     private func condition(_ expression: Expression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
         let value = try evaluate(expression, scope, step: step, file: file)
         guard case .bool(let holds) = value else {
-            throw RunError("\(what) '\(expression.source.text)' gives \(value), not true or false", step: step, file: file, position: expression.source.position)
+            throw RunError("\(what) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step, file: file, position: expression.source.position)
         }
         return holds
     }
@@ -236,12 +236,12 @@ public struct FlowRun: Sendable {
         for (key, expression) in assignments {
             let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
             guard let type = flow.stateTypes[key] else {
-                throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", step: step, file: flow.flow.file, position: expression.source.position)
+                throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step, file: flow.flow.file, position: expression.source.position)
             }
             switch TypeCheck.coerce(value, to: type) {
             case .success(let coerced): values.append((key, coerced))
             case .failure(let mismatch):
-                throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", step: step, file: flow.flow.file, position: expression.source.position)
+                throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: step, file: flow.flow.file, position: expression.source.position)
             }
         }
         for (key, value) in values {
@@ -266,7 +266,7 @@ public struct FlowRun: Sendable {
         // 1. A result runs the step's `set` against the state before the step.
         var result = result
         if let given = result, let (key, number) = Self.firstNonFinite(in: given) {
-            throw RunError("the result of step '\(name)', key '\(Identifier.display(key))': expected a finite number, found \(number)", step: name)
+            throw RunError("the result of step '\(name)', key '\(Identifier.display(key))': expected a finite number, found \(number)", kind: .invalidCompletion, step: name)
         }
         let resultTypes = kind == .outcome ? nil : compiled.resultTypes
         if let given = result, let types = resultTypes {
@@ -295,15 +295,15 @@ public struct FlowRun: Sendable {
         if let event {
             targets = compiled.handlers[event] ?? flow.anyStep?.handlers[event]
             if targets == nil && kind != .outcome {
-                throw RunError("step '\(name)' has no transition for event '\(event)'", step: name)
+                throw RunError("step '\(name)' has no transition for event '\(event)'", kind: .invalidCompletion, step: name)
             }
         }
         if targets == nil { targets = compiled.next ?? flow.anyStep?.next }
         guard let options = targets else {
             if let event, kind == .outcome {
-                throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", step: name)
+                throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", kind: .unhandledOutcome, step: name)
             }
-            throw RunError("step '\(name)' has no transition", step: name)
+            throw RunError("step '\(name)' has no transition", kind: .noTransition, step: name)
         }
 
         // 5. The first option whose `if` holds is taken, and its `set` runs.
@@ -316,7 +316,7 @@ public struct FlowRun: Sendable {
             chosen = option
             break
         }
-        guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", step: name) }
+        guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name) }
         try assign(target.set, scope: scope(frames[index], result: result, resultTypes: resultTypes), step: name)
 
         // The move.
@@ -327,13 +327,13 @@ public struct FlowRun: Sendable {
             move = "forward"
         case .back(let back):
             guard let position = frames[index].history.lastIndex(of: back) else {
-                throw RunError("step '\(name)' goes back to '\(flow.name(back))', which is not on the history", step: name)
+                throw RunError("step '\(name)' goes back to '\(flow.name(back))', which is not on the history", kind: .backNotOnHistory, step: name)
             }
             frames[index].history.removeSubrange((position + 1)...)
             move = "back"
         case .backOne:
             guard frames[index].history.count > 1 else {
-                throw RunError("step '\(name)' is the first step of its run: 'back: true' has nowhere to go", step: name)
+                throw RunError("step '\(name)' is the first step of its run: 'back: true' has nowhere to go", kind: .backAtFirstStep, step: name)
             }
             frames[index].history.removeLast()
             move = "back: true"
@@ -346,7 +346,7 @@ public struct FlowRun: Sendable {
             }
             move = "restart"
         case .undefined(let missing):
-            throw RunError("step '\(name)' moves to '\(missing)', which is not defined", step: name)
+            throw RunError("step '\(name)' moves to '\(missing)', which is not defined", kind: .undefinedStep, step: name)
         }
         let changes = pendingChanges.sorted { $0.key < $1.key }
         landings.append(Landing(traceIndex: trace.count, shownBefore: path.count))
@@ -366,7 +366,7 @@ public struct FlowRun: Sendable {
         }
         shown += 1
         guard shown <= maxSteps else {
-            throw RunError("the run showed more than \(maxSteps) steps without finishing; does the flow loop?", step: name)
+            throw RunError("the run showed more than \(maxSteps) steps without finishing; does the flow loop?", kind: .stepLimit, step: name)
         }
         path.append(name)
         guard compiled.step.kind == .finish else { return nil }
@@ -385,34 +385,34 @@ public struct FlowRun: Sendable {
     /// Pushes the nested flow of the `flow` step `compiled`, with the state its `input` gives; returns its start step.
     private mutating func enterNestedFlow(of compiled: CompiledFlow.Step, named name: String) throws(RunError) -> Int {
         guard frames.count < Self.maxNesting else {
-            throw RunError("nested flows are deeper than \(Self.maxNesting) levels at '\(name)'; do flows nest each other?", step: name)
+            throw RunError("nested flows are deeper than \(Self.maxNesting) levels at '\(name)'; do flows nest each other?", kind: .nestingLimit, step: name)
         }
         guard let resolver, let reference = compiled.step.flowPath else {
-            throw RunError("step '\(name)' runs a nested flow, but nested flows cannot be loaded here", step: name)
+            throw RunError("step '\(name)' runs a nested flow, but nested flows cannot be loaded here", kind: .nestedFlowUnavailable, step: name)
         }
         let parent = frames[frames.count - 1]
         var child: CompiledFlow
         do {
             child = try resolver.resolve(reference, from: parent.flow.flow.file)
         } catch {
-            throw RunError(error.message, step: name, file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
+            throw RunError(error.message, kind: error.kind, step: name, file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
         }
         var state: [String: Value] = [:]
         let parentScope = scope(parent, result: nil, resultTypes: nil)
         for (key, expression) in compiled.input {
             let value = try evaluate(expression, parentScope, step: name, file: parent.flow.flow.file)
             guard let type = child.stateTypes[key] else {
-                throw RunError("step '\(name)' passes '\(key)', which the nested flow's 'state' does not declare", step: name,
+                throw RunError("step '\(name)' passes '\(key)', which the nested flow's 'state' does not declare", kind: .undeclaredState, step: name,
                                file: parent.flow.flow.file, position: expression.source.position)
             }
             switch TypeCheck.coerce(value, to: type) {
             case .success(let coerced): state[key] = coerced
             case .failure(let mismatch):
-                throw RunError("step '\(name)' passes '\(key)': \(mismatch.message)", step: name, file: parent.flow.flow.file, position: expression.source.position)
+                throw RunError("step '\(name)' passes '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: name, file: parent.flow.flow.file, position: expression.source.position)
             }
         }
         for input in child.flow.requiredInputs where (state[input] ?? .null) == .null {
-            throw RunError("step '\(name)' does not pass '\(input)', an input its nested flow requires", step: name,
+            throw RunError("step '\(name)' does not pass '\(input)', an input its nested flow requires", kind: .missingInput, step: name,
                            file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
         }
         frames.append(Frame(flow: child, state: state, initialState: state, history: [child.startID], prefix: name + "/"))
@@ -448,16 +448,16 @@ public struct FlowRun: Sendable {
     static func checkResult(_ result: [String: Value], types: [String: TypeRef], step: String, flow: CompiledFlow) throws(RunError) -> [String: Value] {
         var checked: [String: Value] = [:]
         for key in result.keys.sorted() where types[key] == nil {
-            throw RunError("the result of step '\(step)' has an unknown key '\(key)'\(Suggestions.didYouMean(key, in: types.keys.sorted()))", step: step)
+            throw RunError("the result of step '\(step)' has an unknown key '\(key)'\(Suggestions.didYouMean(key, in: types.keys.sorted()))", kind: .invalidCompletion, step: step)
         }
         for (key, type) in types.sorted(by: { $0.key < $1.key }) {
             guard let value = result[key] else {
                 if type.optional { continue }
-                throw RunError("the result of step '\(step)' is missing the key '\(key)'", step: step)
+                throw RunError("the result of step '\(step)' is missing the key '\(key)'", kind: .invalidCompletion, step: step)
             }
             switch TypeCheck.coerce(value, to: type) {
             case .success(let coerced): checked[key] = coerced
-            case .failure(let mismatch): throw RunError("the result of step '\(step)', key '\(key)': \(mismatch.message)", step: step)
+            case .failure(let mismatch): throw RunError("the result of step '\(step)', key '\(key)': \(mismatch.message)", kind: .invalidCompletion, step: step)
             }
         }
         return checked

@@ -24,11 +24,14 @@ public struct EvaluationError: Error, Equatable, Sendable {
     public let message: String
     /// The offset inside the expression text of the sub-expression at fault.
     public let offset: Int
+    /// What kind of failure it is (a run error made from it has the same kind).
+    public let kind: RunError.Kind
 
     /// Creates an evaluation error.
-    public init(message: String, offset: Int) {
+    public init(message: String, offset: Int, kind: RunError.Kind) {
         self.message = message
         self.offset = offset
+        self.kind = kind
     }
 }
 
@@ -46,7 +49,8 @@ extension Expression {
     public func evaluateCondition(in scope: EvaluationScope) throws(EvaluationError) -> Bool {
         let value = try evaluate(in: scope)
         guard case .bool(let flag) = value else {
-            throw EvaluationError(message: "a condition must be a bool, found \(value.kindDescription)", offset: 0)
+            throw EvaluationError(message: "a condition must be a bool, found \(value.kindDescription)", offset: 0,
+                                  kind: value == .null ? .nullValue : .typeError)
         }
         return flag
     }
@@ -70,8 +74,13 @@ private struct Evaluator {
     /// The longest text `+` makes, in UTF-8 bytes: a loop that doubles text stops at once instead of filling memory.
     static let maxTextBytes = Expression.maxTextBytes
 
-    func fail(_ message: String, at span: ExpressionSpan) -> EvaluationError {
-        EvaluationError(message: message, offset: span.start)
+    func fail(_ message: String, _ kind: RunError.Kind, at span: ExpressionSpan) -> EvaluationError {
+        EvaluationError(message: message, offset: span.start, kind: kind)
+    }
+
+    /// A type error, or a null error when one of the values is null.
+    func typeFailure(_ values: Value...) -> RunError.Kind {
+        values.contains(.null) ? .nullValue : .typeError
     }
 
     func evaluate(_ node: ExpressionNode) throws(EvaluationError) -> Operand {
@@ -90,7 +99,7 @@ private struct Evaluator {
         case .conditional(let conditionNode, let thenNode, let otherwiseNode, let span):
             let condition = try evaluate(conditionNode)
             guard case .bool(let flag) = condition.value else {
-                throw fail("the condition of '? :' needs a bool, found \(condition.value.kindDescription)", at: condition.span)
+                throw fail("the condition of '? :' needs a bool, found \(condition.value.kindDescription)", typeFailure(condition.value), at: condition.span)
             }
             var chosen = try evaluate(flag ? thenNode : otherwiseNode)
             chosen.span = span
@@ -115,7 +124,7 @@ private struct Evaluator {
 
     private func undeclared(_ key: String, at span: ExpressionSpan) -> EvaluationError {
         let known = Set(scope.stateTypes.keys).union(scope.state.keys).sorted()
-        return fail("state key '\(key)' is not declared\(Suggestions.didYouMean(key, in: known))", at: span)
+        return fail("state key '\(key)' is not declared\(Suggestions.didYouMean(key, in: known))", .undeclaredState, at: span)
     }
 
     private func read(_ path: ExpressionPath) throws(EvaluationError) -> Operand {
@@ -128,7 +137,7 @@ private struct Evaluator {
             if let stored = scope.state[key] {
                 value = stored
             } else if let type {
-                guard type.optional else { throw fail("state key '\(key)' is not set", at: path.span) }
+                guard type.optional else { throw fail("state key '\(key)' is not set", .unsetState, at: path.span) }
                 value = .null
             } else {
                 throw undeclared(key, at: path.span)
@@ -136,7 +145,7 @@ private struct Evaluator {
             return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown))
         case .result:
             guard let result = scope.result else {
-                throw fail("'\(shown)' is read, but the step completed without a result", at: path.span)
+                throw fail("'\(shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
             }
             var fields = result
             var types = scope.resultTypes
@@ -147,8 +156,8 @@ private struct Evaluator {
                     let parent = "result." + path.keys[..<index].joined(separator: ".")
                     switch value {
                     case .object(let nested): fields = nested
-                    case .null: throw fail("'\(parent)' is null, so '\(shown)' cannot be read", at: path.span)
-                    default: throw fail("'\(parent)' is \(value.kindDescription), not an object, so '\(shown)' cannot be read", at: path.span)
+                    case .null: throw fail("'\(parent)' is null, so '\(shown)' cannot be read", .nullValue, at: path.span)
+                    default: throw fail("'\(parent)' is \(value.kindDescription), not an object, so '\(shown)' cannot be read", .typeError, at: path.span)
                     }
                     if case .object(let declared)? = type?.base {
                         types = Dictionary(declared.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
@@ -165,7 +174,7 @@ private struct Evaluator {
                     }
                     let known = Set(fields.keys).union(types.map { Array($0.keys) } ?? []).sorted()
                     let missing = path.keys[...index].joined(separator: ".")
-                    throw fail("the result has no key '\(missing)'\(Suggestions.didYouMean(key, in: known))", at: path.span)
+                    throw fail("the result has no key '\(missing)'\(Suggestions.didYouMean(key, in: known))", .missingResultKey, at: path.span)
                 }
                 value = next
                 type = types?[key]
@@ -178,7 +187,7 @@ private struct Evaluator {
     /// built by hand can hold one, and it stops at the path that reads it rather than reaching an operator.
     private func finite(_ operand: Operand) throws(EvaluationError) -> Operand {
         if case .number(let number) = operand.value, !number.isFinite {
-            throw fail("'\(operand.enumPath ?? "")' is \(number), not a finite number", at: operand.span)
+            throw fail("'\(operand.enumPath ?? "")' is \(number), not a finite number", .arithmetic, at: operand.span)
         }
         return operand
     }
@@ -205,14 +214,14 @@ private struct Evaluator {
         case (.not, .bool(let flag)):
             return .bool(!flag)
         case (.negate, .int(let number)):
-            guard number != .min else { throw fail("int overflow", at: span) }
+            guard number != .min else { throw fail("int overflow", .arithmetic, at: span) }
             return .int(-number)
         case (.negate, .number(let number)):
             return .number(-number)
         case (.not, let value):
-            throw fail("'!' needs a bool, found \(value.kindDescription)", at: span)
+            throw fail("'!' needs a bool, found \(value.kindDescription)", typeFailure(value), at: span)
         case (.negate, let value):
-            throw fail("'-' needs a number, found \(value.kindDescription)", at: span)
+            throw fail("'-' needs a number, found \(value.kindDescription)", typeFailure(value), at: span)
         }
     }
 
@@ -234,7 +243,7 @@ private struct Evaluator {
 
     private func boolean(_ operand: Operand, op: BinaryOperator) throws(EvaluationError) -> Bool {
         guard case .bool(let flag) = operand.value else {
-            throw fail("'\(op.rawValue)' needs bools, found \(operand.value.kindDescription)", at: operand.span)
+            throw fail("'\(op.rawValue)' needs bools, found \(operand.value.kindDescription)", typeFailure(operand.value), at: operand.span)
         }
         return flag
     }
@@ -245,7 +254,7 @@ private struct Evaluator {
             guard let values = declared.enumValues, other.enumValues == nil, case .string(let text) = other.value else { continue }
             if values.contains(where: { Self.same($0, text) }) { continue }
             let list = values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
-            throw fail("'\(Identifier.display(text))' is not a value of '\(declared.enumPath ?? "")' (\(list))\(Suggestions.didYouMean(text, in: values))", at: other.span)
+            throw fail("'\(Identifier.display(text))' is not a value of '\(declared.enumPath ?? "")' (\(list))\(Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
         }
     }
 
@@ -268,7 +277,7 @@ private struct Evaluator {
         case (.number(let x), .int(let y)): return NumberComparison.sign(y, x) == 0
         case (.string(let x), .string(let y)): return Self.same(x, y)
         default:
-            throw fail("'\(op)' cannot compare \(a.value.kindDescription) with \(b.value.kindDescription)", at: span)
+            throw fail("'\(op)' cannot compare \(a.value.kindDescription) with \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
         }
     }
 
@@ -291,7 +300,7 @@ private struct Evaluator {
                 sign = x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) { $0.value < $1.value } ? -1 : 1
             }
         default:
-            throw fail("'\(op.rawValue)' needs two numbers or two strings, found \(a.value.kindDescription) and \(b.value.kindDescription)", at: span)
+            throw fail("'\(op.rawValue)' needs two numbers or two strings, found \(a.value.kindDescription) and \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
         }
         switch op {
         case .less: return sign < 0
@@ -302,7 +311,7 @@ private struct Evaluator {
     }
 
     private func unordered(_ op: BinaryOperator, span: ExpressionSpan) -> EvaluationError {
-        fail("'\(op.rawValue)' cannot order nan, which is not a number", at: span)
+        fail("'\(op.rawValue)' cannot order nan, which is not a number", .arithmetic, at: span)
     }
 
     private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan) throws(EvaluationError) -> Value {
@@ -316,11 +325,11 @@ private struct Evaluator {
         case (.number(let x), .number(let y)):
             return .number(try number(op, x, y, span: span))
         case (.string(let x), .string(let y)) where op == .add:
-            guard x.utf8.count + y.utf8.count <= Self.maxTextBytes else { throw fail("text longer than \(Self.maxTextBytes) bytes", at: span) }
+            guard x.utf8.count + y.utf8.count <= Self.maxTextBytes else { throw fail("text longer than \(Self.maxTextBytes) bytes", .arithmetic, at: span) }
             return .string(x + y)
         default:
             let needs = op == .add ? "two numbers or two strings" : "two numbers"
-            throw fail("'\(op.rawValue)' needs \(needs), found \(a.kindDescription) and \(b.kindDescription)", at: span)
+            throw fail("'\(op.rawValue)' needs \(needs), found \(a.kindDescription) and \(b.kindDescription)", typeFailure(a, b), at: span)
         }
     }
 
@@ -331,14 +340,14 @@ private struct Evaluator {
         case .subtract: result = x.subtractingReportingOverflow(y)
         case .multiply: result = x.multipliedReportingOverflow(by: y)
         case .divide:
-            guard y != 0 else { throw fail("division by zero", at: span) }
+            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
             result = x.dividedReportingOverflow(by: y)
         default:
-            guard y != 0 else { throw fail("division by zero", at: span) }
+            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
             // `Int64.min % -1` is 0; only the quotient overflows.
             return y == -1 ? 0 : x % y
         }
-        guard !result.overflow else { throw fail("int overflow", at: span) }
+        guard !result.overflow else { throw fail("int overflow", .arithmetic, at: span) }
         return result.partialValue
     }
 
@@ -349,13 +358,13 @@ private struct Evaluator {
         case .subtract: result = x - y
         case .multiply: result = x * y
         case .divide:
-            guard y != 0 else { throw fail("division by zero", at: span) }
+            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
             result = x / y
         default:
-            guard y != 0 else { throw fail("division by zero", at: span) }
+            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
             result = x.truncatingRemainder(dividingBy: y)
         }
-        guard result.isFinite else { throw fail("number overflow", at: span) }
+        guard result.isFinite else { throw fail("number overflow", .arithmetic, at: span) }
         return result
     }
 }

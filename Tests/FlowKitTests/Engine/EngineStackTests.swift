@@ -7,7 +7,7 @@ struct MemoryResolver: FlowResolver {
     let flows: [String: CompiledFlow]
 
     func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
-        guard let flow = flows[path] else { throw RunError("nested flow '\(path)' does not exist") }
+        guard let flow = flows[path] else { throw RunError("nested flow '\(path)' does not exist", kind: .nestedFlowUnavailable) }
         return flow
     }
 }

@@ -274,7 +274,7 @@ struct ExpressionEvaluationTests {
     ])
     func overflow(_ f: ExprFailure) {
         let error = ExprFixture.runError(f.text)
-        #expect(error == EvaluationError(message: f.message, offset: f.offset))
+        #expect(error == Said(message: f.message, offset: f.offset))
     }
 
     @Test(arguments: [
@@ -286,7 +286,7 @@ struct ExpressionEvaluationTests {
         ExprFailure("state.amount + 10 / (state.count - 4)", "division by zero", at: 15),
     ])
     func divisionByZero(_ f: ExprFailure) {
-        #expect(ExprFixture.runError(f.text) == EvaluationError(message: f.message, offset: f.offset))
+        #expect(ExprFixture.runError(f.text) == Said(message: f.message, offset: f.offset))
     }
 
     // MARK: - Type errors
@@ -315,7 +315,7 @@ struct ExpressionEvaluationTests {
         ExprFailure("state.note ? 2 : 3", "the condition of '? :' needs a bool, found null", at: 0),
     ])
     func typeErrors(_ f: ExprFailure) {
-        #expect(ExprFixture.runError(f.text) == EvaluationError(message: f.message, offset: f.offset))
+        #expect(ExprFixture.runError(f.text) == Said(message: f.message, offset: f.offset))
     }
 
     @Test func objectsAreNotCompared() {
@@ -351,7 +351,7 @@ struct ExpressionEvaluationTests {
         ExprFailure("state.tariff == 1", "'==' cannot compare a string with an int", at: 0),
     ])
     func enumTypeErrors(_ f: ExprFailure) {
-        #expect(ExprFixture.runError(f.text) == EvaluationError(message: f.message, offset: f.offset))
+        #expect(ExprFixture.runError(f.text) == Said(message: f.message, offset: f.offset))
     }
 
     @Test func enumInAResultShape() {
@@ -389,20 +389,20 @@ struct ExpressionEvaluationTests {
 
     @Test func unsetStateKeys() {
         let empty = ExprFixture.scope(state: [:])
-        #expect(ExprFixture.runError("1 + state.amount", in: empty) == EvaluationError(message: "state key 'amount' is not set", offset: 4))
+        #expect(ExprFixture.runError("1 + state.amount", in: empty) == Said(message: "state key 'amount' is not set", offset: 4))
         #expect(ExprFixture.value("state.note", in: empty) == .null)
         #expect(ExprFixture.value("state.age == null", in: empty) == .bool(true))
         #expect(ExprFixture.value("state.tariff == null", in: ExprFixture.scope(state: ["tariff": .null])) == .bool(true))
     }
 
     @Test func undeclaredStateKeys() {
-        #expect(ExprFixture.runError("state.amout > 1") == EvaluationError(message: "state key 'amout' is not declared; did you mean 'amount'?", offset: 0))
-        #expect(ExprFixture.runError("state.zzzzzz") == EvaluationError(message: "state key 'zzzzzz' is not declared", offset: 0))
+        #expect(ExprFixture.runError("state.amout > 1") == Said(message: "state key 'amout' is not declared; did you mean 'amount'?", offset: 0))
+        #expect(ExprFixture.runError("state.zzzzzz") == Said(message: "state key 'zzzzzz' is not declared", offset: 0))
         #expect(ExprFixture.value("exists(state.nte)") == .bool(false))
         let bare = EvaluationScope(state: ["x": .int(1)], stateTypes: [:], result: nil, resultTypes: nil)
         #expect(ExprFixture.value("state.x + 1", in: bare) == .int(2))
         #expect(ExprFixture.value("exists(state.x) && !exists(state.y)", in: bare) == .bool(true))
-        #expect(ExprFixture.runError("state.missing", in: bare) == EvaluationError(message: "state key 'missing' is not declared", offset: 0))
+        #expect(ExprFixture.runError("state.missing", in: bare) == Said(message: "state key 'missing' is not declared", offset: 0))
     }
 
     @Test func resultReads() {
@@ -410,11 +410,11 @@ struct ExpressionEvaluationTests {
         #expect(ExprFixture.value("result.amount < 100", in: scope) == .bool(true))
         #expect(ExprFixture.value("result.user.name", in: scope) == .string("Ann"))
         #expect(ExprFixture.value("result.gone", in: scope) == .null)
-        #expect(ExprFixture.runError("result.amout", in: scope) == EvaluationError(message: "the result has no key 'amout'; did you mean 'amount'?", offset: 0))
+        #expect(ExprFixture.runError("result.amout", in: scope) == Said(message: "the result has no key 'amout'; did you mean 'amount'?", offset: 0))
         #expect(ExprFixture.runError("result.user.nme", in: scope)?.message == "the result has no key 'user.nme'; did you mean 'name'?")
         #expect(ExprFixture.runError("result.gone.x", in: scope)?.message == "'result.gone' is null, so 'result.gone.x' cannot be read")
         #expect(ExprFixture.runError("result.n.x", in: scope)?.message == "'result.n' is an int, not an object, so 'result.n.x' cannot be read")
-        #expect(ExprFixture.runError("2 * result.amount") == EvaluationError(message: "'result.amount' is read, but the step completed without a result", offset: 4))
+        #expect(ExprFixture.runError("2 * result.amount") == Said(message: "'result.amount' is read, but the step completed without a result", offset: 4))
     }
 
     @Test func optionalResultKeysThatAreLeftOutReadNull() {
@@ -442,10 +442,23 @@ struct ExpressionEvaluationTests {
         #expect(throws: ExpressionParseError.self) { try ExpressionParser.parse(infinite).get() }
     }
 
+    @Test func runErrorsSayWhatKindTheyAre() {
+        let scope = ExprFixture.scope(result: ["n": .int(0), "gone": .null], resultTypes: nil)
+        #expect(ExprFixture.failure("1 / result.n", in: scope)?.kind == .arithmetic)
+        #expect(ExprFixture.failure("9223372036854775807 + 1")?.kind == .arithmetic)
+        #expect(ExprFixture.failure("result.gone + 1", in: scope)?.kind == .nullValue)
+        #expect(ExprFixture.failure("!result.gone", in: scope)?.kind == .nullValue)
+        #expect(ExprFixture.failure("result.gone.x", in: scope)?.kind == .nullValue)
+        #expect(ExprFixture.failure("'a' + 1")?.kind == .typeError)
+        #expect(ExprFixture.failure("result.missing", in: scope)?.kind == .missingResultKey)
+        #expect(ExprFixture.failure("result.n")?.kind == .resultAbsent)
+        #expect(ExprFixture.failure("state.nope")?.kind == .undeclaredState)
+    }
+
     @Test func conditions() throws {
         let scope = ExprFixture.scope()
         #expect(try ExprFixture.parse("state.amount > 100")?.evaluateCondition(in: scope) == true)
-        #expect(throws: EvaluationError(message: "a condition must be a bool, found an int", offset: 0)) {
+        #expect(throws: EvaluationError(message: "a condition must be a bool, found an int", offset: 0, kind: .typeError)) {
             try ExprFixture.parse("state.amount")?.evaluateCondition(in: scope)
         }
     }

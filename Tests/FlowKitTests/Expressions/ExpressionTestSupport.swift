@@ -74,7 +74,12 @@ enum ExprFixture {
     }
 
     /// The run error of `text` in `scope`, or nil (with a recorded issue) when it parses and evaluates fine.
-    static func runError(_ text: String, in scope: EvaluationScope = scope(), sourceLocation: SourceLocation = #_sourceLocation) -> EvaluationError? {
+    static func runError(_ text: String, in scope: EvaluationScope = scope(), sourceLocation: SourceLocation = #_sourceLocation) -> Said? {
+        failure(text, in: scope, sourceLocation: sourceLocation).map { Said(message: $0.message, offset: $0.offset) }
+    }
+
+    /// The whole evaluation error of `text`, kind included; nil (and a recorded issue) when it does not fail.
+    static func failure(_ text: String, in scope: EvaluationScope = scope(), sourceLocation: SourceLocation = #_sourceLocation) -> EvaluationError? {
         guard let expression = parse(text, sourceLocation: sourceLocation) else { return nil }
         do {
             let value = try expression.evaluate(in: scope)
@@ -112,4 +117,10 @@ struct ExprFailure: CustomTestStringConvertible, Sendable {
     }
 
     var testDescription: String { text }
+}
+
+/// What most evaluation tests compare of a run error: its message and where it points (kinds have tests of their own).
+struct Said: Equatable {
+    let message: String
+    let offset: Int
 }

@@ -102,7 +102,7 @@ struct SoundnessPropertyTests {
         }
         let division = prepared.walker.replay(start: .start(state: [:]), [WalkCompletion(step: "a", event: nil, result: ["amount": .int(0)])])
         let divisionKind = Soundness.Kind.classify(try #require(division.error), walk: division, prepared: prepared)
-        #expect(divisionKind == .divisionByZero)
+        #expect(divisionKind == .arithmetic)
         #expect(!divisionKind.isForeseeable)
 
         let noOption = prepared.walker.replay(start: .start(state: [:]), [
@@ -179,9 +179,9 @@ struct SoundnessPropertyTests {
 ///
 /// Never allowed (the walker makes only allowed completions with fitting results, so the engine and the spec
 /// disagree; the test fails on them as on misses): a completion refused, a fitting result refused, an explicit
-/// event the step handles refused, and an optional result key left out failing instead of reading `null`.
-/// A message the classifier does not know also fails the test, so that a new kind of run error cannot pass
-/// unseen: teach `Soundness.Kind.classify` about it.
+/// event the step handles refused, and a flow that cannot run at all. Run errors are classified by the kind the
+/// engine gives them (`RunError.Kind`), never by their message. That an optional result key left out reads
+/// `null` is checked by the expression tests.
 ///
 /// A foreseeable run error is foreseen when a finding of a listed rule is in the same file and: when the error
 /// has a position, at that exact position (or, counted apart, inside the same expression); when it has none, at
@@ -291,12 +291,10 @@ enum Soundness {
         case nestedFlowUnavailable = "nested flow unavailable"
         case missingInput = "required input not given"
         case entryParameter = "entry parameter"
-        case divisionByZero = "division by zero"
-        case overflow = "overflow"
+        case arithmetic = "division by zero, overflow or a limit"
         case noOptionHolds = "no option's condition holds"
         case noDerivedEventHolds = "no derived event holds and no next"
         case loop = "step bound"
-        case optionalResultKeyOmitted = "optional result key left out fails instead of reading null"
         case refusedCompletion = "an allowed completion or a fitting result refused"
         case unclassified = "unclassified"
 
@@ -307,15 +305,15 @@ enum Soundness {
         /// Whether lint can see it coming.
         var isForeseeable: Bool {
             switch self {
-            case .divisionByZero, .overflow, .noOptionHolds, .noDerivedEventHolds, .loop: return false
-            case .optionalResultKeyOmitted, .refusedCompletion, .unclassified: return false
+            case .arithmetic, .noOptionHolds, .noDerivedEventHolds, .loop: return false
+            case .refusedCompletion, .unclassified: return false
             default: return true
             }
         }
 
         /// Whether the engine broke the spec (or the oracle does not know the error): the test fails on these.
         var isContractBreach: Bool {
-            self == .optionalResultKeyOmitted || self == .refusedCompletion || self == .unclassified
+            self == .refusedCompletion || self == .unclassified
         }
 
         /// The rules whose findings foresee it.
@@ -337,55 +335,29 @@ enum Soundness {
             }
         }
 
-        /// The kind of `error`, met by `walk` in `prepared`. Run errors carry no code, so the engine's message
-        /// decides the kind here (only here: matching findings never reads messages).
+        /// The kind of `error`, met by `walk` in `prepared`, from the kind the engine gives it (never its message).
         static func classify(_ error: RunError, walk: Walk, prepared: Prepared) -> Kind {
-            // Evaluation errors end with " in '<expression>'"; the expression's text says nothing about the kind.
-            let message = error.message.range(of: " in '").map { String(error.message[..<$0.lowerBound]) } ?? error.message
-            func has(_ text: String) -> Bool { message.contains(text) }
-            if has("needs a result or an event") || has("declares no 'result'") || has("is derived from its expression")
-                || has("the result of step") || has("the initial state") || has("has no transition for event") {
-                return .refusedCompletion
+            switch error.kind {
+            case .invalidCompletion: return .refusedCompletion
+            case .invalidStart: return .entryParameter
+            case .missingInput: return .missingInput
+            case .unsetState: return .unsetStateKey
+            case .undeclaredState: return .undeclaredStateKey
+            case .resultAbsent: return .resultWithoutResult
+            case .missingResultKey: return .missingResultKey
+            case .nullValue: return .nullValue
+            case .typeError: return .typeError
+            case .arithmetic: return .arithmetic
+            case .noTransition: return .noDerivedEventHolds
+            case .unhandledOutcome: return .unhandledOutcome
+            case .noOptionHolds: return .noOptionHolds
+            case .backNotOnHistory: return .backNotOnHistory
+            case .backAtFirstStep: return .backOneAtRoot
+            case .undefinedStep: return .undefinedStep
+            case .stepLimit: return .loop
+            case .nestingLimit, .nestedFlowUnavailable: return .nestedFlowUnavailable
+            case .invalidFlow: return .unclassified
             }
-            if has("division by zero") { return .divisionByZero }
-            if has("overflow") || has("finite") { return .overflow }
-            if has("no option's condition holds") { return .noOptionHolds }
-            if has("showed more than") { return .loop }
-            if has("has no transition for outcome") { return .unhandledOutcome }
-            if has("'back: true' has nowhere to go") { return .backOneAtRoot }
-            if has("which is not on the history") { return .backNotOnHistory }
-            if has("which is not defined") { return .undefinedStep }
-            if has("without the input") || has("does not pass '") { return .missingInput }
-            if has("passes '") { return has("null") ? .nullValue : .typeError }
-            if has("nested flow") { return .nestedFlowUnavailable }
-            if has("entry '") || has("path parameter") { return .entryParameter }
-            if has("has no transition") { return .noDerivedEventHolds }
-            if has("is not set") && has("state key") { return .unsetStateKey }
-            if has("is not declared") || has("which 'state' does not declare") { return has("passes '") ? .typeError : .undeclaredStateKey }
-            if has("the step completed without a result") { return .resultWithoutResult }
-            if has("the result has no key") { return missingResultKind(error, walk: walk, prepared: prepared) }
-            if has("null") { return .nullValue }
-            if has("needs") || has("cannot compare") || has("is not a value of") || has("expected") || has("is not one of")
-                || has("gives") || has("must be a bool") || has("not an object") {
-                return .typeError
-            }
-            return .unclassified
-        }
-
-        /// A key the result lacks: a nested flow's final state without a non-optional key, or a key no shape
-        /// declares, is foreseeable; an optional key the walker left out must read `null` (the spec).
-        private static func missingResultKind(_ error: RunError, walk: Walk, prepared: Prepared) -> Kind {
-            guard let stepName = error.step, let located = prepared.walker.locate(stepName) else { return .missingResultKey }
-            if located.step.step.kind == .flow { return .missingResultKey }
-            let parts = error.message.split(separator: "'", omittingEmptySubsequences: false)
-            guard parts.count >= 3, var types = located.step.resultTypes else { return .missingResultKey }
-            for key in parts[1].split(separator: ".").map(String.init) {
-                guard let type = types[key] else { return .missingResultKey }
-                if type.optional { return .optionalResultKeyOmitted }
-                guard case .object(let fields) = type.base else { return .missingResultKey }
-                types = Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
-            }
-            return .missingResultKey
         }
     }
 

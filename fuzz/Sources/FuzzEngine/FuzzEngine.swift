@@ -51,7 +51,7 @@ private struct FuzzResolver: FlowResolver {
         children = documents.enumerated().map { index, bytes in
             let document = FlowLoader.load(bytes: bytes, file: "child\(index).yaml")
             guard let flow = document.flow, document.isWellFormed else {
-                return .failure(RunError("nested flow 'child\(index).yaml' does not load"))
+                return .failure(RunError("nested flow 'child\(index).yaml' does not load", kind: .nestedFlowUnavailable))
             }
             do throws(RunError) {
                 return .success(try CompiledFlow(flow: flow))
