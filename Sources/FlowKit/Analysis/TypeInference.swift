@@ -190,12 +190,15 @@ public struct TypeProblem: Hashable, Sendable {
     public let offset: Int
     /// What is wrong, lowercase, naming keys and values in single quotes.
     public let message: String
+    /// What it is about, for baselines (`Diagnostic.subject`): the state key, or the path that may be null.
+    public let subject: String?
 
     /// Creates a problem.
-    public init(kind: Kind, offset: Int, message: String) {
+    public init(kind: Kind, offset: Int, message: String, subject: String? = nil) {
         self.kind = kind
         self.offset = offset
         self.message = message
+        self.subject = subject
     }
 }
 
@@ -297,7 +300,10 @@ private struct Inferrer {
                 subject = "this value"
                 hint = ""
             }
-            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(subject) may be null, and \(what)\(hint)"))
+            let path: String?
+            if case .path(let read) = node { path = read.description } else { path = nil }
+            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(subject) may be null, and \(what)\(hint)",
+                                        subject: path))
         }
         return wrapped
     }
@@ -507,7 +513,8 @@ private struct Inferrer {
             let key = path.keys[0]
             guard let type = environment.state[key] else {
                 let hint = environment.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
-                problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(key)' is not declared\(hint)"))
+                problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(key)' is not declared\(hint)",
+                                            subject: key))
                 return .unknown
             }
             let declared = StaticType(type)
@@ -629,6 +636,8 @@ public struct TypeFinding: Hashable, Sendable {
     public let step: String?
     /// What is wrong.
     public let message: String
+    /// What it is about, for baselines, when it has a name.
+    public var subject: String? = nil
 }
 
 /// Type-checks every expression and state write of a flow: derived events, `set` and `input` of steps, and the
@@ -683,15 +692,15 @@ private struct Walker {
         self.parser = parser
     }
 
-    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, _ message: String) {
+    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, _ message: String) {
         let finding = TypeFinding(kind: kind, position: position, step: nil, message: message)
         guard seen.insert(finding).inserted else { return }
-        findings.append(TypeFinding(kind: kind, position: position, step: step, message: message))
+        findings.append(TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject))
     }
 
     mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
         for problem in problems {
-            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, problem.message)
+            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, problem.message)
         }
     }
 
@@ -764,7 +773,7 @@ private struct Walker {
                 add(problems.filter { !general.contains($0) }.map { problem in
                     guard problem.kind == .typeMismatch else { return problem }
                     let message = problem.message.contains("step '\(first)'") ? problem.message : "when step '\(first)' completes, \(problem.message)"
-                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message + more)
+                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message + more, subject: problem.subject)
                 }, in: source, step: first)
             }
         }
@@ -866,7 +875,7 @@ private struct Walker {
                 continue
             }
             let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
-            add(.undeclaredState, at: assignment.key.position, step: step, "step '\(step)' sets '\(key)', which 'state' does not declare\(hint)")
+            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, "step '\(step)' sets '\(key)', which 'state' does not declare\(hint)")
             if let expression {
                 add(TypeInference.infer(expression, in: environment, guarded: guarded).problems, in: assignment.expression, step: step)
             }

@@ -166,9 +166,9 @@ struct TypeInferenceTests {
 
     @Test func undeclaredStateKeys() throws {
         let read = try #require(TypeFixture.infer("state.amout + 1 > state.amount"))
-        #expect(read.problems == [TypeProblem(kind: .undeclaredState, offset: 0, message: "state key 'amout' is not declared; did you mean 'amount'?")])
+        #expect(read.problems == [TypeProblem(kind: .undeclaredState, offset: 0, message: "state key 'amout' is not declared; did you mean 'amount'?", subject: "amout")])
         let exists = try #require(TypeFixture.infer("state.vip && exists(state.nte)"))
-        #expect(exists.problems == [TypeProblem(kind: .undeclaredState, offset: 20, message: "state key 'nte' is not declared; did you mean 'note'?")])
+        #expect(exists.problems == [TypeProblem(kind: .undeclaredState, offset: 20, message: "state key 'nte' is not declared; did you mean 'note'?", subject: "nte")])
         let far = try #require(TypeFixture.infer("state.zzzzzzzz"))
         #expect(far.problems.map(\.message) == ["state key 'zzzzzzzz' is not declared"])
         #expect(far.type == .unknown)

@@ -65,6 +65,6 @@ public enum MaybeNullRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .maybeNull }
-            .map { context.finding(self, at: $0.position, step: $0.step, $0.message) }
+            .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, $0.message) }
     }
 }

@@ -56,7 +56,7 @@ public enum SetWithoutResultRule: Rule {
             guard step.kind != .flow, step.result == nil, let first = step.set.first else { return nil }
             let name = step.name.text
             let target = step.next?.first?.stepName?.text ?? "X"
-            return context.finding(self, at: first.key.position, step: name,
+            return context.finding(self, at: first.key.position, step: name, subject: name,
                                    "step '\(name)' has a 'set' but no 'result', so its 'set' never runs; "
                                    + "move the assignments onto the target (next: { forward: \(target), set: … }) or declare the 'result'")
         }
