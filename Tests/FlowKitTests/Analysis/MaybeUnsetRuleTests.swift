@@ -280,8 +280,36 @@ struct MaybeUnsetRuleTests {
         #expect(findings == ["warning s0: step 's0' reads 'k150', which is not set on every path to it (not when the run starts at 's0')"])
         // The same answer when the analysis runs 64 keys at a time.
         let document = FlowLoader.load(bytes: Array(stripMarkers(text).text.utf8), file: "t.yaml", format: .yaml)
-        let chunked = MaybeUnsetRule.check(LintContext(document: document), bitBudget: 1)
+        let chunked = MaybeUnsetRule.check(LintContext(document: document), bitBudget: 1, pairLimit: MaybeUnsetRule.pairLimit)
         #expect(chunked.map { "warning s0: \($0.message)" } == findings)
+    }
+
+    @Test func onlyKeysThatAreReadTakePartAndTensOfThousandsOfDeclaredKeysStayCheap() {
+        var text = "flowkit: 1\nflow: t\nstart: a\nstate:\n"
+        for i in 0..<30_000 { text += "  k\(i): int\n" }
+        text += "steps:\n  a: { result: { v: int }, set: { k7: result.v }, next: b }\n"
+        text += "  b: { next: { forward: done, if: \"state.k7 > 0 && ↓state.k29999 > 0\" } }\n  done: { kind: finish }\n"
+        let findings = markedFindings(text, rule: MaybeUnsetRule.self)
+        #expect(findings == ["warning b: step 'b' reads 'k29999', which is not set on every path to it (not on the path 'a' -> 'b')"])
+    }
+
+    @Test func pastThePairLimitTheRuleSaysSoOnceInsteadOfRunningForMinutes() {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { x: int, y: int }
+            steps:
+              a: { next: { forward: done, if: "state.x > state.y" } }
+              done: { kind: finish }
+            """
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml)
+        let limited = MaybeUnsetRule.check(LintContext(document: document), bitBudget: MaybeUnsetRule.bitBudget, pairLimit: 3)
+        #expect(limited.map(\.message) == [
+            "the flow is too large for this check: 2 state keys read across 5 graph nodes is more than 3 key-node pairs, so reads of unset keys are not checked; split the flow",
+        ])
+        #expect(limited.map(\.position) == [SourcePosition(line: 3, column: 8)])
+        #expect(MaybeUnsetRule.check(LintContext(document: document)).count == 2, "under the limit both reads are checked")
     }
 }
 

@@ -146,13 +146,16 @@ public enum MaybeUnsetRule: Rule {
     static let witnessKeyLimit = 32
     /// The most bits of analysis state kept at once; keys are analysed in chunks of 64 or more beyond it.
     static let bitBudget = 1 << 27
+    /// The most (key read × graph node) pairs the data flow analyses; past it the rule reports the limit instead
+    /// (about a second of work).
+    static let pairLimit = 1 << 31
 
     public static func check(_ context: LintContext) -> [Diagnostic] {
-        check(context, bitBudget: bitBudget)
+        check(context, bitBudget: bitBudget, pairLimit: pairLimit)
     }
 
     /// The findings, analysing as many keys at once as `bitBudget` bits of state allow (at least 64).
-    static func check(_ context: LintContext, bitBudget: Int) -> [Diagnostic] {
+    static func check(_ context: LintContext, bitBudget: Int, pairLimit: Int) -> [Diagnostic] {
         guard let (flow, _) = context.reachabilityInput, let graph = context.stepGraph else { return [] }
         let steps = flow.steps
         let n = steps.count
@@ -211,6 +214,25 @@ public enum MaybeUnsetRule: Rule {
         }
         let nested = nestedFindings(context, flow: flow)
         guard !reads.isEmpty else { return nested }
+
+        // Only keys that are read take part: a flow that declares tens of thousands of keys and reads a few
+        // analyses a few.
+        var renumbered = [Int](repeating: -1, count: keyNames.count)
+        var readNames: [String] = []
+        for read in reads where renumbered[read.key] < 0 {
+            renumbered[read.key] = readNames.count
+            readNames.append(keyNames[read.key])
+        }
+        reads = reads.map { Read(key: renumbered[$0.key], offset: $0.offset, source: $0.source, place: $0.place) }
+        keyNames = readNames
+        keyIndex = Dictionary(uniqueKeysWithValues: readNames.enumerated().map { ($1, $0) })
+        // Past the work limit the rule says so once rather than take minutes.
+        let pairs = keyNames.count.multipliedReportingOverflow(by: graph.graph.nodeCount)
+        if pairs.overflow || pairs.partialValue > pairLimit {
+            let message = "the flow is too large for this check: \(keyNames.count) state keys read across \(graph.graph.nodeCount) "
+                + "graph nodes is more than \(pairLimit) key-node pairs, so reads of unset keys are not checked; split the flow"
+            return nested + [context.finding(self, at: flow.start.position, message)]
+        }
 
         // What leaving a node sets: a step's `set` (at the node of the moves that run it); an option's `set` and the
         // keys its `if` proves set.
