@@ -23,6 +23,7 @@ let transferScript = """
     flow: transfer.yaml
     scenarios:
       - name: ok
+        start: { state: { country: RU } }
         steps:
           - amount: { result: { amount: 500 } }
           - tariffs: { result: { tariff: economy } }
@@ -32,6 +33,7 @@ let transferScript = """
           outcome: finish
           state: { amount: 500 }
       - name: wrong amount expected
+        start: { state: { country: RU } }
         steps:
           - amount: { result: { amount: 500 } }
           - tariffs: { result: { tariff: economy } }
@@ -40,10 +42,12 @@ let transferScript = """
         expect:
           state: { amount: 600 }
       - name: wrong step
+        start: { state: { country: RU } }
         steps:
           - amount: { result: { amount: 50 } }
           - tariffs: {}
       - name: ends early
+        start: { state: { country: RU } }
         steps:
           - amount: { result: { amount: 500 } }
     """
@@ -75,8 +79,8 @@ struct SimulateCommandTests {
         try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: path + "/transfer.yaml")
         let result = try flowkit(["simulate", "--script", path + "/s.yaml"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("expected state.amount = 600, but it is 500\n    at \(path)/s.yaml:20:16"))
-        #expect(result.stdout.contains("expected the run at step 'tariffs', but it is at 'invalidAmount'\n    at \(path)/s.yaml:24:9"))
+        #expect(result.stdout.contains("expected state.amount = 600, but it is 500\n    at \(path)/s.yaml:22:16"))
+        #expect(result.stdout.contains("expected the run at step 'tariffs', but it is at 'invalidAmount'\n    at \(path)/s.yaml:27:9"))
         #expect(result.stdout.contains("the script ended at step 'tariffs' before the flow finished"))
         #expect(result.stdout.hasSuffix("1 passed, 3 failed\n"))
         let one = try flowkit(["simulate", "--script", path + "/s.yaml", "--scenario", "ok"])
