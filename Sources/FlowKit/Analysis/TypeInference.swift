@@ -682,6 +682,9 @@ private struct Walker {
     let flow: Flow
     let base: TypeEnvironment
     var findings: [TypeFinding] = []
+    /// While `merging`: the findings of the groups checked so far, each with its group's size.
+    var buffer: [(TypeFinding, Int)]?
+    var groupSize = 1
     private var seen: Set<TypeFinding> = []
 
     let parser: (ExpressionSource) -> Result<Expression, ExpressionParseError>
@@ -693,9 +696,42 @@ private struct Walker {
     }
 
     mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, _ message: String) {
+        if buffer != nil {
+            buffer!.append((TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject), groupSize))
+            return
+        }
         let finding = TypeFinding(kind: kind, position: position, step: nil, message: message)
         guard seen.insert(finding).inserted else { return }
         findings.append(TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject))
+    }
+
+    /// Checks the same expressions for several groups of steps (`body` is called with each group) and reports each
+    /// problem once: one finding per position and kind, the first group's, saying how many more steps share it.
+    mutating func merging(_ groups: [[Int]], _ body: (inout Walker, [Int]) -> Void) {
+        buffer = []
+        for group in groups {
+            groupSize = group.count
+            body(&self, group)
+        }
+        let collected = buffer!
+        buffer = nil
+        groupSize = 1
+        var merged: [String: (finding: TypeFinding, steps: Int, messages: Set<String>)] = [:]
+        for (finding, size) in collected {
+            let key = "\(finding.position.line):\(finding.position.column):\(finding.kind.rawValue)"
+            if var existing = merged[key] {
+                if existing.messages.insert(finding.message).inserted { existing.steps += size }
+                merged[key] = existing
+            } else {
+                merged[key] = (finding, size, [finding.message])
+            }
+        }
+        for entry in merged.values.sorted(by: { ($0.finding.position, $0.finding.kind.rawValue) < ($1.finding.position, $1.finding.kind.rawValue) }) {
+            let more = entry.steps - 1
+            let suffix = more > 0 ? " (and at \(more) more step\(more == 1 ? "" : "s"))" : ""
+            add(entry.finding.kind, at: entry.finding.position, step: entry.finding.step, subject: entry.finding.subject,
+                entry.finding.message + suffix)
+        }
     }
 
     mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
@@ -765,15 +801,14 @@ private struct Walker {
             let stepGroups = starEvents.contains(event.name.text)
                 ? (index < budget ? groupsOfAll : [])
                 : groups(handlers[event.name.text] ?? [], results: results)
-            for group in stepGroups {
-                let first = flow.steps[group[0]].name.text
-                let environment = base.with(result: context(of: flow.steps[group[0]], result: results[group[0]], event: nil, derived: []))
-                let problems = TypeInference.checkCondition(expression, in: environment, what: what)
-                let more = group.count > 1 ? " (and \(group.count - 1) more step\(group.count == 2 ? "" : "s"))" : ""
-                add(problems.filter { !general.contains($0) }.map { problem in
+            merging(stepGroups) { walker, group in
+                let first = walker.flow.steps[group[0]].name.text
+                let result = walker.context(of: walker.flow.steps[group[0]], result: results[group[0]], event: nil, derived: [])
+                let problems = TypeInference.checkCondition(expression, in: walker.base.with(result: result), what: what)
+                walker.add(problems.filter { !general.contains($0) }.map { problem in
                     guard problem.kind == .typeMismatch else { return problem }
                     let message = problem.message.contains("step '\(first)'") ? problem.message : "when step '\(first)' completes, \(problem.message)"
-                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message + more, subject: problem.subject)
+                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message, subject: problem.subject)
                 }, in: source, step: first)
             }
         }
@@ -820,10 +855,14 @@ private struct Walker {
             if users.isEmpty {
                 checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)")
             }
-            for id in users {
-                let step = flow.steps[id]
-                let result = context(of: step, result: results[id], event: event, derived: derived)
-                checkTargets(targets, step: "*", environment: base.with(result: result), what: "the 'if' of \(handler) at step '\(step.name.text)'")
+            let groupOf = Dictionary(uniqueKeysWithValues: all.flatMap { group in group.map { ($0, group) } })
+            merging(users.map { groupOf[$0] ?? [$0] }) { walker, group in
+                let id = group.first { !skipped.contains($0) } ?? group[0]
+                walker.groupSize = group.filter { !skipped.contains($0) }.count
+                let step = walker.flow.steps[id]
+                let result = walker.context(of: step, result: results[id], event: event, derived: derived)
+                walker.checkTargets(targets, step: "*", environment: walker.base.with(result: result),
+                                    what: "the 'if' of \(handler) at step '\(step.name.text)'")
             }
         }
     }
