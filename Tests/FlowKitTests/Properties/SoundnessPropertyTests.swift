@@ -614,7 +614,7 @@ enum Soundness {
                     if !triggered.contains(finding) {
                         warningsNeverTriggered += 1
                         neverTriggeredByRule[finding.rule, default: 0] += 1
-                        if neverTriggeredExamples.count < 2 {
+                        if neverTriggeredExamples.count < exampleCount {
                             neverTriggeredExamples.append("warning never triggered in \(walkCount) walks: \(finding.rule) at '\(finding.step ?? "-")' "
                                                           + "\(finding.position): \(finding.message)\n" + bundle.listing)
                         }
