@@ -419,37 +419,20 @@ enum Guards {
         return found
     }
 
-    /// The state keys that are set whenever `node` evaluates to true.
+    /// The state keys that are set whenever `node` evaluates to true (what `PathGuards` proves of `state.…` paths).
     static func whenTrue(_ node: ExpressionNode) -> Set<String> {
-        switch node {
-        case .exists(let path, _):
-            return path.root == .state ? Set(path.keys.prefix(1)) : []
-        case .unary(.not, let operand, _):
-            return whenFalse(operand)
-        case .binary(.and, let lhs, let rhs, _):
-            return whenTrue(lhs).union(whenTrue(rhs))
-        case .binary(.or, let lhs, let rhs, _):
-            return whenTrue(lhs).intersection(whenTrue(rhs))
-        case .conditional(let condition, let then, let otherwise, _):
-            return whenTrue(condition).union(whenTrue(then)).intersection(whenFalse(condition).union(whenTrue(otherwise)))
-        default:
-            return []
-        }
+        stateKeys(PathGuards.whenTrue(node))
     }
 
     /// The state keys that are set whenever `node` evaluates to false.
     static func whenFalse(_ node: ExpressionNode) -> Set<String> {
-        switch node {
-        case .unary(.not, let operand, _):
-            return whenTrue(operand)
-        case .binary(.or, let lhs, let rhs, _):
-            return whenFalse(lhs).union(whenFalse(rhs))
-        case .binary(.and, let lhs, let rhs, _):
-            return whenFalse(lhs).intersection(whenFalse(rhs))
-        case .conditional(let condition, let then, let otherwise, _):
-            return whenTrue(condition).union(whenFalse(then)).intersection(whenFalse(condition).union(whenFalse(otherwise)))
-        default:
-            return []
-        }
+        stateKeys(PathGuards.whenFalse(node))
+    }
+
+    private static func stateKeys(_ paths: Set<String>) -> Set<String> {
+        Set(paths.compactMap { path in
+            guard path.hasPrefix("state.") else { return nil }
+            return path.dropFirst(6).split(separator: ".", maxSplits: 1).first.map(String.init)
+        })
     }
 }
