@@ -440,6 +440,22 @@ struct TypeRulesTests {
         ])
     }
 
+    @Test func aDerivedEventHandledFromStarIsCheckedAgainstEachStepsResult() {
+        // The issue's case: with the step's own handler 'name' was reported; through "*" it was not.
+        let text = """
+            flowkit: 1
+            flow: t
+            start: name
+            events: { big: "result.amount > 100" }
+            steps:
+              "*": { on: { big: done } }
+              name: { result: { first: string }, next: pay }
+              pay: { result: { amount: int }, next: done }
+              done: { kind: finish }
+            """
+        #expect(summary(findings(text)) == ["4:17 type_mismatch name step 'name' has no result key 'amount'"])
+    }
+
     @Test func derivedEventsAreNotEvaluatedForFlowSteps() {
         let text = """
             flowkit: 1
