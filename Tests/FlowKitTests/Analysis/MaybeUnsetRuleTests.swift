@@ -478,6 +478,24 @@ struct NestedOutcomeTests {
         }
     }
 
+    /// The nested flow is analysed once; each step's passed keys count as set at every outcome.
+    @Test func stepsPassingDifferentInputsToOneNestedFlowAreJudgedEachByItsOwn() throws {
+        let findings = try lint("""
+            flowkit: 1
+            flow: shop
+            start: first
+            state: { token: string }
+            events: { done: null, cancelled: null }
+            steps:
+              first: { kind: flow, flow: child.yaml, input: { amount: 5, token: "'t'" }, set: { token: result.token }, next: second }
+              second: { kind: flow, flow: child.yaml, input: { amount: 5 }, set: { token: result.token }, next: fin }
+              fin: { kind: finish }
+            """, child: Self.child)
+        #expect(findings == [
+            "8:79 maybe_unset step 'second' reads 'result.token', which nested flow 'child.yaml' may finish without (not when it finishes with 'cancelled')",
+        ])
+    }
+
     @Test func aRequiredInputTheParentDoesNotPassIsAnError() throws {
         let findings = try lint("""
             flowkit: 1
