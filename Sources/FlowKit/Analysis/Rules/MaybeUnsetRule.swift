@@ -272,6 +272,7 @@ public enum MaybeUnsetRule: Rule {
                 }
                 return first
             }
+            var starWitness: [Int: Int?] = [:]
             for read in reads where chunk.contains(read.key) {
                 let key = read.key
                 let step: Int?
@@ -284,8 +285,17 @@ public enum MaybeUnsetRule: Rule {
                 case .event(let index):
                     let event = flow.events[index].name.text
                     detail = " in event '\(event)'"
-                    let candidates = starEvents.contains(event) ? Array(0..<n) : handlers[index] ?? []
-                    step = witness(candidates.lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                    if starEvents.contains(event) {
+                        // Every step evaluates a '*' event: the witness depends on the key alone, so find it once.
+                        if let known = starWitness[key] {
+                            step = known
+                        } else {
+                            step = witness((0..<n).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                            starWitness[key] = .some(step)
+                        }
+                    } else {
+                        step = witness((handlers[index] ?? []).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                    }
                 case .slot(let slot):
                     detail = graph.slotEvents[slot].map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
                     // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
