@@ -34,15 +34,15 @@ enum NestedOutcomes {
             let chunkGen = gen.map { $0.filter(chunk.contains).map { $0 - chunkStart } }
             let rootKeys = tracked(given).filter(chunk.contains).map { $0 - chunkStart }
             let must = DataFlow.mustSet(in: graph.graph, keyCount: chunk.count, gen: chunkGen, roots: [DataFlow.Root(node: start, keys: rootKeys)])
+            // Within a chunk, an outcome keeps the keys set before every finish step with it; chunks hold disjoint
+            // keys, so the outcome's keys are the union of what each chunk keeps.
+            var chunkResult: [String: Set<String>] = [:]
             for id in finishes where must.isReachable(id) {
                 let set = Set(chunk.filter { must.isSet($0 - chunkStart, before: id) }.map { keyNames[$0] })
                 let name = outcome(id)
-                if chunkStart == 0 {
-                    result[name] = result[name].map { $0.intersection(set) } ?? set
-                } else {
-                    result[name]?.formUnion(set)
-                }
+                chunkResult[name] = chunkResult[name].map { $0.intersection(set) } ?? set
             }
+            for (name, set) in chunkResult { result[name, default: []].formUnion(set) }
             chunkStart += chunkKeys
         } while chunkStart < keyNames.count
         return result

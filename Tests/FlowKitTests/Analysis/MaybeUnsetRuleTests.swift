@@ -483,6 +483,47 @@ struct NestedOutcomeTests {
         ])
     }
 
+    /// A nested flow with more keys than one chunk of the analysis: past the first chunk, an outcome's keys are still
+    /// those set before every finish step with that outcome (they were the union over its finish steps).
+    @Test func anOutcomeOfTwoFinishStepsKeepsOnlyKeysBothSetPastTheFirstChunk() throws {
+        let child = FlowLoader.load(bytes: Array("""
+            flowkit: 1
+            flow: pay
+            start: card
+            state: { k0: string, k1: string, k2: string, k3: string, k4: string, k5: string, k6: string, k7: string, k8: string, k9: string, k10: string, k11: string, k12: string, k13: string, k14: string, k15: string, k16: string, k17: string, k18: string, k19: string, k20: string, k21: string, k22: string, k23: string, k24: string, k25: string, k26: string, k27: string, k28: string, k29: string, k30: string, k31: string, k32: string, k33: string, k34: string, k35: string, k36: string, k37: string, k38: string, k39: string, k40: string, k41: string, k42: string, k43: string, k44: string, k45: string, k46: string, k47: string, k48: string, k49: string, k50: string, k51: string, k52: string, k53: string, k54: string, k55: string, k56: string, k57: string, k58: string, k59: string, k60: string, k61: string, k62: string, k63: string, k64: string, k65: string, k66: string, k67: string, k68: string, k69: string }
+            events: { go: null }
+            steps:
+              card:
+                on: { go: { forward: viaSet, set: { k0: "'a'", k69: "'a'" } } }
+                next: plain
+              viaSet: { kind: finish, outcome: done }
+              plain: { kind: finish, outcome: done }
+            """.utf8), file: "child.yaml", format: .yaml).flow
+        let flow = try #require(child)
+        for budget in [1, MaybeUnsetRule.bitBudget] {
+            let byOutcome = NestedOutcomes.keys(of: flow, given: ["k1", "k68"], parse: { ExpressionParser.parse($0) }, bitBudget: budget)
+            #expect(byOutcome == ["done": ["k1", "k68"]], "bit budget \(budget)")
+        }
+    }
+
+    /// The nested flow is analysed once; each step's passed keys count as set at every outcome.
+    @Test func stepsPassingDifferentInputsToOneNestedFlowAreJudgedEachByItsOwn() throws {
+        let findings = try lint("""
+            flowkit: 1
+            flow: shop
+            start: first
+            state: { token: string }
+            events: { done: null, cancelled: null }
+            steps:
+              first: { kind: flow, flow: child.yaml, input: { amount: 5, token: "'t'" }, set: { token: result.token }, next: second }
+              second: { kind: flow, flow: child.yaml, input: { amount: 5 }, set: { token: result.token }, next: fin }
+              fin: { kind: finish }
+            """, child: Self.child)
+        #expect(findings == [
+            "8:79 maybe_unset step 'second' reads 'result.token', which nested flow 'child.yaml' may finish without (not when it finishes with 'cancelled')",
+        ])
+    }
+
     @Test func aRequiredInputTheParentDoesNotPassIsAnError() throws {
         let findings = try lint("""
             flowkit: 1

@@ -164,6 +164,8 @@ public enum BackTargetRule: Rule {
         // "*" targets: every step that uses the slot, in file order.
         var shared: [(slot: Int, target: Target, users: Int, suspects: [Suspect])] = []
         for (slot, list) in graph.slotTargets.enumerated() {
+            // Only a slot with a `back: X` target needs its users (finding them for every slot is slots × steps).
+            guard list.contains(where: { if case .back = $0.move { true } else { false } }) else { continue }
             let users = live.filter { graph.inherits($0, slot: slot) }
             for target in list {
                 guard case .back = target.move, !users.isEmpty else { continue }

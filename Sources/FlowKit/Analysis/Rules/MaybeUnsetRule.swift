@@ -294,6 +294,7 @@ public enum MaybeUnsetRule: Rule {
                 }
                 return first
             }
+            var starWitness: [Int: Int?] = [:]
             for read in reads where chunk.contains(read.key) {
                 let key = read.key
                 let step: Int?
@@ -306,8 +307,17 @@ public enum MaybeUnsetRule: Rule {
                 case .event(let index):
                     let event = flow.events[index].name.text
                     detail = " in event '\(event)'"
-                    let candidates = starEvents.contains(event) ? Array(0..<n) : handlers[index] ?? []
-                    step = witness(candidates.lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                    if starEvents.contains(event) {
+                        // Every step evaluates a '*' event: the witness depends on the key alone, so find it once.
+                        if let known = starWitness[key] {
+                            step = known
+                        } else {
+                            step = witness((0..<n).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                            starWitness[key] = .some(step)
+                        }
+                    } else {
+                        step = witness((handlers[index] ?? []).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                    }
                 case .slot(let slot):
                     detail = graph.slotEvents[slot].map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
                     // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
@@ -338,16 +348,28 @@ public enum MaybeUnsetRule: Rule {
     /// outcomes no handler takes.
     static func nestedFindings(_ context: LintContext, flow: Flow) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var memo: [String: [String: Set<String>]] = [:]
+        struct NestedKnowledge {
+            /// The non-optional keys set at each outcome when the nested flow starts with no key set.
+            var byOutcome: [String: Set<String>]
+            /// Its non-optional keys, and its required inputs (passed by every step, or a `type_mismatch`).
+            var required, inputs: Set<String>
+        }
+        var memo: [String: NestedKnowledge] = [:]
         let anyHandlers = Dictionary((flow.anyStep?.on ?? []).map { ($0.event.text, $0.targets) }, uniquingKeysWith: { first, _ in first })
         for step in flow.steps where step.kind == .flow {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
-            let passed = Set(step.input.map(\.key.text)).union(child.requiredInputs)
-            let memoKey = reference + "\u{0}" + passed.sorted().joined(separator: ",")
-            let byOutcome = memo[memoKey] ?? NestedOutcomes.keys(of: child, given: passed, parse: context.memo.parse)
-            memo[memoKey] = byOutcome
+            // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
+            // the nested flow is analysed once per file, however many steps pass it different inputs.
+            let known = memo[reference] ?? NestedKnowledge(
+                byOutcome: NestedOutcomes.keys(of: child, given: [], parse: context.memo.parse),
+                required: Set(child.state.filter { !$0.type.optional }.map(\.name.text)),
+                inputs: Set(child.requiredInputs))
+            memo[reference] = known
+            let byOutcome = known.byOutcome
             guard !byOutcome.isEmpty else { continue }
-            let required = Set(child.state.filter { !$0.type.optional }.map(\.name.text))
+            let passed = Set(step.input.map(\.key.text))
+            // A non-optional key the nested flow may finish without: neither passed nor a required input.
+            func mayLack(_ key: String) -> Bool { known.required.contains(key) && !known.inputs.contains(key) && !passed.contains(key) }
             let outcomes = byOutcome.keys.sorted()
             let name = step.name.text
             let file = Identifier.display(reference)
@@ -356,7 +378,7 @@ public enum MaybeUnsetRule: Rule {
                 var seen: Set<String> = []
                 for path in Guards.resultReads(expression.root, guarded: guarded) {
                     let key = path.keys[0]
-                    guard required.contains(key), seen.insert(key).inserted,
+                    guard mayLack(key), seen.insert(key).inserted,
                           let missing = handled.first(where: { byOutcome[$0]?.contains(key) == false }) else { continue }
                     findings.append(context.finding(self, at: source.position(ofOffset: path.span.start), step: name, subject: "result.\(key)",
                                                     "step '\(name)' reads 'result.\(key)', which nested flow '\(file)' may finish without (not when it finishes with '\(missing)')"))
