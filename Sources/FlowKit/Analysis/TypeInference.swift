@@ -645,13 +645,19 @@ public struct TypeFinding: Hashable, Sendable {
 /// an unknown result and once more for each step that handles it in its own `on` and declares a `result`. Expressions
 /// that do not parse are skipped (the `expression` rule reports them).
 public enum FlowTypeChecker {
+    /// The most checks of derived events and `"*"` targets, each against a distinct result shape (about a second).
+    public static let sharedCheckLimit = 1 << 18
+
     /// The findings for `flow`; `nestedState` gives the declared state of the nested flow a `flow` step runs, nil when
     /// it cannot be loaded (its `input` and `result` are then not checked against it).
     /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
+    /// `sharedCheckLimit` bounds the checks of derived events and `"*"` targets at each result shape (see docs/format.md).
     public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
-                             parse: (ExpressionSource) -> Result<Expression, ExpressionParseError> = ExpressionParser.parse) -> [TypeFinding] {
+                             parse: (ExpressionSource) -> Result<Expression, ExpressionParseError> = ExpressionParser.parse,
+                             sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit) -> [TypeFinding] {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse)
+            walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return walker.findings
         }
@@ -745,9 +751,13 @@ private struct Walker {
         return nil
     }
 
-    /// The most (`"*"` handler or derived event) × (distinct result shape) checks; past it, `"*"` targets and derived
-    /// events are checked once with an unknown result, which keeps a hostile flow's check near-linear.
-    static let sharedCheckLimit = 1 << 20
+    /// The most (`"*"` handler or derived event) × (distinct result shape) checks (about a second); past it, the
+    /// rest are checked once with an unknown result, and one `type_mismatch` finding at `start` says so, so that a
+    /// hostile flow's check stays near-linear and a clean lint still means what it says.
+    var sharedCheckLimit = FlowTypeChecker.sharedCheckLimit
+    /// Whether some derived event or `"*"` handler went past `sharedCheckLimit`.
+    var pastSharedLimit = false
+    var sharedShapes = 0
 
     mutating func run(nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String]) {
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
@@ -764,6 +774,11 @@ private struct Walker {
         }
         checkEvents(results: results)
         if let anyStep = flow.anyStep { checkShared(anyStep, results: results, derived: derived) }
+        if pastSharedLimit {
+            add(.typeMismatch, at: flow.start.position, step: nil,
+                "the flow is too large for this check: its derived events and '*' handlers times its \(sharedShapes) result shapes "
+                + "are more than \(sharedCheckLimit) checks, so those past the limit were not checked against each step's result; split the flow")
+        }
     }
 
     /// What `result` holds for the targets of a step's moves by `event` (nil: `next`, or a derived event), given
@@ -792,15 +807,22 @@ private struct Walker {
         }
         let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
         let groupsOfAll = groups(everyStep, results: results)
-        let budget = Self.sharedCheckLimit / max(groupsOfAll.count, 1)
+        let budget = sharedCheckLimit / max(groupsOfAll.count, 1)
         for (index, event) in flow.events.enumerated() {
             guard let source = event.expression, let expression = parse(source) else { continue }
             let what = "the expression of event '\(event.name.text)'"
             let general = TypeInference.checkCondition(expression, in: base, what: what)
             add(general, in: source, step: nil)
-            let stepGroups = starEvents.contains(event.name.text)
-                ? (index < budget ? groupsOfAll : [])
-                : groups(handlers[event.name.text] ?? [], results: results)
+            let stepGroups: [[Int]]
+            if !starEvents.contains(event.name.text) {
+                stepGroups = groups(handlers[event.name.text] ?? [], results: results)
+            } else if index < budget {
+                stepGroups = groupsOfAll
+            } else {
+                stepGroups = []
+                pastSharedLimit = true
+                sharedShapes = max(sharedShapes, groupsOfAll.count)
+            }
             merging(stepGroups) { walker, group in
                 let first = walker.flow.steps[group[0]].name.text
                 let result = walker.context(of: walker.flow.steps[group[0]], result: results[group[0]], event: nil, derived: [])
@@ -841,7 +863,8 @@ private struct Walker {
         }
         let live = flow.steps.indices.filter { flow.steps[$0].kind != .finish }
         let all = groups(live, results: results)
-        let budget = Self.sharedCheckLimit / max(all.count, 1)
+        let budget = sharedCheckLimit / max(all.count, 1)
+        let groupOf = Dictionary(uniqueKeysWithValues: all.flatMap { group in group.map { ($0, group) } })
         let lists: [(event: String?, targets: [Target])] = anyStep.on.map { ($0.event.text, $0.targets) } + (anyStep.next.map { [(nil, $0)] } ?? [])
         for (index, (event, targets)) in lists.enumerated() {
             let skipped = event.map { overriders[$0] ?? [] } ?? nextOverriders
@@ -850,12 +873,14 @@ private struct Walker {
                 for group in all {
                     if let first = group.first(where: { !skipped.contains($0) }) { users.append(first) }
                 }
+            } else {
+                pastSharedLimit = true
+                sharedShapes = max(sharedShapes, all.count)
             }
             let handler = event.map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
             if users.isEmpty {
                 checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)")
             }
-            let groupOf = Dictionary(uniqueKeysWithValues: all.flatMap { group in group.map { ($0, group) } })
             merging(users.map { groupOf[$0] ?? [$0] }) { walker, group in
                 let id = group.first { !skipped.contains($0) } ?? group[0]
                 walker.groupSize = group.filter { !skipped.contains($0) }.count

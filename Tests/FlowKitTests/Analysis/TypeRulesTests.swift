@@ -456,6 +456,27 @@ struct TypeRulesTests {
         #expect(summary(findings(text)) == ["4:17 type_mismatch name step 'name' has no result key 'amount'"])
     }
 
+    @Test func pastTheSharedCheckLimitOneFindingSaysSoInsteadOfStayingQuiet() throws {
+        // Two result shapes and two derived events handled by "*": four checks, past a limit of 2.
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            events: { one: "false", two: "result.amount > 1" }
+            steps:
+              "*": { on: { one: done, two: done } }
+              a: { result: { n: int }, next: b }
+              b: { result: { amount: int }, next: done }
+              done: { kind: finish }
+            """
+        let flow = try #require(FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml).flow)
+        let limited = FlowTypeChecker.check(flow, nestedState: { _ in nil }, sharedCheckLimit: 2)
+        #expect(limited.map(\.message).contains { $0.hasPrefix("the flow is too large for this check") })
+        #expect(limited.first { $0.message.hasPrefix("the flow is too large") }?.position == SourcePosition(line: 3, column: 8))
+        let full = FlowTypeChecker.check(flow, nestedState: { _ in nil })
+        #expect(full.map(\.message) == ["step 'a' has no result key 'amount'"])
+    }
+
     @Test func derivedEventsAreNotEvaluatedForFlowSteps() {
         let text = """
             flowkit: 1
