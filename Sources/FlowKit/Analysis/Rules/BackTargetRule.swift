@@ -125,9 +125,10 @@ public enum BackTargetRule: Rule {
             let handler = graph.slotEvents[slot].map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
             let chosen = users.first { !StepGraph.allows(steps[$0], description.identifier) } ?? users[0]
             let name = steps[chosen].name.text
+            let more = users.count > 1 ? " (and at \(users.count - 1) more step\(users.count == 2 ? "" : "s"))" : ""
             for target in list where target.move == .backOne {
                 findings.append(context.finding(self, at: target.position, step: name, subject: "true",
-                                                "\(handler) goes back with 'back: true' at step '\(name)', which can be alone on the history (\(why(chosen))): there is nothing to go back to"))
+                                                "\(handler) goes back with 'back: true' at step '\(name)'\(more), which can be alone on the history (\(why(chosen))): there is nothing to go back to"))
             }
         }
         return findings

@@ -252,12 +252,17 @@ public enum MaybeUnsetRule: Rule {
         // The required inputs are set at `start`; an entry's path parameters are set at its step, and at `start`
         // when a run begun at the entry can restart.
         let entryKeys = flow.entries.map { tracked(EntryPath.parameters($0.path)) }
-        var roots = graph.startID.map { [DataFlow.Root(node: $0, keys: tracked(flow.requiredInputs))] } ?? []
+        let startKeys = tracked(flow.requiredInputs)
+        var roots = graph.startID.map { [DataFlow.Root(node: $0, keys: startKeys)] } ?? []
         let restarts = graph.startID == nil ? [] : graph.stepsReachingRestart()
+        var restartingEntries: [Int] = []
         for (index, entry) in flow.entries.enumerated() {
             guard let id = graph.ids[entry.step.text] else { continue }
             roots.append(DataFlow.Root(node: id, keys: entryKeys[index]))
-            if restarts.contains(id), let start = graph.startID { roots.append(DataFlow.Root(node: start, keys: entryKeys[index])) }
+            if restarts.contains(id), let start = graph.startID {
+                roots.append(DataFlow.Root(node: start, keys: entryKeys[index]))
+                restartingEntries.append(index)
+            }
         }
 
         // The steps that evaluate each derived event: those handling it, or every step when "*" handles it.
@@ -331,8 +336,21 @@ public enum MaybeUnsetRule: Rule {
                 }
                 let name = keyNames[key]
                 let setter = { (id: Int) in steps[id].set.contains { $0.key.text == name } }
-                let path = witnesses[key].flatMap { paths in
+                var path = witnesses[key].flatMap { paths in
                     graph.explain(paths, to: step, entryCounts: { !entryKeys[$0].contains(key) }, setter: setter)
+                }
+                // A path from `start` that lacks an input comes from a restart in a run begun at an entry.
+                if startKeys.contains(key), let witness = path, let entry = restartingEntries.first(where: { !entryKeys[$0].contains(key) }),
+                   let paths = witnesses[key], paths.tail(to: step, limit: 64)?.first == graph.startID {
+                    let rest: String
+                    if witness.hasPrefix("not when the run starts at") {
+                        rest = ""
+                    } else if witness.hasPrefix("not on the path ") {
+                        rest = ", on the path " + witness.dropFirst("not on the path ".count)
+                    } else {
+                        rest = "; " + witness
+                    }
+                    path = "not after a restart in a run begun at entry '\(flow.entries[entry].name.text)'\(rest)"
                 }
                 let stepName = steps[step].name.text
                 let message = "step '\(stepName)' reads '\(name)'\(detail), which is not set on every path to it"
