@@ -167,6 +167,14 @@ public enum BackTargetRule: Rule {
         for (slot, list) in graph.slotTargets.enumerated() {
             // Only a slot with a `back: X` target needs its users (finding them for every slot is slots × steps).
             guard list.contains(where: { if case .back = $0.move { true } else { false } }) else { continue }
+            // When every back target dominates the slot's leaf, it dominates every step that uses the slot (each
+            // path to the leaf runs through such a step): nothing to report, and no need to list the users.
+            let leaf = graph.leaf(slot)
+            let dominatesAll = list.allSatisfy { target in
+                guard case .back(let name) = target.move, let back = graph.ids[name.text] else { return true }
+                return dominators.dominates(back, leaf)
+            }
+            if dominatesAll { continue }
             let users = live.filter { graph.inherits($0, slot: slot) }
             for target in list {
                 guard case .back = target.move, !users.isEmpty else { continue }
