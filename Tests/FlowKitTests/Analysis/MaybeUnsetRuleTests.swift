@@ -526,6 +526,25 @@ struct NestedOutcomeTests {
         ])
     }
 
+    @Test func anOptionalChildKeyStoredInARequiredParentKeyIsMaybeNull() throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-outcomes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.child.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
+        try """
+            flowkit: 1
+            flow: shop
+            start: pay
+            state: { label: string }
+            events: { done: null, cancelled: null }
+            steps:
+              pay: { kind: flow, flow: child.yaml, input: { amount: 5 }, set: { label: result.note }, on: { done: fin, cancelled: fin } }
+              fin: { kind: finish }
+            """.write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
+        let findings = Linter.lint(try FlowLoader.load(path: folder + "/parent.yaml")).map { "\($0.rule) \($0.message)" }
+        #expect(findings == ["maybe_null 'result.note' may be null, and step 'pay' sets 'label', which is not optional; guard it with exists(result.note)"])
+    }
+
     @Test func aRequiredInputTheParentDoesNotPassIsAnError() throws {
         let findings = try lint("""
             flowkit: 1
