@@ -24,6 +24,12 @@ struct FlowDecoderTests {
     static let header = "flowkit: 1\nflow: t\nstart: a\n"
 
     static let cases: [SchemaCase] = [
+        SchemaCase(name: "an input that is not a declared state key", yaml: header + "state: { country: string }\ninputs: [contry]\nsteps:\n  a: { kind: finish }\n",
+                   line: 5, column: 10, message: "input 'contry' is not a declared state key; did you mean 'country'?"),
+        SchemaCase(name: "an input listed twice", yaml: header + "state: { country: string }\ninputs: [country, country]\nsteps:\n  a: { kind: finish }\n",
+                   line: 5, column: 19, message: "input 'country' is listed twice"),
+        SchemaCase(name: "inputs that are not a list", yaml: header + "state: { country: string }\ninputs: country\nsteps:\n  a: { kind: finish }\n",
+                   line: 5, column: 9, message: "'inputs' must be a list of state keys, found a string"),
         SchemaCase(name: "unknown step key suggests the closest", yaml: header + "steps:\n  a:\n    nxt: b\n  b: { kind: finish }\n",
                    line: 6, column: 5, message: "unknown key 'nxt' in step 'a'; did you mean 'next'?"),
         SchemaCase(name: "unknown top-level key", yaml: header + "stae: {}\nsteps:\n  a: { kind: finish }\n",
