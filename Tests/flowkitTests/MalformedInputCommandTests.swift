@@ -88,6 +88,13 @@ struct MalformedInputCommandTests {
         }
     }
 
+    @Test func aRunErrorsPositionIsPrintedOnce() throws {
+        let result = try flowkit(["simulate", malformedCorpus + "/run-errors.script.yaml", "--scenario", "division by zero"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("failed: division by zero in '100 / result.n'\n    at \(malformedCorpus)/run-errors.yaml:28:19\n"))
+        #expect(result.stdout.components(separatedBy: "run-errors.yaml:28:19").count == 2, "\(result.stdout)")
+    }
+
     @Test func runErrorsFailTheirScenarios() throws {
         let result = try flowkit(["simulate", "--format", "json", malformedCorpus + "/run-errors.script.yaml"])
         #expect(result.status == 1)
@@ -96,8 +103,14 @@ struct MalformedInputCommandTests {
         let scenarios = try #require(report?["scenarios"] as? [[String: Any]])
         let errors = Dictionary(uniqueKeysWithValues: scenarios.map { ($0["name"] as? String ?? "", $0["error"] as? String ?? "") })
         #expect(errors.count == 7 && scenarios.allSatisfy { $0["passed"] as? Bool == false })
+        // The position is given once, as the error's location, not again inside the message.
+        let division = try #require(scenarios.first { $0["name"] as? String == "division by zero" })
+        let location = try #require(division["errorLocation"] as? [String: Any])
+        #expect(location["file"] as? String == malformedCorpus + "/run-errors.yaml")
+        #expect(location["line"] as? Int == 28 && location["column"] as? Int == 19)
+        #expect(errors["division by zero"] == "division by zero in '100 / result.n'")
         let expected = [
-            "division by zero": "division by zero in '100 / result.n' (\(malformedCorpus)/run-errors.yaml:28:19)",
+            "division by zero": "division by zero in '100 / result.n'",
             "remainder by zero": "division by zero in '100 % result.n'",
             "int overflow": "int overflow in 'result.n * 2'",
             "negating the smallest int": "int overflow in '-result.n'",

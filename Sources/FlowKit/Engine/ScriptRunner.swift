@@ -36,7 +36,8 @@ public enum ScriptRunner {
         do {
             run = try FlowRun(flow: flow, start: start, resolver: resolver, maxSteps: maxSteps)
         } catch {
-            return failure(scenario, nil, error.description, location(error, script: script, fallback: scenario.position))
+            // The location is reported on its own: the message does not repeat it.
+            return failure(scenario, nil, error.message, location(error, script: script, fallback: scenario.position))
         }
         for item in scenario.steps {
             guard let current = run.currentStep else {
@@ -49,7 +50,7 @@ public enum ScriptRunner {
             do {
                 try run.complete(event: item.event?.text, result: item.result)
             } catch {
-                return failure(scenario, run, error.description, location(error, script: script, fallback: item.step.position))
+                return failure(scenario, run, error.message, location(error, script: script, fallback: item.step.position))
             }
         }
         if let current = run.currentStep {
