@@ -123,6 +123,22 @@ public enum DataFlow {
         return MustSet(keyCount: keyCount, words: words, bits: bits, reached: reached)
     }
 
+    /// `mustSet` over the keys in chunks, so that about `bitBudget` bits of state at most are kept at once (at least
+    /// 64 keys a chunk). `body` gets each chunk's range of keys and its answer, where key `k` of the range is
+    /// `k - range.lowerBound`; it runs at least once (with an empty range when there are no keys, for reachability).
+    public static func mustSetInChunks(in graph: Graph, keyCount: Int, gen: [[Int]], roots: [Root], bitBudget: Int,
+                                       _ body: (Range<Int>, MustSet) -> Void) {
+        let chunkKeys = max(64, (bitBudget / max(graph.nodeCount, 1)) / 64 * 64)
+        var chunkStart = 0
+        repeat {
+            let chunk = chunkStart..<min(chunkStart + chunkKeys, keyCount)
+            let chunkGen = gen.map { $0.filter(chunk.contains).map { $0 - chunkStart } }
+            let chunkRoots = roots.map { Root(node: $0.node, keys: $0.keys.filter(chunk.contains).map { $0 - chunkStart }) }
+            body(chunk, mustSet(in: graph, keyCount: chunk.count, gen: chunkGen, roots: chunkRoots))
+            chunkStart += chunkKeys
+        } while chunkStart < keyCount
+    }
+
     /// Shortest paths from roots, as a parent per node: the witnesses behind an analysis's answer.
     public struct Paths: Sendable {
         /// `-1`: no path; `-2`: the node is where the path starts; else the previous node on the path.

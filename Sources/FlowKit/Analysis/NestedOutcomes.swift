@@ -20,31 +20,33 @@ enum NestedOutcomes {
         for (id, step) in child.steps.enumerated() {
             if let node = graph.setNode(of: id) { gen[node] = tracked(step.set.map(\.key.text)) }
         }
+        // The guards of a target list, worked out once for all its options.
+        var listGuards: (owner: String, guards: [(failed: Set<String>, holds: Set<String>)])?
         for option in graph.options {
-            let guards = Guards.options(option.list, parse: parse)[option.index]
-            gen[option.node] = tracked(guards.holds.union(option.list[option.index].set.map(\.key.text)))
+            let owner: String
+            switch option.owner {
+            case .step(let id): owner = "step \(id) \(option.listIndex)"
+            case .slot(let slot): owner = "slot \(slot)"
+            }
+            if listGuards?.owner != owner { listGuards = (owner, Guards.options(option.list, parse: parse)) }
+            let holds = listGuards!.guards[option.index].holds
+            gen[option.node] = tracked(holds.union(option.list[option.index].set.map(\.key.text)))
         }
         let finishes = child.steps.indices.filter { child.steps[$0].kind == .finish }
         func outcome(_ id: Int) -> String { child.steps[id].outcome?.text ?? child.steps[id].name.text }
         var result: [String: Set<String>] = [:]
-        let chunkKeys = max(64, (bitBudget / max(graph.graph.nodeCount, 1)) / 64 * 64)
-        var chunkStart = 0
-        repeat {
-            let chunk = chunkStart..<min(chunkStart + chunkKeys, keyNames.count)
-            let chunkGen = gen.map { $0.filter(chunk.contains).map { $0 - chunkStart } }
-            let rootKeys = tracked(given).filter(chunk.contains).map { $0 - chunkStart }
-            let must = DataFlow.mustSet(in: graph.graph, keyCount: chunk.count, gen: chunkGen, roots: [DataFlow.Root(node: start, keys: rootKeys)])
+        let roots = [DataFlow.Root(node: start, keys: tracked(given))]
+        DataFlow.mustSetInChunks(in: graph.graph, keyCount: keyNames.count, gen: gen, roots: roots, bitBudget: bitBudget) { chunk, must in
             // Within a chunk, an outcome keeps the keys set before every finish step with it; chunks hold disjoint
             // keys, so the outcome's keys are the union of what each chunk keeps.
             var chunkResult: [String: Set<String>] = [:]
             for id in finishes where must.isReachable(id) {
-                let set = Set(chunk.filter { must.isSet($0 - chunkStart, before: id) }.map { keyNames[$0] })
+                let set = Set(chunk.filter { must.isSet($0 - chunk.lowerBound, before: id) }.map { keyNames[$0] })
                 let name = outcome(id)
                 chunkResult[name] = chunkResult[name].map { $0.intersection(set) } ?? set
             }
             for (name, set) in chunkResult { result[name, default: []].formUnion(set) }
-            chunkStart += chunkKeys
-        } while chunkStart < keyNames.count
+        }
         return result
     }
 }

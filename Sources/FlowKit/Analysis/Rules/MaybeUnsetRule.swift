@@ -276,14 +276,10 @@ public enum MaybeUnsetRule: Rule {
         let evaluatesEvents = { (id: Int) in steps[id].kind != .finish && steps[id].kind != .flow }
 
         // The analysis runs on chunks of keys, so that its memory stays bounded.
-        let chunkKeys = max(64, (bitBudget / max(graph.graph.nodeCount, 1)) / 64 * 64)
         var findings: [Diagnostic] = []
         var witnesses: [Int: DataFlow.Paths] = [:]
-        for chunkStart in stride(from: 0, to: keyNames.count, by: chunkKeys) {
-            let chunk = chunkStart..<min(chunkStart + chunkKeys, keyNames.count)
-            let chunkGen = gen.map { $0.filter(chunk.contains).map { $0 - chunkStart } }
-            let chunkRoots = roots.map { DataFlow.Root(node: $0.node, keys: $0.keys.filter(chunk.contains).map { $0 - chunkStart }) }
-            let must = DataFlow.mustSet(in: graph.graph, keyCount: chunk.count, gen: chunkGen, roots: chunkRoots)
+        DataFlow.mustSetInChunks(in: graph.graph, keyCount: keyNames.count, gen: gen, roots: roots, bitBudget: bitBudget) { chunk, must in
+            let chunkStart = chunk.lowerBound
             func lacks(_ key: Int, before id: Int) -> Bool {
                 must.isReachable(id) && !must.isSet(key - chunkStart, before: id)
             }
