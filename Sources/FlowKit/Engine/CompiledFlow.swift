@@ -51,6 +51,8 @@ public final class CompiledFlow: Sendable {
     public let stateTypes: [String: TypeRef]
     /// Derived events with their expressions, in declaration order.
     public let derivedEvents: [(name: String, expression: Expression)]
+    /// The names of the derived events, which a step cannot raise by hand.
+    public let derivedEventNames: Set<String>
     /// The id of `start`.
     public let startID: Int
 
@@ -111,6 +113,7 @@ public final class CompiledFlow: Sendable {
         self.anyStep = try flow.anyStep.map { (step) throws(RunError) in try compile(step) }
         self.stateTypes = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
         self.derivedEvents = derived
+        self.derivedEventNames = Set(derived.map(\.name))
         self.startID = startID
     }
 

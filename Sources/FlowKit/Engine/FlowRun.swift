@@ -153,7 +153,7 @@ public struct FlowRun: Sendable {
         let id = frame.history.last!
         let step = frame.flow.steps[id].step
         let name = frame.prefix + frame.flow.name(id)
-        if let event, frame.flow.derivedEvents.contains(where: { $0.name == event }) {
+        if let event, frame.flow.derivedEventNames.contains(event) {
             throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
         }
         if step.result == nil && result != nil {
