@@ -8,9 +8,11 @@ struct Lint: ParsableCommand {
         abstract: "Check flow files for mistakes.",
         discussion: """
             Takes files and directories; a directory is searched recursively for .json, .yaml and .yml files \
-            (hidden files and directories are skipped). Documents with a 'flowkit-script' key are simulation \
-            scripts: they are checked against the flow they name. A directory that cannot be read, or in which no \
-            flow file is found, is an error (exit 2).
+            (hidden files and directories are skipped). There, a document with a top-level 'flowkit' key is a \
+            flow and one with a 'flowkit-script' key is a simulation script, checked against the flow it names; \
+            other documents (a JSON Schema, a trace) are skipped and counted (--verbose lists them). A file named \
+            on the command line is always checked. A directory that cannot be read, or in which no flow file is \
+            found, is an error (exit 2).
 
             Examples:
               flowkit lint flows/transfer.json
@@ -41,6 +43,9 @@ struct Lint: ParsableCommand {
     @Flag(name: .customLong("allow-outside"), help: "Follow nested flows outside the directories given on the command line.")
     var allowOutside = false
 
+    @Flag(name: .long, help: "List the files skipped in directories because they are not flow files.")
+    var verbose = false
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
         for item in report where LintReportFormat.parseReport(item) == nil {
@@ -50,12 +55,26 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         let configuration = try explicitConfiguration()
-        let (files, roots, problems) = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
-        var session = LintSession(roots: roots, allowOutside: allowOutside, configuration: configuration)
+        let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
+        if configuration == nil {
+            // A configuration that cannot be used stops the lint before any finding is printed.
+            let broken = LintConfiguration.problems(for: collected.files)
+            if !broken.isEmpty {
+                for problem in broken { printError("flowkit: error: \(problem)") }
+                throw ExitCode(2)
+            }
+        }
+        var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration)
         if let baseline {
             session.baseline = try Baseline.load(path: baseline)
         }
-        let outcome = session.run(files)
+        let outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys))
+        if verbose {
+            for file in outcome.skipped {
+                printError("skipped \(Identifier.display(file, limit: .max, quoting: false)): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
+            }
+        }
+        let problems = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome)
         if let writeBaseline {
             let failures = problems + outcome.failures
             guard failures.isEmpty else {
@@ -68,7 +87,7 @@ struct Lint: ParsableCommand {
             printError("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
-        let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count)
+        let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count, skippedCount: outcome.skipped.count, strict: strict)
         let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files, toolVersion: Flowkit.version)
         try StandardOutput.write(reporter.render(lintReport))
         if outcome.baselined > 0 && output.format == .text {
@@ -85,7 +104,7 @@ struct Lint: ParsableCommand {
         }
         for failure in failures { printError("flowkit: error: \(failure)") }
         if !failures.isEmpty { throw ExitCode(2) }
-        if lintReport.fails(strict: strict) { throw ExitCode(1) }
+        if lintReport.fails { throw ExitCode(1) }
     }
 
     /// The configuration named with --config, loaded; nil when each file's nearest one applies.
@@ -97,6 +116,20 @@ struct Lint: ParsableCommand {
 
 /// Turns the paths given on the command line into the list of files to check.
 enum FileCollector {
+    /// What the paths given lead to.
+    struct Collected {
+        /// The files to check, in order.
+        var files: [String] = []
+        /// The directory trees they come from (for nested flows).
+        var roots: [String] = []
+        /// The paths that could not be used, as messages.
+        var problems: [String] = []
+        /// Each file found in a directory, with the directory given on the command line it was found in.
+        var directoryOf: [String: String] = [:]
+        /// How many files each directory's configuration excludes.
+        var excluded: [String: Int] = [:]
+    }
+
     /// The extensions searched for in directories.
     static let extensions: Set<String> = ["json", "yaml", "yml"]
 
@@ -106,10 +139,8 @@ enum FileCollector {
     /// (for nested flows), and the paths that could not be used: a path that cannot be examined, a directory that
     /// cannot be listed or whose paths are too long for the system, and a directory with no flow files, so that
     /// nothing is skipped in silence.
-    static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> (files: [String], roots: [String], problems: [String]) {
-        var files: [String] = []
-        var roots: [String] = []
-        var problems: [String] = []
+    static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> Collected {
+        var collected = Collected()
         var seen = Set<String>()
         for path in paths {
             var info = stat()
@@ -117,7 +148,7 @@ enum FileCollector {
                 let code = errno
                 let error = code == ENOENT || code == ENOTDIR
                     ? FlowKitError.noSuchFile(path) : FlowKitError.unreadable(path, reason: OutputFile.reason(code))
-                problems.append(error.localizedDescription)
+                collected.problems.append(error.localizedDescription)
                 continue
             }
             // A symbolic link that leads nowhere (or to itself) goes to the loader, which says why it cannot be read.
@@ -125,16 +156,17 @@ enum FileCollector {
             let isDirectory = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
             guard isDirectory else {
                 let directory = (path as NSString).deletingLastPathComponent
-                roots.append(directory.isEmpty ? "." : directory)
-                if seen.insert(path).inserted { files.append(path) }
+                collected.roots.append(directory.isEmpty ? "." : directory)
+                if seen.insert(path).inserted { collected.files.append(path) }
                 continue
             }
-            roots.append(path)
+            collected.roots.append(path)
             var found: [String] = []
-            let problemsBefore = problems.count
-            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found, problems: &problems)
+            let problemsBefore = collected.problems.count
+            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found, problems: &collected.problems)
             var nearest: [String: LintConfiguration?] = [:]
             var excluded = 0
+            var kept = 0
             for file in found.sorted() {
                 let applicable: LintConfiguration?
                 if let configuration {
@@ -149,13 +181,31 @@ enum FileCollector {
                     excluded += 1
                     continue
                 }
-                if seen.insert(file).inserted { files.append(file) }
+                kept += 1
+                if seen.insert(file).inserted {
+                    collected.files.append(file)
+                    collected.directoryOf[file] = path
+                }
             }
-            if found.count == excluded && problems.count == problemsBefore {
-                problems.append(FlowKitError.noFlowFiles(path, excluded: excluded).localizedDescription)
+            if kept == 0 && collected.problems.count == problemsBefore {
+                collected.problems.append(FlowKitError.noFlowFiles(path, excluded: excluded).localizedDescription)
             }
+            collected.excluded[path] = excluded
         }
-        return (files, roots, problems)
+        return collected
+    }
+
+    /// The directories given whose files were all skipped as not flow files: each is a directory with no flow
+    /// files, an error, so that nothing passes having checked nothing.
+    static func emptyDirectories(_ collected: Collected, outcome: LintSession.Outcome) -> [String] {
+        let checked = Set(outcome.files)
+        var skipped: [String: Int] = [:]
+        for file in outcome.skipped { if let directory = collected.directoryOf[file] { skipped[directory, default: 0] += 1 } }
+        var withChecked = Set<String>()
+        for (file, directory) in collected.directoryOf where checked.contains(file) { withChecked.insert(directory) }
+        return skipped.keys.sorted().filter { !withChecked.contains($0) }.map { directory in
+            FlowKitError.noFlowFiles(directory, excluded: collected.excluded[directory] ?? 0, skipped: skipped[directory] ?? 0).localizedDescription
+        }
     }
 
     /// Collects flow files below `directory`. Directory links are not followed; a file link is kept only when

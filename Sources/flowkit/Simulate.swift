@@ -83,8 +83,8 @@ struct Simulate: ParsableCommand {
                 guard let named = decodedScript.flow else {
                     throw ValidationError("the script '\(Identifier.display(scriptPath, limit: .max))' names no 'flow'; give the flow: flowkit simulate FLOW --script \(Identifier.display(scriptPath, limit: .max, quoting: false))")
                 }
-                flowPath = (scriptPath as NSString).deletingLastPathComponent.isEmpty
-                    ? named : ((scriptPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(named)
+                let directory = (scriptPath as NSString).deletingLastPathComponent
+                flowPath = DisplayPath.normalized(directory.isEmpty ? named : (directory as NSString).appendingPathComponent(named))
             }
         }
         guard let flowPath else { throw ValidationError("no flow to run") }

@@ -64,40 +64,66 @@ public struct LintConfiguration: Sendable {
         guard let entries = root.entries else { throw fail("the configuration must be a mapping", root.position) }
         let known = Linter.rules.map { $0.description.identifier }
         func rule(_ node: Node) throws -> String {
-            guard let name = node.scalar?.text, known.contains(name) else {
-                let text = node.scalar?.text ?? node.kindDescription
-                throw fail("unknown rule '\(Identifier.display(text))'\(Suggestions.didYouMean(text, in: known))", node.position)
+            guard let name = node.scalar?.text else { throw fail("a rule name must be a string, found \(node.kindDescription)", node.position) }
+            guard known.contains(name) else {
+                throw fail("unknown rule '\(Identifier.display(name))'\(Suggestions.didYouMean(name, in: known))", node.position)
             }
             return name
         }
-        func globs(_ node: Node) throws -> [Glob] {
-            guard let items = node.items else { throw fail("expected a list of path patterns", node.position) }
+        func globs(_ node: Node, key: String) throws -> [Glob] {
+            guard let items = node.items else { throw fail("'\(key)' takes a list of path patterns, found \(node.kindDescription)", node.position) }
             return try items.map { item in
-                guard let text = item.scalar?.text, !text.isEmpty else { throw fail("expected a path pattern", item.position) }
+                guard let text = item.scalar?.text, item.scalar?.kind != .null, !text.isEmpty else {
+                    throw fail("an '\(key)' pattern must be a non-empty string, found \(item.kindDescription)", item.position)
+                }
                 return Glob(text)
             }
         }
         for entry in entries {
             switch entry.key {
             case "disabled":
-                guard let items = entry.value.items else { throw fail("'disabled' takes a list of rules", entry.value.position) }
+                guard let items = entry.value.items else { throw fail("'disabled' takes a list of rules, found \(entry.value.kindDescription)", entry.value.position) }
                 configuration.disabled = Set(try items.map(rule))
             case "severity":
-                guard let pairs = entry.value.entries else { throw fail("'severity' maps rules to error, warning or note", entry.value.position) }
+                guard let pairs = entry.value.entries else {
+                    throw fail("'severity' maps rules to error, warning or note, found \(entry.value.kindDescription)", entry.value.position)
+                }
                 for pair in pairs {
                     _ = try rule(Node(.scalar(Scalar(kind: .string, text: pair.key, quoted: false)), at: pair.keyPosition))
-                    guard let text = pair.value.scalar?.text, let severity = Severity(rawValue: text) else {
-                        throw fail("severity must be error, warning or note", pair.value.position)
+                    guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
+                        throw fail("the severity of '\(Identifier.display(pair.key))' must be error, warning or note, found \(pair.value.kindDescription)", pair.value.position)
+                    }
+                    guard let severity = Severity(rawValue: text) else {
+                        let severities = Severity.allCases.map(\.rawValue)
+                        throw fail("severity '\(Identifier.display(text))' must be error, warning or note\(Suggestions.didYouMean(text, in: severities))", pair.value.position)
                     }
                     configuration.severities[pair.key] = severity
                 }
-            case "include": configuration.include = try globs(entry.value)
-            case "exclude": configuration.exclude = try globs(entry.value)
+            case "include": configuration.include = try globs(entry.value, key: "include")
+            case "exclude": configuration.exclude = try globs(entry.value, key: "exclude")
             default:
                 throw fail("unknown key '\(Identifier.display(entry.key))'\(Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude"]))", entry.keyPosition)
             }
         }
         return configuration
+    }
+
+    /// The problems of the configurations `files` use (each file's nearest `.flowkit.yml`, each read once), as
+    /// messages starting with `file:line:column:`, so that a lint can stop before it prints any finding.
+    public static func problems(for files: [String]) -> [String] {
+        var paths: [String] = []
+        var seen = Set<String>()
+        for file in files {
+            if let path = find(from: file), seen.insert(path).inserted { paths.append(path) }
+        }
+        return paths.compactMap { path in
+            do {
+                _ = try load(path: path)
+                return nil
+            } catch {
+                return (error as? LocalizedError)?.errorDescription ?? "\(path): \(error)"
+            }
+        }
     }
 
     /// Whether `file` is to be checked: included (or no include list) and not excluded.

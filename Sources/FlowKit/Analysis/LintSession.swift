@@ -16,6 +16,8 @@ public struct LintSession: Sendable {
         public var failures: [String]
         /// How many findings the baseline hid.
         public var baselined: Int
+        /// Files found in a directory that are not flow files (`LoadedDocument.isFlowFile`), not checked.
+        public var skipped: [String] = []
     }
 
     /// The directory trees nested flows must stay inside.
@@ -38,16 +40,18 @@ public struct LintSession: Sendable {
     }
 
     /// Lints `files` (and the nested flows they name). Configuration files that cannot be read are failures.
-    public func run(_ files: [String]) -> Outcome {
+    /// Files in `discovered` were found in a directory rather than named: those that are not flow files are
+    /// skipped, not checked.
+    public func run(_ files: [String], discovered: Set<String> = []) -> Outcome {
         let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside)
         let configurations = ConfigurationCache(fixed: configuration)
         var checked: [String] = []
         var seen = Set<String>()
-        var results: [(file: String, diagnostics: [Diagnostic], failure: String?)] = []
+        var results: [FileResult] = []
         var batch = files.filter { seen.insert(FileFlowResolver.canonical($0)).inserted }
         while !batch.isEmpty {
             checked += batch
-            results += Self.lintInParallel(batch, rules: rules, workspace: workspace, configurations: configurations)
+            results += Self.lintInParallel(batch, discovered: discovered, rules: rules, workspace: workspace, configurations: configurations)
             // Nested flows named by what was just linted, not yet linted themselves, in a stable order.
             batch = workspace.loadedFiles.filter { seen.insert($0).inserted }.sorted().map(Self.displayPath)
         }
@@ -66,9 +70,10 @@ public struct LintSession: Sendable {
             (diagnostics, baselined) = baseline.filter(diagnostics)
         }
         // A file that could not be read was not checked.
-        let unread = Set(results.filter { $0.failure != nil }.map(\.file))
+        let unread = Set(results.filter { $0.failure != nil || $0.skipped }.map(\.file))
         return Outcome(diagnostics: diagnostics, allDiagnostics: all, files: checked.filter { !unread.contains($0) },
-                       failures: results.compactMap(\.failure) + configurations.failures, baselined: baselined)
+                       failures: results.compactMap(\.failure) + configurations.failures, baselined: baselined,
+                       skipped: results.filter(\.skipped).map(\.file))
     }
 
     /// `path` (canonical) relative to the working directory, with `..` where needed.
@@ -76,12 +81,15 @@ public struct LintSession: Sendable {
         DisplayPath.relative(path, to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
     }
 
-    private static func lintInParallel(_ files: [String], rules: [any Rule.Type], workspace: LintWorkspace,
-                                       configurations: ConfigurationCache) -> [(file: String, diagnostics: [Diagnostic], failure: String?)] {
+    private typealias FileResult = (file: String, diagnostics: [Diagnostic], failure: String?, skipped: Bool)
+
+    private static func lintInParallel(_ files: [String], discovered: Set<String>, rules: [any Rule.Type], workspace: LintWorkspace,
+                                       configurations: ConfigurationCache) -> [FileResult] {
         Parallel.map(files.count) { index in
             let file = files[index]
             do {
                 var document = try FlowLoader.load(path: file)
+                if discovered.contains(file) && !document.isFlowFile { return (file, [], nil, true) }
                 // Disabled rules are left out before anything runs, not filtered out afterwards.
                 let configuration = configurations.configuration(for: file)
                 let enabled = rules.filter { !(configuration?.disabled.contains($0.description.identifier) ?? false) }
@@ -101,9 +109,9 @@ public struct LintSession: Sendable {
                     findings = Linter.lint(document, workspace: workspace, rules: enabled)
                 }
                 let configured = configuration.map { $0.apply(findings) } ?? findings
-                return (file, configured, nil)
+                return (file, configured, nil, false)
             } catch {
-                return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)")
+                return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)", false)
             }
         }
     }

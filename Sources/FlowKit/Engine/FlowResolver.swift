@@ -119,3 +119,14 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
         return String(cString: resolved)
     }
 }
+
+extension DisplayPath {
+    /// `path` as reports show it: its real path relative to the working directory, with `..` only where the file
+    /// lies outside it (`flows/scripts/../transfer.yaml` is shown as `flows/transfer.yaml`). An absolute path stays
+    /// absolute.
+    public static func normalized(_ path: String) -> String {
+        let canonical = FileFlowResolver.canonical(path)
+        if path.hasPrefix("/") { return canonical }
+        return relative(canonical, to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
+    }
+}

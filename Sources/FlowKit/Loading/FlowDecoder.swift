@@ -3,6 +3,8 @@
 /// The decoder never stops at the first problem: it reports every one it can see and keeps what is well formed.
 /// It returns no flow only when a required key (`flowkit`, `flow`, `start`, `steps`) is missing or unusable.
 public struct FlowDecoder {
+    /// The keys every flow has; a mapping with none of them is not taken for a flow.
+    static let requiredKeys: Set<String> = ["flowkit", "flow", "start", "steps"]
     /// The keys a flow document may have at its top level.
     public static let topLevelKeys = ["flowkit", "flow", "title", "description", "start", "state", "inputs", "events", "entries", "steps", "$schema"]
     /// The keys a step may have.
@@ -89,6 +91,10 @@ public struct FlowDecoder {
     private mutating func flow(_ root: Node) -> Flow? {
         guard let entries = root.entries else {
             report("a flow file must be a mapping with the keys 'flowkit', 'flow', 'start' and 'steps', found \(root.kindDescription)", at: root.position)
+            return nil
+        }
+        guard entries.contains(where: { Self.requiredKeys.contains($0.key) }) else {
+            report("this is not a flow file: a flow has the top-level keys 'flowkit', 'flow', 'start' and 'steps' (a simulation script has 'flowkit-script')", at: root.position)
             return nil
         }
         checkKeys(entries, allowed: Self.topLevelKeys, in: "the flow")

@@ -30,6 +30,19 @@ public struct LoadedDocument: Sendable {
     /// `syntax`, `duplicate_key` and `schema` findings.
     public var diagnostics: [Diagnostic]
 
+    /// Whether a directory walk checks the document (docs/format.md, "What a directory walk checks"): a flow (a
+    /// top-level `flowkit` key), a script (`flowkit-script`), a mapping with a top-level key close to either (so
+    /// the typo is reported), or a file that could not be read as a document at all or is empty (`---` alone). Anything else, such as a JSON
+    /// Schema or a trace, is not a flow file.
+    public var isFlowFile: Bool {
+        guard let root else { return true }
+        guard let entries = root.entries else { return root.scalar?.kind == .null }
+        let markers = ["flowkit", "flowkit-script"]
+        return entries.contains { entry in
+            markers.contains(entry.key) || (entry.key != "flow" && Suggestions.closest(to: entry.key, in: markers) != nil)
+        }
+    }
+
     /// Whether the document has no `syntax` or `schema` errors, so its flow model is complete.
     public var isWellFormed: Bool {
         !diagnostics.contains { $0.rule == "syntax" || $0.rule == "schema" }

@@ -5,8 +5,8 @@
 ///     <testsuites name="flowkit lint" tests="2" failures="1" errors="0">
 ///       <testsuite name="flows/a.yaml" tests="1" failures="1" errors="0" skipped="0">
 ///         <testcase name="flows/a.yaml" classname="flowkit.lint">
-///           <failure message="1 error, 1 warning" type="dead_end, unused_event">flows/a.yaml:8:3: error: … [dead_end]
-///     flows/a.yaml:4:5: warning: … [unused_event]</failure>
+///           <failure message="1 error" type="dead_end">flows/a.yaml:8:3: error: … [dead_end]</failure>
+///           <system-out>flows/a.yaml:4:5: warning: … [unused_event]</system-out>
 ///         </testcase>
 ///       </testsuite>
 ///       <testsuite name="flows/b.yaml" tests="1" failures="0" errors="0" skipped="0">
@@ -15,12 +15,14 @@
 ///     </testsuites>
 ///
 /// One `<testsuite>` per file, holding one `<testcase>` named after the file (classname `flowkit.lint`), so a file
-/// keeps its test's identity and history from run to run whatever its line numbers. The test fails when the file has
-/// an error or a warning: its single `<failure>` has the counts as `message`, the rules in order of first appearance
-/// as `type`, and every error and warning as its text, one `file:line:column: severity: message [rule]` a line.
-/// A test case has at most one failure because JUnit's schema allows one and dashboards show only the first; the
-/// `failures` counts are thus counts of failing files, never more than `tests`. Notes never fail a test: they are
-/// listed in the test case's `<system-out>`. `errors` is always 0: JUnit keeps it for tests that could not run.
+/// keeps its test's identity and history from run to run whatever its line numbers. The test fails exactly when the
+/// file fails the run (`LintReport.fails(_:)`: an error, or with `--strict` a warning), so that `failures` is non-zero
+/// exactly when the exit code is 1: its single `<failure>` has the counts as `message`, the rules in order of first
+/// appearance as `type`, and every failing finding as its text, one `file:line:column: severity: message [rule]` a
+/// line. A test case has at most one failure because JUnit's schema allows one and dashboards show only the first;
+/// the `failures` counts are thus counts of failing files, never more than `tests`. Findings that do not fail the run
+/// (warnings without `--strict`, notes) are listed in the test case's `<system-out>`. `errors` is always 0: JUnit
+/// keeps it for tests that could not run.
 ///
 /// A lint report does not list the files that had no findings, so the reporter is given the files checked; a file
 /// with findings that is not among them gets its test case after them, in the order of its first finding.
@@ -48,14 +50,14 @@ public struct JUnitLintReporter: Reporter {
             if findings[diagnostic.file] == nil { order.append(diagnostic.file) }
             findings[diagnostic.file, default: []].append(diagnostic)
         }
-        let failing = order.filter { file in findings[file]!.contains { $0.severity != .note } }.count
+        let failing = order.filter { file in findings[file]!.contains(where: report.fails) }.count
 
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         output += "<testsuites name=\"flowkit lint\" tests=\"\(order.count)\" failures=\"\(failing)\" errors=\"0\">\n"
         for file in order {
             let diagnostics = findings[file]!
-            let failures = diagnostics.filter { $0.severity != .note }
-            let notes = diagnostics.filter { $0.severity == .note }
+            let failures = diagnostics.filter(report.fails)
+            let notes = diagnostics.filter { !report.fails($0) }
             let name = JUnitReporter.escapeAttribute(file)
             output += "  <testsuite name=\"\(name)\" tests=\"1\" failures=\"\(failures.isEmpty ? 0 : 1)\" errors=\"0\" skipped=\"0\">\n"
             output += "    <testcase name=\"\(name)\" classname=\"flowkit.lint\""

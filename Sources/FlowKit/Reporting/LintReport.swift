@@ -1,23 +1,33 @@
-/// The outcome of linting some files: every finding and how many files were checked.
+/// The outcome of linting some files: every finding, how many files were checked and skipped, and whether
+/// warnings fail the run.
 public struct LintReport: Sendable {
     /// The findings, in the order they are reported.
     public var diagnostics: [Diagnostic]
     /// How many files were checked.
     public var fileCount: Int
+    /// How many files found in directories were skipped as not flow files.
+    public var skippedCount: Int
+    /// Whether warnings fail the run (`--strict`), as errors always do.
+    public var strict: Bool
 
     /// Creates a report.
-    public init(diagnostics: [Diagnostic], fileCount: Int) {
+    public init(diagnostics: [Diagnostic], fileCount: Int, skippedCount: Int = 0, strict: Bool = false) {
         self.diagnostics = diagnostics
         self.fileCount = fileCount
+        self.skippedCount = skippedCount
+        self.strict = strict
     }
 
     /// How many findings have `severity`.
     public func count(_ severity: Severity) -> Int { diagnostics.lazy.filter { $0.severity == severity }.count }
 
-    /// Whether the report fails a lint: an error, or with `strict` a warning.
-    public func fails(strict: Bool) -> Bool {
-        diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+    /// Whether `diagnostic` fails the run: an error, or with `strict` a warning.
+    public func fails(_ diagnostic: Diagnostic) -> Bool {
+        diagnostic.severity == .error || (strict && diagnostic.severity == .warning)
     }
+
+    /// Whether the report fails the lint (exit 1): some finding fails the run.
+    public var fails: Bool { diagnostics.contains(where: fails) }
 }
 
 /// Turns a lint report into the text of one output format.

@@ -24,13 +24,15 @@ public struct TextReporter: Reporter {
         return output
     }
 
-    /// "2 files checked: 1 error, 1 warning" or "2 files checked: no findings".
+    /// "2 files checked: 1 error, 1 warning", "2 files checked: no findings", or with files skipped in directories
+    /// "7 files checked, 2 skipped (not flow files): no findings".
     public static func summary(_ report: LintReport) -> String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         let counts = [(Severity.error, "error"), (.warning, "warning"), (.note, "note")].compactMap { severity, word in
             report.count(severity) > 0 ? plural(report.count(severity), word) : nil
         }
-        return "\(plural(report.fileCount, "file")) checked: " + (counts.isEmpty ? "no findings" : counts.joined(separator: ", "))
+        let skipped = report.skippedCount > 0 ? ", \(report.skippedCount) skipped (not flow files)" : ""
+        return "\(plural(report.fileCount, "file")) checked\(skipped): " + (counts.isEmpty ? "no findings" : counts.joined(separator: ", "))
     }
 
     private func severityStyle(_ severity: Severity) -> String {

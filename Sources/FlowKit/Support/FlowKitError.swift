@@ -13,14 +13,14 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
     /// A directory could not be listed, or a path in it could not be examined (too long for the system).
     case unreadableDirectory(String, reason: String)
     /// A directory given to `flowkit lint` holds no flow file to check.
-    case noFlowFiles(String, excluded: Int)
+    case noFlowFiles(String, excluded: Int, skipped: Int = 0)
     /// Standard output could not be written (a full disk, a closed pipe).
     case standardOutput(reason: String)
 
     public var errorDescription: String? {
         switch self {
         case .noSuchFile(let path), .notAFile(let path), .unreadable(let path, _), .unwritable(let path, _),
-             .unreadableDirectory(let path, _), .noFlowFiles(let path, _):
+             .unreadableDirectory(let path, _), .noFlowFiles(let path, _, _):
             return "\(Identifier.display(path, limit: Int.max, quoting: false)): \(problem)"
         case .standardOutput:
             return problem
@@ -35,8 +35,11 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
         case .unreadable(_, let reason): return "cannot read the file: \(reason)"
         case .unwritable(_, let reason): return "cannot write the file: \(reason)"
         case .unreadableDirectory(_, let reason): return "cannot read the directory: \(reason)"
-        case .noFlowFiles(_, let excluded):
-            return "no flow files found" + (excluded > 0 ? " (the configuration excludes \(excluded))" : "")
+        case .noFlowFiles(_, let excluded, let skipped):
+            var reasons: [String] = []
+            if excluded > 0 { reasons.append("the configuration excludes \(excluded)") }
+            if skipped > 0 { reasons.append("\(skipped) \(skipped == 1 ? "is not a flow file" : "are not flow files")") }
+            return "no flow files found" + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")")
         case .standardOutput(let reason): return "cannot write to standard output: \(reason)"
         }
     }

@@ -214,6 +214,7 @@ public enum Identifier {
 
 /// Paths shown in messages: relative, so that output is the same on every machine.
 public enum DisplayPath {
+
     /// `path` relative to the folder `base` (both absolute and canonical), with `..` where needed.
     public static func relative(_ path: String, to base: String) -> String {
         let target = path.split(separator: "/")

@@ -20,8 +20,12 @@ struct XMLReporterTests {
         element.elements(forName: name)
     }
 
-    @Test func junitCountsMatch() throws {
-        let root = try parse(JUnitLintReporter(files: CIReportFixture.files).render(CIReportFixture.report))
+    /// A test case fails exactly when its file fails the run: errors always, warnings only with `--strict`; every
+    /// other finding is in the test case's `system-out`, so `failures` is non-zero exactly when the exit code is 1.
+    @Test(arguments: [false, true]) func junitCountsMatchTheExitCode(strict: Bool) throws {
+        var report = CIReportFixture.report
+        report.strict = strict
+        let root = try parse(JUnitLintReporter(files: CIReportFixture.files).render(report))
         #expect(root.name == "testsuites")
         let suites = elements(root, "testsuite")
         #expect(suites.map { attribute($0, "name") } == CIReportFixture.files)
@@ -30,8 +34,9 @@ struct XMLReporterTests {
         #expect(cases.map { attribute($0, "name") } == CIReportFixture.files)
         #expect(cases.allSatisfy { attribute($0, "classname") == "flowkit.lint" })
         let failures = cases.flatMap { elements($0, "failure") }
-        // checkout (error, warning), sign-up (error) and payments (warnings) fail; clean passes.
-        #expect(failures.count == 3)
+        // checkout (error, warning) and sign-up (error) fail; payments (warnings) fails only with --strict.
+        #expect(failures.count == (strict ? 3 : 2))
+        #expect((failures.count > 0) == report.fails)
         #expect(cases.allSatisfy { elements($0, "failure").count <= 1 })
         #expect(cases.flatMap { elements($0, "error") }.isEmpty)
         #expect(attribute(root, "tests") == "\(cases.count)")
@@ -41,15 +46,16 @@ struct XMLReporterTests {
             #expect(attribute(suite, "tests") == "\(elements(suite, "testcase").count)")
             #expect(attribute(suite, "failures") == "\(elements(suite, "testcase").flatMap { elements($0, "failure") }.count)")
         }
-        // Every error and warning is a line of its file's failure; notes are in system-out.
+        // Every failing finding is a line of its file's failure; the others are in system-out.
         let failureLines = failures.flatMap { ($0.stringValue ?? "").split(separator: "\n") }
-        let failing = CIReportFixture.diagnostics.filter { $0.severity != .note }
+        let failing = CIReportFixture.diagnostics.filter(report.fails)
         #expect(failureLines.count == failing.map { XcodeReporter.line($0) }.joined(separator: "\n").split(separator: "\n").count)
-        #expect(failures.map { attribute($0, "message") } == ["1 error, 1 warning", "1 error", "2 warnings"])
-        #expect(failures.map { attribute($0, "type") } == ["dead_end, unused_event", "schema", "finish_has_transitions"])
+        #expect(failures.map { attribute($0, "message") } == (strict ? ["1 error, 1 warning", "1 error", "2 warnings"] : ["1 error", "1 error"]))
+        #expect(failures.map { attribute($0, "type") } == (strict ? ["dead_end, unused_event", "schema", "finish_has_transitions"] : ["dead_end", "schema"]))
         #expect(failures[1].stringValue == XcodeReporter.line(CIReportFixture.diagnostics[3]))
         let out = cases[0].elements(forName: "system-out").first?.stringValue
-        #expect(out == XcodeReporter.line(CIReportFixture.diagnostics[2]))
+        let passing = strict ? [CIReportFixture.diagnostics[2]] : [CIReportFixture.diagnostics[1], CIReportFixture.diagnostics[2]]
+        #expect(out == passing.map(XcodeReporter.line).joined(separator: "\n"))
     }
 
     @Test func junitListsFilesMissingFromTheList() throws {
