@@ -4,10 +4,15 @@ public struct ScenarioResult: Sendable {
     public let name: String
     /// Whether every step and expectation held.
     public let passed: Bool
-    /// Why it failed, when it did.
-    public let error: String?
-    /// Where in the script (or the flow) the failure points, when it points somewhere.
-    public let errorLocation: (file: String, position: SourcePosition)?
+    /// Why it failed, when it did: a run error, or every `expect` that does not hold, each with where it points in
+    /// the script (or the flow).
+    public let failures: [ScenarioFailure]
+    /// Why it failed, when it did (the first failure).
+    public var error: String? { failures.first?.message }
+    /// Where in the script (or the flow) the first failure points.
+    public var errorLocation: (file: String, position: SourcePosition)? {
+        failures.first.flatMap { failure in failure.file.map { ($0, failure.position) } }
+    }
     /// The steps shown.
     public let path: [String]
     /// The flow's outcome, when it finished.
@@ -16,6 +21,24 @@ public struct ScenarioResult: Sendable {
     public let state: [String: Value]
     /// Every completion.
     public let trace: [TraceEntry]
+}
+
+/// One reason a scenario failed, and where it points.
+public struct ScenarioFailure: Sendable, Equatable {
+    /// What went wrong.
+    public let message: String
+    /// The file it points into: the script, or the flow for a run error; nil when it points nowhere (a run of
+    /// `--events`).
+    public let file: String?
+    /// Where in that file.
+    public let position: SourcePosition
+
+    /// Creates a failure.
+    public init(message: String, file: String?, position: SourcePosition) {
+        self.message = message
+        self.file = file
+        self.position = position
+    }
 }
 
 /// Runs a script's scenarios against a compiled flow.
@@ -56,11 +79,10 @@ public enum ScriptRunner {
         if let current = run.currentStep {
             return failure(scenario, run, "the script ended at step '\(current)' before the flow finished", (script.file, scenario.position))
         }
-        if let expect = scenario.expect, let problem = check(expect, run: run) {
-            return failure(scenario, run, problem.message, (script.file, problem.position))
-        }
-        return ScenarioResult(name: scenario.name, passed: true, error: nil, errorLocation: nil, path: run.path, outcome: run.outcome,
-                              state: run.state, trace: run.trace)
+        let mismatches = scenario.expect.map { check($0, run: run) } ?? []
+        return ScenarioResult(name: scenario.name, passed: mismatches.isEmpty,
+                              failures: mismatches.map { ScenarioFailure(message: $0.message, file: script.file, position: $0.position) },
+                              path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
     }
 
     /// Runs the flow from `start`, completing each step with the next of `events` and no result.
@@ -70,7 +92,8 @@ public enum ScriptRunner {
         do {
             run = try FlowRun(flow: flow, resolver: resolver, maxSteps: maxSteps)
         } catch {
-            return ScenarioResult(name: name, passed: false, error: error.description, errorLocation: nil, path: [], outcome: nil, state: [:], trace: [])
+            return ScenarioResult(name: name, passed: false, failures: [ScenarioFailure(message: error.description, file: nil, position: .start)],
+                                  path: [], outcome: nil, state: [:], trace: [])
         }
         var failure: String?
         for event in events {
@@ -86,13 +109,13 @@ public enum ScriptRunner {
             }
         }
         if failure == nil, let current = run.currentStep { failure = "the events ran out at step '\(current)' before the flow finished" }
-        return ScenarioResult(name: name, passed: failure == nil, error: failure, errorLocation: nil, path: run.path,
-                              outcome: run.outcome, state: run.state, trace: run.trace)
+        return ScenarioResult(name: name, passed: failure == nil, failures: failure.map { [ScenarioFailure(message: $0, file: nil, position: .start)] } ?? [],
+                              path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
     }
 
     private static func failure(_ scenario: Scenario, _ run: FlowRun?, _ message: String, _ location: (String, SourcePosition)) -> ScenarioResult {
-        ScenarioResult(name: scenario.name, passed: false, error: message, errorLocation: location, path: run?.path ?? [],
-                       outcome: run?.outcome, state: run?.state ?? [:], trace: run?.trace ?? [])
+        ScenarioResult(name: scenario.name, passed: false, failures: [ScenarioFailure(message: message, file: location.0, position: location.1)],
+                       path: run?.path ?? [], outcome: run?.outcome, state: run?.state ?? [:], trace: run?.trace ?? [])
     }
 
     private static func location(_ error: RunError, script: Script, fallback: SourcePosition) -> (String, SourcePosition) {
@@ -100,10 +123,12 @@ public enum ScriptRunner {
         return (script.file, fallback)
     }
 
-    /// The first expectation that does not hold, with where it was written.
-    static func check(_ expect: Expectation, run: FlowRun) -> (message: String, position: SourcePosition)? {
+    /// Every expectation that does not hold (the outcome, the path at its first differing step, each state key, in
+    /// that order), with where it was written.
+    static func check(_ expect: Expectation, run: FlowRun) -> [(message: String, position: SourcePosition)] {
+        var mismatches: [(message: String, position: SourcePosition)] = []
         if let outcome = expect.outcome, outcome.text != run.outcome {
-            return ("expected outcome '\(outcome.text)', but the flow finished with '\(run.outcome ?? "")'", outcome.position)
+            mismatches.append(("expected outcome '\(outcome.text)', but the flow finished with '\(run.outcome ?? "")'", outcome.position))
         }
         if let path = expect.path {
             let expected = path.map(\.text)
@@ -112,17 +137,17 @@ public enum ScriptRunner {
                 let position = index < path.count ? path[index].position : (path.last?.position ?? .start)
                 let wanted = index < expected.count ? "'\(expected[index])'" : "the end"
                 let got = index < run.path.count ? "'\(run.path[index])'" : "the end"
-                return ("expected path [\(expected.joined(separator: ", "))], but it was [\(run.path.joined(separator: ", "))]: "
-                        + "step \(index + 1) should be \(wanted), not \(got)", position)
+                mismatches.append(("expected path [\(expected.joined(separator: ", "))], but it was [\(run.path.joined(separator: ", "))]: "
+                                   + "step \(index + 1) should be \(wanted), not \(got)", position))
             }
         }
         for (key, value) in expect.state {
             let actual = run.state[key.text]
             if !matches(expected: value, actual: actual) {
-                return ("expected state.\(key.text) = \(value), but it is \(actual.map { "\($0)" } ?? "unset")", key.position)
+                mismatches.append(("expected state.\(key.text) = \(value), but it is \(actual.map { "\($0)" } ?? "unset")", key.position))
             }
         }
-        return nil
+        return mismatches
     }
 
     /// Whether an expected value matches: `null` matches unset; numbers compare numerically; objects by key.

@@ -21,6 +21,16 @@ public struct JSONSimulationReporter: SimulationReporter {
                 if let location = result.errorLocation {
                     fields.append("\"errorLocation\": {\"file\": \(JSONText.string(location.file)), \"line\": \(location.position.line), \"column\": \(location.position.column)}")
                 }
+                if !result.failures.isEmpty {
+                    let failures = result.failures.map { failure -> String in
+                        var parts = ["\"message\": \(JSONText.string(failure.message))"]
+                        if let file = failure.file {
+                            parts += ["\"file\": \(JSONText.string(file))", "\"line\": \(failure.position.line)", "\"column\": \(failure.position.column)"]
+                        }
+                        return "{" + parts.joined(separator: ", ") + "}"
+                    }
+                    fields.append("\"failures\": [" + failures.joined(separator: ", ") + "]")
+                }
             }
             let trace = result.trace.map { entry -> String in
                 var parts = ["\"step\": \(JSONText.string(entry.step))"]

@@ -14,8 +14,9 @@ public struct JUnitReporter: SimulationReporter {
         for result in report.results {
             output += "    <testcase name=\"\(Self.escape(result.name))\" classname=\"\(className)\">\n"
             if !result.passed {
-                var detail = result.error ?? ""
-                if let location = result.errorLocation { detail = "\(location.file):\(location.position.line):\(location.position.column): " + detail }
+                let detail = result.failures.map { failure in
+                    (failure.file.map { "\($0):\(failure.position.line):\(failure.position.column): " } ?? "") + failure.message
+                }.joined(separator: "\n")
                 output += "      <failure message=\"\(Self.escape(result.error ?? ""))\" type=\"ScenarioFailure\">\(Self.escape(detail))</failure>\n"
             }
             output += "      <system-out>\(Self.escape(TextSimulationReporter.trace(result.trace)))</system-out>\n"

@@ -22,9 +22,15 @@ public struct TextSimulationReporter: SimulationReporter {
             if result.passed {
                 output += "  " + style("passed", "1;32") + ": outcome '\(Identifier.display(result.outcome ?? "", limit: .max))' after \(result.path.count) steps\n"
             } else {
-                output += "  " + style("failed", "1;31") + ": \(Self.shown(result.error ?? ""))\n"
-                if let location = result.errorLocation {
-                    output += "    at \(Self.shown(location.file)):\(location.position.line):\(location.position.column)\n"
+                if result.failures.count > 1 {
+                    output += "  " + style("failed", "1;31") + ": \(result.failures.count) expectations do not hold\n"
+                }
+                for failure in result.failures {
+                    let lead = result.failures.count > 1 ? "  - " : "  " + style("failed", "1;31") + ": "
+                    output += lead + Self.shown(failure.message) + "\n"
+                    if let file = failure.file {
+                        output += "    at \(Self.shown(file)):\(failure.position.line):\(failure.position.column)\n"
+                    }
                 }
                 if !result.path.isEmpty { output += "    path: \(Self.shown(result.path.joined(separator: ", ")))\n" }
             }
