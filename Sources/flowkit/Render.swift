@@ -17,7 +17,7 @@ struct Render: ParsableCommand {
             Examples:
               flowkit render --png flows/transfer.json
               flowkit render --mermaid flows/booking.json -o -
-              flowkit render --svg big.yaml --focus checkout --radius 2
+              flowkit render --svg flows/booking.json --focus checkout --radius 1
               flowkit simulate --script flows/scripts/transfer.yaml --trace-out run.json
               flowkit render --png flows/transfer.yaml --trace run.json -o run.png
             """)

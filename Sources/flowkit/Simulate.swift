@@ -13,8 +13,16 @@ struct Simulate: ParsableCommand {
 
             Examples:
               flowkit simulate --script flows/scripts/transfer.yaml
-              flowkit simulate flows/transfer.yaml --script flows/scripts/transfer.yaml --format junit > results.xml
-              flowkit simulate flows/transfer.yaml --events error,confirmationContinue
+              flowkit simulate flows/transfer.yaml --script flows/scripts/transfer.yaml \\
+                --format junit > results.xml
+              flowkit simulate flows/transfer.yaml --state '{"country": "RU"}' \\
+                --events 'amount={"amount": 150},back,amount={"amount": 250}' \\
+                --events 'tariffs={"tariff": "economy"},error,next' \\
+                --events confirmationContinue,next
+
+            --events takes moves, comma-separated, one per step: an event name, 'next' (no event, no result), \
+            'back' (the back button), or STEP={json} to complete STEP with that result (commas inside the JSON \
+            are fine). It may be repeated: the lists are run one after the other.
             """)
 
     @Argument(help: ArgumentHelp("The flow file, or a script that names its flow.", valueName: "flow-or-script"))
@@ -26,8 +34,11 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run only the scenario with this name.", valueName: "name"))
     var scenario: String?
 
-    @Option(name: .long, help: ArgumentHelp("Complete steps with these events in order, without a script (comma-separated).", valueName: "events"))
-    var events: String?
+    @Option(name: .long, help: ArgumentHelp("Make these moves in order, without a script: EVENT, next, back or STEP={json}, comma-separated (repeatable).", valueName: "moves"))
+    var events: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The initial state for --events, as a JSON object (the flow's inputs).", valueName: "json"))
+    var state: String?
 
     @Option(name: .long, help: ArgumentHelp("Output format: text, json or junit.", valueName: "format"))
     var format: SimulationFormat = .text
@@ -51,14 +62,29 @@ struct Simulate: ParsableCommand {
 
     func validate() throws {
         if input == nil && script == nil { throw ValidationError("give a flow with --script or --events, or a script that names its flow") }
-        if events != nil && script != nil { throw ValidationError("--events runs without a script; give one or the other") }
+        if !events.isEmpty && script != nil { throw ValidationError("--events runs without a script; give one or the other") }
+        if state != nil && events.isEmpty { throw ValidationError("--state sets the initial state of an --events run; a script's scenarios give their own") }
+        for list in events {
+            do {
+                _ = try RunMove.parseList(list)
+            } catch {
+                throw ValidationError("--events: \(error.description)")
+            }
+        }
+        if let state {
+            do {
+                _ = try RunMove.object(state, column: 1)
+            } catch {
+                throw ValidationError("--state: \(error.description)")
+            }
+        }
         if maxSteps < 1 { throw ValidationError("--max-steps takes a number of steps, 1 or more") }
     }
 
     func run() throws {
         var scriptPath = script
         var flowPath = input
-        if let input, script == nil, events == nil {
+        if let input, script == nil, events.isEmpty {
             let document = try load(input)
             guard document.isScript else {
                 throw ValidationError("'\(Identifier.display(input, limit: .max))' is a flow: give --script SCRIPT or --events e1,e2")
@@ -92,9 +118,10 @@ struct Simulate: ParsableCommand {
         let resolver = FileFlowResolver(root: (flowPath as NSString).deletingLastPathComponent.isEmpty ? "." : (flowPath as NSString).deletingLastPathComponent)
 
         let report: SimulationReport
-        if let events {
-            let names = events.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            let result = ScriptRunner.run(events: names, flow: flow, resolver: resolver, maxSteps: maxSteps)
+        if !events.isEmpty {
+            let moves = try events.flatMap { try RunMove.parseList($0) }
+            let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
+            let result = ScriptRunner.run(moves: moves, start: .start(state: initial), flow: flow, resolver: resolver, maxSteps: maxSteps)
             report = SimulationReport(script: "--events", flow: flowPath, results: [result])
         } else if let parsedScript {
             if let scenario, !parsedScript.scenarios.contains(where: { $0.name == scenario }) {

@@ -67,4 +67,61 @@ struct SimulateMessageTests {
         #expect(lines.count == 4)
         #expect(lines.allSatisfy { $0.hasPrefix("\(path)/s.yaml:1") })
     }
+
+    @Test func movesCompleteStepsWithResultsNextAndTheBackButton() throws {
+        let result = try flowkit(["simulate", "flows/transfer.yaml", "--state", #"{"country": "RU"}"#,
+                                  "--events", #"amount={"amount": 150},back,amount={"amount": 50},next"#,
+                                  "--events", #"={"amount": 250}, tariffs={"tariff": "business"},confirmationContinue,next"#])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("  2  tariffs        back button                                <- back to amount\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("-> invalidAmount"))
+        #expect(result.stdout.contains("passed: outcome 'finish' after 9 steps"))
+
+        let wrongStep = try flowkit(["simulate", "flows/transfer.yaml", "--state", #"{"country": "RU"}"#, "--events", #"tariffs={"tariff": "economy"}"#])
+        #expect(wrongStep.status == 1)
+        #expect(wrongStep.stdout.contains("failed: move 1: the move gives a result for step 'tariffs', but the run is at 'amount'"), "\(wrongStep.stdout)")
+
+        let bad = try flowkit(["simulate", "flows/transfer.yaml", "--events", #"amount={"amount": 150,}"#])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--events: column 22: the result is not valid JSON: trailing comma before '}'"), "\(bad.stderr)")
+    }
+
+    @Test func aScriptStepCanPressTheBackButton() throws {
+        let script = """
+            flowkit-script: 1
+            flow: transfer.yaml
+            scenarios:
+              - name: back from tariffs
+                start: { state: { country: RU } }
+                steps:
+                  - amount: { result: { amount: 150 } }
+                  - tariffs: { back: true }
+                  - amount: { result: { amount: 300 } }
+                  - tariffs: { result: { tariff: economy } }
+                  - confirmation: { event: confirmationContinue }
+                  - success: {}
+                expect:
+                  path: [amount, tariffs, amount, tariffs, confirmation, success, finish]
+                  state: { amount: 300 }
+            """
+        let bad = """
+            flowkit-script: 1
+            flow: transfer.yaml
+            scenarios:
+              - name: back with a result too
+                start: { state: { country: RU } }
+                steps:
+                  - amount: { back: true, result: { amount: 1 } }
+                  - amount: { back: yes }
+            """
+        let path = try folder(with: ["s.yaml": script, "bad.yaml": bad])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: path + "/transfer.yaml")
+        let lint = try flowkit(["lint", path + "/s.yaml", path + "/bad.yaml"])
+        #expect(lint.stdout.contains("bad.yaml:7:25: error: step 'amount' goes back with the back button: it takes no 'event' or 'result' as well [script]"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("bad.yaml:8:25: error: 'back' must be true (the back button), found a string [script]"), "\(lint.stdout)")
+        #expect(!lint.stdout.contains("s.yaml:"), "\(lint.stdout)")
+        let result = try flowkit(["simulate", "--script", path + "/s.yaml"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
 }

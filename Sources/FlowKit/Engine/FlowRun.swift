@@ -36,7 +36,7 @@ public struct TraceEntry: Equatable, Sendable {
     public let eventKind: EventKind?
     /// The result the step completed with.
     public let result: [String: Value]?
-    /// The move taken: `forward`, `back`, `back: true` or `restart`.
+    /// The move taken: `forward`, `back`, `back: true`, `restart`, or `back button` (`FlowRun.goBack()`).
     public let move: String
     /// The step shown next (qualified).
     public let to: String
@@ -143,6 +143,24 @@ public struct FlowRun: Sendable {
         var landings: [Landing] = []
         let next = try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result, landings: &landings)
         try proceed(from: .show(next), landings: &landings)
+        settle(landings)
+    }
+
+    /// The back button (docs/format.md, "The back button"): leaves the current step without completing it and shows
+    /// the step under it on the history again. At the first step of a nested flow the nested flow is left and its
+    /// `flow` step popped too; at the first step of the run it is an error (`backAtFirstStep`) and nothing changes.
+    public mutating func goBack() throws(RunError) {
+        guard outcome == nil, let name = currentStep else {
+            throw RunError("the flow has already finished with outcome '\(outcome ?? "")'", kind: .invalidCompletion)
+        }
+        guard let index = frames.lastIndex(where: { $0.history.count > 1 }) else {
+            throw RunError("step '\(name)' is the first step of the run: there is nothing to go back to", kind: .backAtFirstStep, step: name)
+        }
+        frames.removeSubrange((index + 1)...)
+        frames[index].history.removeLast()
+        var landings = [Landing(traceIndex: trace.count, shownBefore: path.count)]
+        trace.append(TraceEntry(step: name, event: nil, eventKind: nil, result: nil, move: "back button", to: "", changes: []))
+        try proceed(from: .show(frames[index].history.last!), landings: &landings)
         settle(landings)
     }
 

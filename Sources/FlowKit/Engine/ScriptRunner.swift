@@ -71,7 +71,11 @@ public enum ScriptRunner {
                 return failure(scenario, run, "expected the run at step '\(item.step.text)', but it is at '\(current)'", (script.file, item.step.position))
             }
             do {
-                try run.complete(event: item.event?.text, result: item.result)
+                if item.back {
+                    try run.goBack()
+                } else {
+                    try run.complete(event: item.event?.text, result: item.result)
+                }
             } catch {
                 return failure(scenario, run, error.message, location(error, script: script, fallback: item.step.position))
             }
@@ -85,32 +89,43 @@ public enum ScriptRunner {
                               path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
     }
 
-    /// Runs the flow from `start`, completing each step with the next of `events` and no result.
-    public static func run(events: [String], flow: CompiledFlow, resolver: FlowResolver?, maxSteps: Int = 10_000) -> ScenarioResult {
-        let name = "events " + events.joined(separator: ",")
+    /// Runs the flow from `start`, making `moves` in order (`flowkit simulate --events`); the run passes when the
+    /// moves finish the flow.
+    public static func run(moves: [RunMove], start: RunStart = .start(state: [:]), flow: CompiledFlow, resolver: FlowResolver?,
+                           maxSteps: Int = 10_000) -> ScenarioResult {
+        let name = "moves " + moves.map(\.text).joined(separator: ",")
         var run: FlowRun
         do {
-            run = try FlowRun(flow: flow, resolver: resolver, maxSteps: maxSteps)
+            run = try FlowRun(flow: flow, start: start, resolver: resolver, maxSteps: maxSteps)
         } catch {
-            return ScenarioResult(name: name, passed: false, failures: [ScenarioFailure(message: error.description, file: nil, position: .start)],
-                                  path: [], outcome: nil, state: [:], trace: [])
+            return ScenarioResult(name: name, passed: false, failures: [runFailure(error)], path: [], outcome: nil, state: [:], trace: [])
         }
-        var failure: String?
-        for event in events {
+        var failure: ScenarioFailure?
+        for (index, move) in moves.enumerated() {
             guard !run.isFinished else {
-                failure = "the flow finished with outcome '\(run.outcome ?? "")' before event '\(event)'"
+                failure = ScenarioFailure(message: "the flow finished with outcome '\(run.outcome ?? "")' before move \(index + 1) ('\(Identifier.display(move.text))')",
+                                          file: nil, position: .start)
                 break
             }
             do {
-                try run.complete(event: event)
+                try move.apply(to: &run)
             } catch {
-                failure = error.description
+                failure = runFailure(error, move: index + 1)
                 break
             }
         }
-        if failure == nil, let current = run.currentStep { failure = "the events ran out at step '\(current)' before the flow finished" }
-        return ScenarioResult(name: name, passed: failure == nil, failures: failure.map { [ScenarioFailure(message: $0, file: nil, position: .start)] } ?? [],
+        if failure == nil, let current = run.currentStep {
+            failure = ScenarioFailure(message: "the moves ran out at step '\(current)' before the flow finished", file: nil, position: .start)
+        }
+        return ScenarioResult(name: name, passed: failure == nil, failures: failure.map { [$0] } ?? [],
                               path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
+    }
+
+    /// A run error as a failure that points into the flow when the error does.
+    private static func runFailure(_ error: RunError, move: Int? = nil) -> ScenarioFailure {
+        let prefix = move.map { "move \($0): " } ?? ""
+        if let file = error.file, let position = error.position { return ScenarioFailure(message: prefix + error.message, file: file, position: position) }
+        return ScenarioFailure(message: prefix + error.message, file: nil, position: .start)
     }
 
     private static func failure(_ scenario: Scenario, _ run: FlowRun?, _ message: String, _ location: (String, SourcePosition)) -> ScenarioResult {

@@ -101,8 +101,19 @@ public struct ScriptDecoder {
                 }
                 var event: Name?
                 var result: [String: Value]?
+                var back = false
                 if entry.value.entries != nil {
-                    checkKeys(entry.value, ["event", "result"], in: "step '\(entry.key)'")
+                    checkKeys(entry.value, ["event", "result", "back"], in: "step '\(entry.key)'")
+                    if let backNode = entry.value["back"] {
+                        if backNode.scalar?.kind == .bool(true) {
+                            back = true
+                            if entry.value.entries!.count > 1 {
+                                report("step '\(entry.key)' goes back with the back button: it takes no 'event' or 'result' as well", at: backNode.position)
+                            }
+                        } else {
+                            report("'back' must be true (the back button), found \(backNode.kindDescription)", at: backNode.position)
+                        }
+                    }
                     if let eventNode = entry.value["event"] {
                         if let text = eventNode.scalar?.text, eventNode.scalar?.kind != .null { event = Name(text, at: eventNode.position) } else {
                             report("'event' must be an event name", at: eventNode.position)
@@ -118,7 +129,7 @@ public struct ScriptDecoder {
                 } else if entry.value.scalar?.kind != .null {
                     report("step '\(entry.key)' completes with a mapping of 'event' and 'result' (or {})", at: entry.value.position)
                 }
-                steps.append(ScriptStep(step: Name(entry.key, at: entry.keyPosition), event: event, result: result))
+                steps.append(ScriptStep(step: Name(entry.key, at: entry.keyPosition), event: event, result: result, back: back))
             }
         }
         var expect: Expectation?

@@ -57,12 +57,15 @@ public struct ScriptStep: Sendable {
     public var event: Name?
     /// The result, when there is one.
     public var result: [String: Value]?
+    /// Whether the step is left with the back button (`{ back: true }`) rather than completed.
+    public var back: Bool
 
     /// Creates a script step.
-    public init(step: Name, event: Name?, result: [String: Value]?) {
+    public init(step: Name, event: Name?, result: [String: Value]?, back: Bool = false) {
         self.step = step
         self.event = event
         self.result = result
+        self.back = back
     }
 }
 

@@ -52,6 +52,7 @@ public struct TextSimulationReporter: SimulationReporter {
                 default: input.append("event \(event)")
                 }
             }
+            if entry.move == "back button" { input.append("back button") }
             let move: String
             switch entry.move {
             case "forward": move = "-> \(entry.to)"

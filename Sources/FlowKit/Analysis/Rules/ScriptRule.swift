@@ -89,7 +89,7 @@ public enum ScriptRule: Rule {
                 }
             }
             let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))
-            for item in scenario.steps where !item.step.text.contains("/") {
+            for item in scenario.steps where !item.step.text.contains("/") && !item.back {
                 if let event = item.event, derived.contains(event.text) {
                     findings.append(context.finding(self, at: event.position, "event '\(event.text)' is derived from its expression; a step cannot raise it"))
                 }

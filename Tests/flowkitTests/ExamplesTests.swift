@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// Every example command in the help texts and the README runs as shown: the help's examples succeed on the sample
+/// flows, and the README's console examples print what the README says they print.
+@Suite("Examples in the help and the README")
+struct ExamplesTests {
+    /// README commands that are meant to fail, with the exit status they show.
+    static let expectedFailures = ["flowkit lint flows/broken/undefined_step.yaml": Int32(1)]
+
+    /// A scratch folder holding a copy of the sample flows (without `broken/` unless asked), with `flowkit` on the
+    /// PATH, so that examples that write files write them there.
+    private func sandbox(withBroken: Bool) throws -> String {
+        let path = try folder(with: [:])
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows", toPath: path + "/flows")
+        if !withBroken { try FileManager.default.removeItem(atPath: path + "/flows/broken") }
+        try FileManager.default.createDirectory(atPath: path + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path + "/bin/flowkit", withDestinationPath: flowkitBinary)
+        return path
+    }
+
+    /// Runs `command` with the shell in `directory`.
+    private func shell(_ command: String, in directory: String) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = directory + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["NO_COLOR"] = "1"
+        environment["COLUMNS"] = "80"
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+                         status: process.terminationStatus)
+    }
+
+    /// The commands under "Examples:" in a help text, continuation lines (ending in `\`) joined.
+    static func examples(inHelp help: String) -> [String] {
+        var commands: [String] = []
+        var inExamples = false
+        var pending = ""
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "Examples:" { inExamples = true; continue }
+            guard inExamples else { continue }
+            if line.isEmpty { break }
+            pending += pending.isEmpty ? line.trimmingCharacters(in: .whitespaces) : " " + line.trimmingCharacters(in: .whitespaces)
+            if pending.hasSuffix("\\") {
+                pending.removeLast()
+                pending = pending.trimmingCharacters(in: .whitespaces)
+            } else {
+                commands.append(pending)
+                pending = ""
+            }
+        }
+        return commands
+    }
+
+    @Test func everyHelpExampleSucceedsOnTheSampleFlows() throws {
+        let path = try sandbox(withBroken: false)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var count = 0
+        for command in [[], ["lint"], ["render"], ["simulate"], ["schema"], ["rules"], ["explain"]] {
+            let help = try shell((["flowkit"] + command + ["--help"]).joined(separator: " "), in: path)
+            #expect(help.status == 0)
+            let examples = Self.examples(inHelp: help.stdout)
+            #expect(!examples.isEmpty, "'flowkit \(command.joined(separator: " ")) --help' has examples")
+            for example in examples {
+                #expect(example.hasPrefix("flowkit "), "an example line is a whole command (not wrapped): \(example)")
+                let result = try shell(example, in: path)
+                #expect(result.status == 0, "\(example)\n\(result.stdout)\(result.stderr)")
+                count += 1
+            }
+        }
+        #expect(count >= 15)
+    }
+
+    /// The commands of the README's `sh` and `console` blocks, with the output a `console` block shows for each.
+    static func readmeExamples() throws -> [(command: String, shown: String?)] {
+        let text = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        var examples: [(command: String, shown: String?)] = []
+        var block: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                block = block == nil ? String(line.dropFirst(3)) : nil
+                continue
+            }
+            switch block {
+            case "sh"?:
+                if line.hasPrefix("flowkit ") { examples.append((line, nil)) }
+            case "console"?:
+                if line.hasPrefix("$ ") {
+                    examples.append((String(line.dropFirst(2)), ""))
+                } else if let last = examples.last, let shown = last.shown {
+                    examples[examples.count - 1].shown = shown + line + "\n"
+                }
+            default: break
+            }
+        }
+        return examples
+    }
+
+    @Test func everyREADMEExampleRunsAndPrintsWhatTheREADMEShows() throws {
+        let path = try sandbox(withBroken: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let examples = try Self.readmeExamples()
+        #expect(examples.count >= 8)
+        for (command, shown) in examples {
+            #expect(command.hasPrefix("flowkit "))
+            let result = try shell(command, in: path)
+            #expect(result.status == (Self.expectedFailures[command] ?? 0), "\(command)\n\(result.stdout)\(result.stderr)")
+            if let shown { #expect(result.stdout == shown, "\(command)") }
+        }
+    }
+}
