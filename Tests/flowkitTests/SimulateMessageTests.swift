@@ -124,4 +124,34 @@ struct SimulateMessageTests {
         let result = try flowkit(["simulate", "--script", path + "/s.yaml"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
+
+    @Test func handlingAnUndeclaredOutcomeSaysOutcomesAreEventsAndNamesThem() throws {
+        let path = try folder(with: [
+            "parent.yaml": """
+                flowkit: 1
+                flow: checkout
+                start: signIn
+                events: { signedIn: }
+                steps:
+                  signIn: { kind: flow, flow: child.yaml, on: { signedIn: done, gaveUp: done, canceled: done } }
+                  done: { kind: finish }
+                """,
+            "child.yaml": """
+                flowkit: 1
+                flow: child
+                start: password
+                events: { cancel: }
+                steps:
+                  password: { on: { cancel: gaveUp }, next: signedIn }
+                  signedIn: { kind: finish }
+                  gaveUp: { kind: finish }
+                  stop: { kind: finish, outcome: cancelled }
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try flowkit(["lint", path + "/parent.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("parent.yaml:6:65: error: step 'signIn' handles 'gaveUp', which 'events' does not declare; a nested flow's outcomes are handled as events, so declare 'gaveUp' in 'events' (nested flow 'child.yaml' finishes with 'signedIn', 'gaveUp', 'cancelled') [undeclared_event]"), "\(result.stdout)")
+        #expect(result.stdout.contains("error: step 'signIn' handles 'canceled', which 'events' does not declare; a nested flow's outcomes are handled as events, so declare it in 'events'; did you mean the outcome 'cancelled'? (nested flow 'child.yaml' finishes with 'signedIn', 'gaveUp', 'cancelled') [undeclared_event]"), "\(result.stdout)")
+    }
 }

@@ -57,11 +57,38 @@ public enum UndeclaredEventRule: Rule {
         var findings: [Diagnostic] = []
         for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
             for handler in step.on where !declared.contains(handler.event.text) {
-                let hint = suggestions[handler.event.text].map { "; did you mean '\($0)'?" } ?? ""
-                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: handler.event.text,
-                                                "step '\(step.name.text)' handles event '\(handler.event.text)', which 'events' does not declare\(hint)"))
+                let event = handler.event.text
+                var message = "step '\(step.name.text)' handles event '\(event)', which 'events' does not declare"
+                if step.kind == .flow, let reference = step.flowPath {
+                    // A nested flow's outcomes arrive as events: say so, and name the outcomes it has.
+                    let outcomes = context.nestedFlow(of: step).map(Self.outcomes) ?? []
+                    message = "step '\(step.name.text)' handles '\(event)', which 'events' does not declare; a nested flow's outcomes are handled as events, so "
+                    if outcomes.contains(event) {
+                        message += "declare '\(event)' in 'events'"
+                    } else if let close = Suggestions.closest(to: event, in: outcomes) {
+                        message += "declare it in 'events'; did you mean the outcome '\(close)'?"
+                    } else {
+                        message += "declare it in 'events'" + (suggestions[event].map { "; did you mean '\($0)'?" } ?? "")
+                    }
+                    if !outcomes.isEmpty {
+                        message += " (nested flow '\(Identifier.display(reference))' finishes with \(outcomes.map { "'\($0)'" }.joined(separator: ", ")))"
+                    }
+                } else if let suggestion = suggestions[event] {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: event, message))
             }
         }
         return findings
+    }
+
+    /// The outcomes of `flow`'s finish steps, in file order, each once.
+    static func outcomes(of flow: Flow) -> [String] {
+        var outcomes: [String] = []
+        for step in flow.steps where step.kind == .finish {
+            let outcome = step.outcome?.text ?? step.name.text
+            if !outcomes.contains(outcome) { outcomes.append(outcome) }
+        }
+        return outcomes
     }
 }
