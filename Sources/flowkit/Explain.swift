@@ -10,7 +10,8 @@ struct Explain: ParsableCommand {
               flowkit explain unreachable_step
             """)
 
-    @Argument(help: ArgumentHelp("The rule's identifier, as 'flowkit rules' lists it.", valueName: "rule"))
+    @Argument(help: ArgumentHelp("The rule's identifier, as 'flowkit rules' lists it.", valueName: "rule"),
+              completion: .list(Linter.rules.map { $0.description.identifier }))
     var rule: String
 
     func validate() throws {

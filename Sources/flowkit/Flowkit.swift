@@ -5,7 +5,8 @@ import Foundation
 /// The `flowkit` command: lints, renders and simulates flow files.
 @main
 struct Flowkit: ParsableCommand {
-    static let version = "0.1.0"
+    /// The library's version: the command and the library are one release.
+    static let version = FlowKitVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "flowkit",

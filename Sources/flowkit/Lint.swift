@@ -20,7 +20,7 @@ struct Lint: ParsableCommand {
               flowkit lint flows/ --format json > findings.json
             """)
 
-    @Argument(help: ArgumentHelp("Flow files or directories to check.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Flow files or directories to check.", valueName: "path"), completion: .file(extensions: ["json", "yaml", "yml"]))
     var paths: [String]
 
     @Flag(name: .long, help: "Fail (exit 1) on warnings too, not only on errors.")
@@ -28,16 +28,16 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Option(name: .long, help: ArgumentHelp("Also write a report to a file, as FORMAT:PATH (repeatable), e.g. sarif:flowkit.sarif.", valueName: "format:path"))
+    @Option(name: .long, help: ArgumentHelp("Also write a report to a file, as FORMAT:PATH (repeatable), e.g. sarif:flowkit.sarif.", valueName: "format:path"), completion: .list(LintReportFormat.allCases.map { $0.rawValue + ":" }))
     var report: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .flowkit.yml above each linted file).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .flowkit.yml above each linted file).", valueName: "file"), completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("Hide findings recorded in this baseline; new findings still fail.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Hide findings recorded in this baseline; new findings still fail.", valueName: "file"), completion: .file(extensions: ["json"]))
     var baseline: String?
 
-    @Option(name: .customLong("write-baseline"), help: ArgumentHelp("Record the current findings as a baseline and exit 0.", valueName: "file"))
+    @Option(name: .customLong("write-baseline"), help: ArgumentHelp("Record the current findings as a baseline and exit 0.", valueName: "file"), completion: .file(extensions: ["json"]))
     var writeBaseline: String?
 
     @Flag(name: .customLong("allow-outside"), help: "Follow nested flows outside the directories given on the command line.")

@@ -29,7 +29,7 @@ struct Render: ParsableCommand {
         var fileExtension: String { rawValue == "mermaid" ? "mmd" : rawValue }
     }
 
-    @Argument(help: ArgumentHelp("The flow file to draw.", valueName: "flow"))
+    @Argument(help: ArgumentHelp("The flow file to draw.", valueName: "flow"), completion: .file(extensions: ["json", "yaml", "yml"]))
     var file: String
 
     @Flag(name: .customLong("svg"), help: "Write SVG (the default).") var svg = false
@@ -40,10 +40,10 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The output format: svg, png, dot or mermaid (instead of a flag).", valueName: "format"))
     var format: Format?
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write; '-' for standard output.", valueName: "path"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write; '-' for standard output.", valueName: "path"), completion: .file())
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Direction: LR (left to right) or TB (top to bottom).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Direction: LR (left to right) or TB (top to bottom).", valueName: "dir"), completion: .list(["LR", "TB"]))
     var rankdir: String = "LR"
 
     @Option(name: .long, help: ArgumentHelp("Draw only the steps around this one (for large flows).", valueName: "step"))
@@ -52,13 +52,15 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --focus: how many moves away from the step to draw.", valueName: "n"))
     var radius: Int = 2
 
-    @Option(name: .long, help: ArgumentHelp("Draw a run written by 'flowkit simulate --trace-out' on the diagram.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Draw a run written by 'flowkit simulate --trace-out' on the diagram.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var trace: String?
 
     @Option(name: .long, help: ArgumentHelp("With --trace: the scenario to draw (default: the first).", valueName: "name"))
     var scenario: String?
 
-    @Option(name: .long, help: ArgumentHelp("The Graphviz layout engine.", valueName: "engine"))
+    @Option(name: .long, help: ArgumentHelp("The Graphviz layout engine.", valueName: "engine"),
+            completion: .list(["dot", "neato", "fdp", "sfdp", "circo", "twopi", "osage", "patchwork"]))
     var engine: String = "dot"
 
     @Option(name: .long, help: ArgumentHelp("Give up after this many seconds of layout (exit 2, no file written).", valueName: "seconds"))

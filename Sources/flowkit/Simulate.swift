@@ -25,10 +25,12 @@ struct Simulate: ParsableCommand {
             are fine). It may be repeated: the lists are run one after the other.
             """)
 
-    @Argument(help: ArgumentHelp("The flow file, or a script that names its flow.", valueName: "flow-or-script"))
+    @Argument(help: ArgumentHelp("The flow file, or a script that names its flow.", valueName: "flow-or-script"),
+              completion: .file(extensions: ["json", "yaml", "yml"]))
     var input: String?
 
-    @Option(name: .long, help: ArgumentHelp("The simulation script (its 'flow' is ignored when a flow is given).", valueName: "script"))
+    @Option(name: .long, help: ArgumentHelp("The simulation script (its 'flow' is ignored when a flow is given).", valueName: "script"),
+            completion: .file(extensions: ["yaml", "yml", "json"]))
     var script: String?
 
     @Option(name: .long, help: ArgumentHelp("Run only the scenario with this name.", valueName: "name"))
@@ -43,7 +45,8 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output format: text, json or junit.", valueName: "format"))
     var format: SimulationFormat = .text
 
-    @Option(name: .customLong("trace-out"), help: ArgumentHelp("Also write the runs as JSON to this file (for 'flowkit render --trace').", valueName: "file"))
+    @Option(name: .customLong("trace-out"), help: ArgumentHelp("Also write the runs as JSON to this file (for 'flowkit render --trace').", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var traceOut: String?
 
     @Option(name: .customLong("max-steps"), help: ArgumentHelp("Stop a run that shows more steps than this.", valueName: "n"))
