@@ -39,8 +39,11 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Make these moves in order, without a script: EVENT, next, back or STEP={json}, comma-separated (repeatable).", valueName: "moves"))
     var events: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The initial state for --events, as a JSON object (the flow's inputs).", valueName: "json"))
+    @Option(name: .long, help: ArgumentHelp("The initial state for --events or --interactive, as a JSON object (the flow's inputs).", valueName: "json"))
     var state: String?
+
+    @Flag(name: .long, help: "Play the flow step by step from what you type; at the end, save the run as a script scenario.")
+    var interactive = false
 
     @Option(name: .long, help: ArgumentHelp("Output format: text, json or junit.", valueName: "format"))
     var format: SimulationFormat = .text
@@ -66,7 +69,8 @@ struct Simulate: ParsableCommand {
     func validate() throws {
         if input == nil && script == nil { throw ValidationError("give a flow with --script or --events, or a script that names its flow") }
         if !events.isEmpty && script != nil { throw ValidationError("--events runs without a script; give one or the other") }
-        if state != nil && events.isEmpty { throw ValidationError("--state sets the initial state of an --events run; a script's scenarios give their own") }
+        if interactive && (script != nil || !events.isEmpty) { throw ValidationError("--interactive plays a flow by hand; give it without --script or --events") }
+        if state != nil && events.isEmpty && !interactive { throw ValidationError("--state sets the initial state of an --events run; a script's scenarios give their own") }
         for list in events {
             do {
                 _ = try RunMove.parseList(list)
@@ -87,7 +91,7 @@ struct Simulate: ParsableCommand {
     func run() throws {
         var scriptPath = script
         var flowPath = input
-        if let input, script == nil, events.isEmpty {
+        if let input, script == nil, events.isEmpty, !interactive {
             let document = try load(input)
             guard document.isScript else {
                 throw ValidationError("'\(Identifier.display(input, limit: .max))' is a flow: give --script SCRIPT or --events e1,e2")
@@ -119,6 +123,12 @@ struct Simulate: ParsableCommand {
         guard let flowPath else { throw ValidationError("no flow to run") }
         let flow = try compileFlow(flowPath)
         let resolver = FileFlowResolver(root: (flowPath as NSString).deletingLastPathComponent.isEmpty ? "." : (flowPath as NSString).deletingLastPathComponent)
+
+        if interactive {
+            let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
+            try Play(flowPath: flowPath, flow: flow, resolver: resolver, state: initial, maxSteps: maxSteps).run()
+            return
+        }
 
         let report: SimulationReport
         if !events.isEmpty {

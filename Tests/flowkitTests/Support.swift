@@ -31,8 +31,14 @@ func flowkit(_ arguments: [String], environment: [String: String] = [:], input: 
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    if let input {
+        // Small inputs only: the pipe's buffer holds them, so the writer never waits for the reader.
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

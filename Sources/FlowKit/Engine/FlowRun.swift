@@ -130,6 +130,16 @@ public struct FlowRun: Sendable {
         return frame.prefix + frame.flow.name(id)
     }
 
+    /// The step the run is at, as written in its flow (the innermost nested flow's step inside nested flows), with
+    /// that flow; nil once the flow has finished.
+    public var currentStepDefinition: (step: Step, flow: Flow)? {
+        guard outcome == nil, let frame = frames.last, let id = frame.history.last else { return nil }
+        return (frame.flow.steps[id].step, frame.flow.flow)
+    }
+
+    /// Whether the back button has somewhere to go (`goBack()` would not fail at the first step of the run).
+    public var canGoBack: Bool { outcome == nil && frames.contains { $0.history.count > 1 } }
+
     /// Whether the flow has finished.
     public var isFinished: Bool { outcome != nil }
 

@@ -34,6 +34,30 @@ public enum OutputFile {
         }
     }
 
+    /// Writes `bytes` to a new file at `path`, which must not exist (not even as a dangling link): a file that is
+    /// there is never replaced (`FlowKitError.unwritable` with "it already exists"). A failed write removes the
+    /// file it created.
+    public static func create(_ bytes: [UInt8], at path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw FlowKitError.unwritable(path, reason: code == EEXIST ? "it already exists" : reason(code))
+        }
+        do {
+            try writeAll(bytes, to: descriptor, reportedAs: path)
+            guard fsync(descriptor) == 0 else { throw FlowKitError.unwritable(path, reason: reason(errno)) }
+        } catch {
+            close(descriptor)
+            unlink(path)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let code = errno
+            unlink(path)
+            throw FlowKitError.unwritable(path, reason: reason(code))
+        }
+    }
+
     /// `path` with its symbolic links followed to what they finally name (which may not exist yet). A loop of
     /// links, or one longer than the system allows, is an error.
     static func resolveLinks(_ path: String) throws -> String {

@@ -1,0 +1,65 @@
+import ArgumentParser
+import FlowKit
+import Foundation
+
+/// `flowkit simulate FLOW --interactive`: a loop over standard input and output around the library's `PlaySession`,
+/// which does the work. It reads whole lines, so piped input works as typed input does.
+struct Play {
+    let flowPath: String
+    let flow: CompiledFlow
+    let resolver: FlowResolver
+    let state: [String: Value]
+    let maxSteps: Int
+
+    func run() throws {
+        var session: PlaySession
+        do {
+            session = try PlaySession(flow: flow, state: state, resolver: resolver, maxSteps: maxSteps)
+        } catch {
+            throw ValidationError("the run cannot start: \(error.message)" + (error.kind == .missingInput ? "; give it with --state '{\"key\": value}'" : ""))
+        }
+        try StandardOutput.write("playing '\(Identifier.display(flowPath, limit: .max, quoting: false))': type a choice's number, an event name (or its start), next, back, or a result as JSON or key=value pairs\n\n")
+        while !session.run.isFinished {
+            try StandardOutput.write(session.prompt)
+            guard let line = readLine() else {
+                try StandardOutput.write("\n")
+                printError("flowkit: error: the input ended at step '\(Identifier.display(session.run.currentStep ?? ""))' before the flow finished")
+                throw ExitCode(1)
+            }
+            // Piped input is not echoed by a terminal: echo it, so the transcript reads as a session.
+            if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(line, limit: .max, quoting: false) + "\n") }
+            switch session.handle(line) {
+            case .moved(let trace): try StandardOutput.write(trace + "\n")
+            case .invalid(let message): try StandardOutput.write("  \(Identifier.display(message, limit: .max, quoting: false))\n\n")
+            case .runError(let message): try StandardOutput.write("  run error: \(Identifier.display(message, limit: .max, quoting: false)); choose again\n\n")
+            }
+        }
+        try StandardOutput.write(session.prompt)
+        try offerToSave(session)
+    }
+
+    /// Asks for a script file and a scenario name, and writes the run there as a new script; an existing file is
+    /// never replaced (another name is asked for).
+    private func offerToSave(_ session: PlaySession) throws {
+        while true {
+            try StandardOutput.write("save this run as a script scenario? a new script file (empty: do not save): ")
+            let answer = readLine()
+            if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(answer ?? "", limit: .max, quoting: false) + "\n") }
+            guard let line = answer, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            let path = line.trimmingCharacters(in: .whitespaces)
+            try StandardOutput.write("scenario name (empty: 'played run'): ")
+            let given = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
+            if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(given, limit: .max, quoting: false) + "\n") }
+            let directory = (path as NSString).deletingLastPathComponent
+            let relative = DisplayPath.relative(FileFlowResolver.canonical(flowPath), to: FileFlowResolver.canonical(directory.isEmpty ? "." : directory))
+            let script = session.scenarioScript(name: given.isEmpty ? "played run" : given, flowPath: relative)
+            do {
+                try OutputFile.create(Array(script.utf8), at: path)
+                try StandardOutput.write("wrote \(Identifier.display(path, limit: .max, quoting: false)); run it with: flowkit simulate --script \(Identifier.display(path, limit: .max, quoting: false))\n")
+                return
+            } catch {
+                try StandardOutput.write("  \(Identifier.display((error as? LocalizedError)?.errorDescription ?? "\(error)", limit: .max, quoting: false)); give another file\n")
+            }
+        }
+    }
+}
