@@ -14,13 +14,14 @@ public enum GraphvizFormat: String, CaseIterable, Sendable {
 
 /// The choices a user may make about a rendering; every other attribute is flowkit's.
 public struct GraphvizOptions: Sendable {
-    /// `LR` (left to right) or `TB` (top to bottom).
-    public var rankdir: String
+    /// `LR` (left to right) or `TB` (top to bottom); nil takes the diagram's own direction
+    /// (`FlowDiagram.direction`, chosen by the flow's shape).
+    public var rankdir: String?
     /// The layout engine (`dot` unless asked otherwise).
     public var engine: String
 
     /// Creates options.
-    public init(rankdir: String = "LR", engine: String = "dot") {
+    public init(rankdir: String? = nil, engine: String = "dot") {
         self.rankdir = rankdir
         self.engine = engine
     }
@@ -74,10 +75,10 @@ public enum GraphvizRenderer {
         diagram.nodes.count > largeGraphThreshold || diagram.edges.count > largeGraphThreshold
     }
 
-    /// Graph attributes for every rendering.
-    public static func graphAttributes(title: String, options: GraphvizOptions) -> [(String, String)] {
+    /// Graph attributes for every rendering; `direction` is the diagram's, unless the options name one.
+    public static func graphAttributes(title: String, direction: String = "LR", options: GraphvizOptions) -> [(String, String)] {
         [
-            ("rankdir", options.rankdir == "TB" ? "TB" : "LR"),
+            ("rankdir", (options.rankdir ?? direction) == "TB" ? "TB" : "LR"),
             ("label", escapeLabel(title)),
             ("labelloc", "t"),
             ("fontname", "Helvetica"),
@@ -111,9 +112,15 @@ public enum GraphvizRenderer {
     /// In large graphs (`isLarge`), edges spanning more layers than this end at a connector.
     public static let maxEdgeSpan = 12
 
-    /// Renders `diagram` to `format`; a large diagram (`isLarge`) draws long jumps as connectors.
+    /// Renders `diagram` to `format`; a large diagram (`isLarge`) draws long jumps as connectors. Without a
+    /// `rankdir` in `options`, the diagram's direction is checked by laying it out (docs/format.md, "Pictures"): a
+    /// picture more than `FlowDiagram.maxAspectRatio` times as wide as high is laid out the other way too, and the
+    /// narrower of the two is kept (large diagrams keep the estimate, which saves a second layout).
     public static func render(_ diagram: FlowDiagram, format: GraphvizFormat, options: GraphvizOptions = GraphvizOptions()) throws -> RenderedGraph {
-        let diagram = isLarge(diagram) ? diagram.breakingLongEdges(maxSpan: maxEdgeSpan) : diagram
+        var diagram = isLarge(diagram) ? diagram.breakingLongEdges(maxSpan: maxEdgeSpan) : diagram
+        if options.rankdir == nil && !isLarge(diagram) {
+            diagram.direction = try measuredDirection(diagram, engine: options.engine)
+        }
         lock.lock()
         defer { lock.unlock() }
         ErrorSink.messages = []
@@ -162,9 +169,23 @@ public enum GraphvizRenderer {
         return RenderedGraph(data: data, width: width, height: height, warnings: ErrorSink.lines())
     }
 
+    /// The diagram's own direction, unless Graphviz lays it out more than `FlowDiagram.maxAspectRatio` times as
+    /// wide as high and the other direction is narrower.
+    private static func measuredDirection(_ diagram: FlowDiagram, engine: String) throws -> String {
+        func ratio(_ direction: String) throws -> Double {
+            let laidOut = try render(diagram, format: .svg, options: GraphvizOptions(rankdir: direction, engine: engine))
+            guard let width = laidOut.width, let height = laidOut.height, height > 0 else { return 0 }
+            return width / height
+        }
+        let first = try ratio(diagram.direction)
+        guard first > FlowDiagram.maxAspectRatio else { return diagram.direction }
+        let other = diagram.direction == "TB" ? "LR" : "TB"
+        return try ratio(other) < first ? other : diagram.direction
+    }
+
     /// Adds the diagram's nodes and edges, with flowkit's attributes, to `graph`.
     private static func build(_ diagram: FlowDiagram, into graph: UnsafeMutablePointer<Agraph_t>, options: GraphvizOptions, strings: CStrings) {
-        var attributes = graphAttributes(title: diagram.title, options: options)
+        var attributes = graphAttributes(title: diagram.title, direction: diagram.direction, options: options)
         if isLarge(diagram) { attributes += largeGraphAttributes }
         for (name, value) in attributes { agsafeset(graph, strings(name), strings(value), strings("")) }
         let nodeDefaults = [
@@ -179,8 +200,15 @@ public enum GraphvizRenderer {
         for (name, value) in edgeDefaults { agattr(graph, AGEDGE, strings(name), strings(value)) }
 
         var handles: [UnsafeMutablePointer<Agnode_t>?] = []
+        var legend: UnsafeMutablePointer<Agraph_t>?
+        if diagram.nodes.contains(where: \.inLegend), let cluster = agsubg(graph, strings("cluster_legend"), 1) {
+            legend = cluster
+            for (name, value) in [("label", "Key"), ("style", "rounded,dashed"), ("color", "#bbbbbb"), ("fontsize", "10"), ("fontcolor", "#666666")] {
+                agsafeset(cluster, strings(name), strings(value), strings(""))
+            }
+        }
         for node in diagram.nodes {
-            let handle = agnode(graph, strings(node.id), 1)
+            let handle = agnode(node.inLegend ? (legend ?? graph) : graph, strings(node.id), 1)
             handles.append(handle)
             guard let handle else { continue }
             func set(_ name: String, _ value: String) { agsafeset(handle, strings(name), strings(value), strings("")) }
@@ -202,14 +230,25 @@ public enum GraphvizRenderer {
                 set("shape", "point"); set("width", "0.08"); set("color", "#888888"); set("fillcolor", "#888888")
             case .undefined:
                 set("style", "rounded,dashed"); set("color", "#c0392b"); set("fontcolor", "#c0392b")
-            case .elided:
-                set("shape", "plaintext"); set("style", "")
+            case .boundary:
+                set("style", "rounded,filled,dashed"); set("fillcolor", "#f4f4f4"); set("color", "#bbbbbb")
+                set("fontcolor", "#888888"); set("fontsize", "9"); set("height", "0.3"); set("margin", "0.08,0.03")
+            case .entry:
+                set("shape", "note"); set("style", "filled"); set("fillcolor", "#fff8e1"); set("color", "#b7950b")
+                set("fontsize", "9"); set("height", "0.3"); set("margin", "0.08,0.03")
+            case .failureNote:
+                set("shape", "note"); set("style", "filled"); set("fillcolor", "#fdecea"); set("color", "#c0392b")
+                set("fontcolor", "#c0392b"); set("fontsize", "9"); set("margin", "0.08,0.03")
             case .connector:
                 set("shape", "cds"); set("style", "filled"); set("fillcolor", "#f4f4f4"); set("color", "#999999")
                 set("fontsize", "9"); set("height", "0.25"); set("margin", "0.08,0.02")
             }
             if node.isStart { set("penwidth", "2") }
             if node.highlighted { set("color", "#d35400"); set("penwidth", "2.5") }
+            if let failure = node.failure {
+                set("tooltip", escapeLabel(failure))
+                if node.role != .failureNote { set("color", "#c0392b"); set("penwidth", "3"); set("fillcolor", "#fdecea") }
+            }
         }
         for edge in diagram.edges {
             guard let from = handles[edge.from], let to = handles[edge.to], let handle = agedge(graph, from, to, nil, 1) else { continue }
@@ -221,6 +260,9 @@ public enum GraphvizRenderer {
             case .forward: break
             case .back: set("style", "dashed"); set("color", "#7f8c8d")
             case .restart: set("style", "dotted"); set("color", "#7f8c8d")
+            case .annotation:
+                set("color", diagram.nodes[edge.from].role == .failureNote ? "#c0392b" : "#b7950b"); set("arrowsize", "0.5")
+                if diagram.nodes[edge.from].role == .failureNote { set("style", "dashed") }
             }
             if edge.highlighted { set("color", "#d35400"); set("penwidth", "2.5"); set("fontcolor", "#d35400") }
         }

@@ -43,8 +43,12 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write; '-' for standard output.", valueName: "path"), completion: .file())
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Direction: LR (left to right) or TB (top to bottom).", valueName: "dir"), completion: .list(["LR", "TB"]))
-    var rankdir: String = "LR"
+    @Option(name: .long, help: ArgumentHelp("Direction: LR (left to right) or TB (top to bottom); by default chosen so the picture is not too wide.", valueName: "dir"),
+            completion: .list(["LR", "TB"]))
+    var rankdir: String?
+
+    @Flag(name: .long, help: "Add a key of the shapes and edge styles.")
+    var legend = false
 
     @Option(name: .long, help: ArgumentHelp("Draw only the steps around this one (for large flows).", valueName: "step"))
     var focus: String?
@@ -71,7 +75,7 @@ struct Render: ParsableCommand {
         if flags > 1 || (flags == 1 && format != nil) {
             throw ValidationError("choose one format: --svg, --png, --dot, --mermaid or --format")
         }
-        if !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(Identifier.display(rankdir))'") }
+        if let rankdir, !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(Identifier.display(rankdir))'") }
         if radius < 0 { throw ValidationError("--radius takes a number of moves, 0 or more") }
         if !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds above 0") }
         if engine.isEmpty || !engine.allSatisfy({ $0.isLetter || $0.isNumber }) {
@@ -95,11 +99,15 @@ struct Render: ParsableCommand {
             throw ExitCode(1)
         }
         var options = DiagramOptions(focus: focus, radius: radius)
+        options.direction = rankdir
+        options.legend = legend
         if let trace {
             let run = try TraceFile.read(trace, scenario: scenario)
             let highlight = DiagramOptions.highlighting(run: run.completions, path: run.path, in: flow)
             options.highlightedSteps = highlight.highlightedSteps
             options.highlightedMoves = highlight.highlightedMoves
+            options.startedAtEntry = run.entry
+            options.failure = run.failure
         }
         let diagram: FlowDiagram
         do {
@@ -110,7 +118,7 @@ struct Render: ParsableCommand {
         let bytes: [UInt8]
         switch chosenFormat {
         case .mermaid:
-            bytes = Array(MermaidWriter.write(diagram, direction: rankdir).utf8)
+            bytes = Array(MermaidWriter.write(diagram).utf8)
         case .svg, .png, .dot:
             let graphvizFormat = GraphvizFormat(rawValue: chosenFormat.rawValue)!
             let options = GraphvizOptions(rankdir: rankdir, engine: engine)
@@ -189,7 +197,8 @@ enum Watchdog {
 /// Reads the runs `flowkit simulate --trace-out` writes.
 enum TraceFile {
     /// The completions and path of one scenario (the named one, else the first).
-    static func read(_ path: String, scenario: String?) throws -> (completions: [(step: String, event: String?, move: String, to: String)], path: [String]) {
+    static func read(_ path: String, scenario: String?) throws -> (completions: [(step: String, event: String?, move: String, to: String)], path: [String],
+                                                                   entry: String?, failure: (step: String, message: String)?) {
         let data: Data
         do {
             data = Data(try FlowLoader.read(path: path, limit: 64 << 20))
@@ -210,6 +219,12 @@ enum TraceFile {
             guard let step = entry["step"] as? String, let to = entry["to"] as? String, let move = entry["move"] as? String else { return nil }
             return (step, entry["event"] as? String, move, to)
         }
-        return (completions, (chosen["path"] as? [String]) ?? [])
+        let path = (chosen["path"] as? [String]) ?? []
+        // A failed run stopped at the last step it showed (its top-level step, for a step inside a nested flow).
+        var failure: (step: String, message: String)?
+        if chosen["passed"] as? Bool == false, let message = chosen["error"] as? String, let last = path.last {
+            failure = (String(last.split(separator: "/", maxSplits: 1).first ?? Substring(last)), message)
+        }
+        return (completions, path, (chosen["start"] as? [String: Any])?["entry"] as? String, failure)
     }
 }

@@ -93,7 +93,10 @@ struct GraphvizRendererTests {
         let svg = String(decoding: rendered.data, as: UTF8.self)
         for node in diagram.nodes where node.step != nil {
             #expect(svg.contains("<title>\(node.id)</title>"), "\(node.id) missing")
-            #expect(svg.contains(">\(node.step!)</text>") || node.step == "*", "\(node.step!) missing")
+            // The name is the label's last line (a finish step's with its outcome: `done → signedUp`).
+            let nameLine = String(node.label.split(separator: "\n").last ?? "").replacingOccurrences(of: ">", with: "&gt;")
+            #expect(svg.contains(">\(nameLine)</text>") || node.step == "*", "\(node.step!) missing")
+            #expect(nameLine.hasPrefix(node.step!))
         }
     }
 

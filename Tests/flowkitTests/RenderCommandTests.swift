@@ -130,4 +130,37 @@ struct RenderCommandTests {
         #expect(result.stderr.contains("[schema]"))
         #expect(result.stdout.isEmpty)
     }
+
+    @Test func aFailedRunAndADeepLinkedRunAreDrawnAsTheyHappened() throws {
+        let path = try folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let failing = try flowkit(["simulate", "flows/transfer.yaml", "--state", #"{"country": "RU"}"#,
+                                   "--events", #"amount={"amount": 150},confirmationContinue"#, "--trace-out", path + "/fail.json"])
+        #expect(failing.status == 1)
+        let svg = try flowkit(["render", "--svg", "flows/transfer.yaml", "--trace", path + "/fail.json", "-o", "-"])
+        #expect(svg.status == 0, "\(svg.stderr)")
+        #expect(svg.stdout.contains("xlink:title=\"move 2: step &#39;tariffs&#39; has no transition for event &#39;confirmationContinue&#39;\""))
+        #expect(svg.stdout.contains("the run failed here"))
+
+        let booking = try flowkit(["simulate", "--script", "flows/scripts/booking.yaml", "--trace-out", path + "/booking.json"])
+        #expect(booking.status == 0)
+        let scenario = "the openCart deep link starts at the cart of the store in the path, and changeStore restarts with that store"
+        let mermaid = try flowkit(["render", "--mermaid", "flows/booking.json", "--trace", path + "/booking.json", "--scenario", scenario, "-o", "-"])
+        #expect(mermaid.status == 0)
+        let highlighted = mermaid.stdout.split(separator: "\n").first { $0.contains("highlighted") && $0.hasPrefix("    class ") } ?? ""
+        #expect(highlighted.contains("e0"), "the entry the run began at is highlighted: \(highlighted)")
+        #expect(!mermaid.stdout.contains("[*] --> n0 : "), "the start is not part of the run")
+    }
+
+    @Test func legendAndRankdir() throws {
+        let legend = try flowkit(["render", "--dot", "flows/signup.yaml", "--legend", "-o", "-"])
+        #expect(legend.status == 0)
+        #expect(legend.stdout.contains("subgraph cluster_legend"))
+        let chosen = try flowkit(["render", "--dot", "flows/signup.yaml", "-o", "-"])
+        #expect(chosen.stdout.contains("rankdir=TB"), "a chain is drawn top to bottom")
+        let asked = try flowkit(["render", "--dot", "flows/signup.yaml", "--rankdir", "LR", "-o", "-"])
+        #expect(asked.stdout.contains("rankdir=LR"))
+        let mermaid = try flowkit(["render", "--mermaid", "flows/signup.yaml", "-o", "-"])
+        #expect(mermaid.stdout.contains("    direction TB\n"))
+    }
 }

@@ -19,10 +19,14 @@ public struct FlowDiagram: Sendable {
         case backMarker
         /// A target that names no step.
         case undefined
-        /// Stands for the steps left out of a focused view.
-        case elided
+        /// A step outside a focused view that a step inside it connects to: named, small and grey.
+        case boundary
         /// An off-page connector: where a long jump goes, drawn next to its source instead of across the picture.
         case connector
+        /// A deep-link entry, labelled with its path, with an edge to its step.
+        case entry
+        /// A note: where a drawn run failed, and why.
+        case failureNote
     }
 
     /// How an edge moves through the history, which decides its line style.
@@ -33,6 +37,8 @@ public struct FlowDiagram: Sendable {
         case back
         /// `restart` (dotted).
         case restart
+        /// From an entry to its step, or from a note to what it is about (thin, grey).
+        case annotation
     }
 
     /// A node.
@@ -49,6 +55,10 @@ public struct FlowDiagram: Sendable {
         public var isStart: Bool
         /// Whether it is highlighted (for example visited by a run).
         public var highlighted: Bool
+        /// Where a drawn run stopped with an error, the error (shown as a tooltip and a note).
+        public var failure: String? = nil
+        /// Whether the node belongs to the legend (`--legend`), not to the flow.
+        public var inLegend: Bool = false
     }
 
     /// An edge between two nodes, by index into `nodes`.
@@ -65,6 +75,8 @@ public struct FlowDiagram: Sendable {
         public var highlighted: Bool
         /// The numbers of the run steps that took this edge, in order, for a drawn run.
         public var order: [Int]
+        /// Whether the edge belongs to the legend.
+        public var inLegend: Bool = false
     }
 
     /// The flow's title, or its name.
@@ -73,6 +85,8 @@ public struct FlowDiagram: Sendable {
     public var nodes: [Node]
     /// The edges, in flow order.
     public var edges: [Edge]
+    /// The direction to lay the picture out in, `LR` or `TB` (docs/format.md, "Pictures").
+    public var direction: String = "LR"
 
     /// The index of the node for step `name`.
     public func nodeIndex(step name: String) -> Int? { nodes.firstIndex { $0.step == name } }
@@ -88,6 +102,14 @@ public struct DiagramOptions: Sendable {
     public var highlightedSteps: Set<String>
     /// Moves to highlight, as (from, to) step names (`"*"` for the `"*"` step), with the run order of each taking.
     public var highlightedMoves: [DiagramMove: [Int]]
+    /// The entry a drawn run began at: that entry is highlighted instead of the start marker.
+    public var startedAtEntry: String?
+    /// Where a drawn run stopped with an error: the step (top-level name) and the error.
+    public var failure: (step: String, message: String)?
+    /// The direction, `LR` or `TB`; nil chooses by the flow's shape (`FlowDiagram.preferredDirection`).
+    public var direction: String?
+    /// Whether to add a key of the shapes and edge styles.
+    public var legend: Bool = false
 
     /// Options that draw a run on the diagram: the steps it showed and the edges it took, numbered in run order.
     /// Each completion is matched to the edge it took: the step's own handler or `next`, else the `"*"` one; a
@@ -160,7 +182,8 @@ extension FlowDiagram {
             }
             included = Self.neighbourhood(of: Int(center), radius: max(0, options.radius), flow: flow, graph: graph)
         }
-        var nodes: [Node] = [Node(id: "start", label: "", step: nil, role: .initial, isStart: false, highlighted: !options.highlightedSteps.isEmpty)]
+        let runStartedAtStart = !options.highlightedSteps.isEmpty && options.startedAtEntry == nil
+        var nodes: [Node] = [Node(id: "start", label: "", step: nil, role: .initial, isStart: false, highlighted: runStartedAtStart)]
         var stepNode = [Int](repeating: -1, count: flow.steps.count)
         for (id, step) in flow.steps.enumerated() where included[id] {
             stepNode[id] = nodes.count
@@ -171,21 +194,25 @@ extension FlowDiagram {
             case .flow: role = .flow
             case .finish: role = .finish
             }
-            let label = step.title.map { "\($0)\n\(step.name.text)" } ?? step.name.text
+            var name = step.name.text
+            // A finish step shows the outcome it ends the flow with, when that is not its own name.
+            if step.kind == .finish, let outcome = step.outcome?.text, outcome != name { name += " → \(outcome)" }
+            let label = step.title.map { "\($0)\n\(name)" } ?? name
             nodes.append(Node(id: "n\(id)", label: label, step: step.name.text, role: role,
                               isStart: graph.startID == Int32(id), highlighted: options.highlightedSteps.contains(step.name.text)))
         }
         var edges: [Edge] = []
         var undefinedNodes: [String: Int] = [:]
         var backMarkers: [Int: Int] = [:]
-        var elidedNode: Int?
+        var boundaryNodes: [Int: Int] = [:]
         func node(forStep name: String) -> Int {
             if let id = graph.ids[name] {
                 if stepNode[Int(id)] >= 0 { return stepNode[Int(id)] }
-                if let elidedNode { return elidedNode }
-                elidedNode = nodes.count
-                nodes.append(Node(id: "elided", label: "…", step: nil, role: .elided, isStart: false, highlighted: false))
-                return elidedNode!
+                // A step outside the focused view: one small grey node per step, named, so one sees where edges go.
+                if let existing = boundaryNodes[Int(id)] { return existing }
+                boundaryNodes[Int(id)] = nodes.count
+                nodes.append(Node(id: "o\(id)", label: name, step: nil, role: .boundary, isStart: false, highlighted: false))
+                return nodes.count - 1
             }
             if let existing = undefinedNodes[name] { return existing }
             undefinedNodes[name] = nodes.count
@@ -193,11 +220,18 @@ extension FlowDiagram {
             return nodes.count - 1
         }
         if let startID = graph.startID, stepNode[Int(startID)] >= 0 {
-            let highlighted = options.highlightedSteps.contains(flow.start.text)
+            let highlighted = runStartedAtStart && options.highlightedSteps.contains(flow.start.text)
             edges.append(Edge(from: 0, to: stepNode[Int(startID)], label: nil, style: .forward, highlighted: highlighted, order: []))
         } else {
             nodes.removeFirst()
             stepNode = stepNode.map { $0 >= 0 ? $0 - 1 : $0 }
+        }
+        // Deep-link entries: a small node labelled with the path, pointing at its step.
+        for (index, entry) in flow.entries.enumerated() {
+            guard let id = graph.ids[entry.step.text], stepNode[Int(id)] >= 0 else { continue }
+            let highlighted = options.startedAtEntry == entry.name.text
+            nodes.append(Node(id: "e\(index)", label: entry.path, step: nil, role: .entry, isStart: false, highlighted: highlighted))
+            edges.append(Edge(from: nodes.count - 1, to: stepNode[Int(id)], label: nil, style: .annotation, highlighted: highlighted, order: []))
         }
         let anyIndex: Int?
         if let anyStep = flow.anyStep, anyStep.hasTransitions {
@@ -240,7 +274,8 @@ extension FlowDiagram {
                     let fromName = step.name.text
                     let toName = target.move == .backOne ? "back" : (nodes[to].step ?? "")
                     let order = options.highlightedMoves[DiagramMove(from: fromName, to: toName)] ?? []
-                    edges.append(Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: " "),
+                    // The event and the condition on lines of their own, so that labels stay narrow.
+                    edges.append(Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"),
                                       style: style, highlighted: !order.isEmpty, order: order))
                 }
             }
@@ -251,7 +286,111 @@ extension FlowDiagram {
         for (id, step) in flow.steps.enumerated() where included[id] {
             addEdges(from: stepNode[id], step: step)
         }
+        // Where a drawn run failed: the step is marked, and a note says why.
+        if let failure = options.failure, let id = graph.ids[failure.step], stepNode[Int(id)] >= 0 {
+            let index = stepNode[Int(id)]
+            nodes[index].failure = failure.message
+            nodes.append(Node(id: "failure", label: "✗ the run failed here:\n" + Self.short(failure.message, limit: 60), step: nil,
+                              role: .failureNote, isStart: false, highlighted: false, failure: failure.message))
+            edges.append(Edge(from: nodes.count - 1, to: index, label: nil, style: .annotation, highlighted: false, order: []))
+        }
         self.init(title: flow.title ?? flow.name.text, nodes: nodes, edges: edges)
+        direction = options.direction ?? preferredDirection()
+        if options.legend { addLegend() }
+    }
+
+    /// The most a picture may be wider than high, as laid out in the direction flowkit chooses (docs/format.md,
+    /// "Pictures"), so that a pull request can show it at full size.
+    public static let maxAspectRatio = 2.5
+
+    /// `LR` unless a left-to-right picture would be more than `maxAspectRatio` times as wide as high; then `TB`.
+    /// The size is estimated from the layered layout every renderer makes (the longest path from the roots, with
+    /// the back edges of a depth-first search set aside): along the direction, each layer is as deep as its widest
+    /// node plus the gap to the next, which an edge label widens; across it, the fullest layer's nodes and gaps.
+    public func preferredDirection() -> String {
+        var layer = layers()
+        // Nodes only pointing at others (entries, `"*"`) sit beside what they point at, not all in the first layer.
+        var incoming = [Bool](repeating: false, count: nodes.count)
+        for edge in edges { incoming[edge.to] = true }
+        for edge in edges where !incoming[edge.from] && nodes[edge.from].role != .initial {
+            layer[edge.from] = max(0, layer[edge.to] - 1)
+        }
+        guard let deepest = layer.max() else { return "LR" }
+        // Points at the renderers' font sizes: about 6.6 per character of an 11-point label, 5 of a 9-point one.
+        var along = [Double](repeating: 0, count: deepest + 1)
+        var across = [Double](repeating: 0, count: deepest + 1)
+        var gap = [Double](repeating: 40, count: deepest + 1)
+        for (index, node) in nodes.enumerated() where !node.inLegend {
+            let lines = node.label.split(separator: "\n")
+            let width = Double(lines.map(\.count).max() ?? 1) * 6.6 + 24
+            let height = Double(max(lines.count, 1)) * 14 + 16
+            along[layer[index]] = max(along[layer[index]], width)
+            across[layer[index]] += height + 25
+        }
+        for edge in edges where !edge.inLegend {
+            let label = Double(edge.label?.split(separator: "\n").map(\.count).max() ?? 0) * 5 + 40
+            let from = min(layer[edge.from], layer[edge.to])
+            gap[from] = max(gap[from], label)
+        }
+        let width = along.reduce(0, +) + gap.dropLast().reduce(0, +)
+        let height = across.max() ?? 1
+        return width > Self.maxAspectRatio * height ? "TB" : "LR"
+    }
+
+    /// The key of shapes and edge styles (`--legend`), added as nodes and edges of their own.
+    mutating func addLegend() {
+        let first = nodes.count
+        let samples: [(String, Role)] = [("screen", .screen), ("action", .action), ("nested flow", .flow), ("finish", .finish), ("/deep/link", .entry)]
+        for (index, sample) in samples.enumerated() {
+            nodes.append(Node(id: "k\(index)", label: sample.0, step: nil, role: sample.1, isStart: false, highlighted: false, inLegend: true))
+        }
+        let moves: [(Int, Int, String?, Style)] = [
+            (4, 0, "entry", .annotation), (0, 1, "on event / next", .forward), (1, 0, "back", .back), (1, 2, "restart", .restart), (2, 3, nil, .forward),
+        ]
+        for (from, to, label, style) in moves {
+            edges.append(Edge(from: first + from, to: first + to, label: label, style: style, highlighted: false, order: [], inLegend: true))
+        }
+    }
+
+    /// Each node's layer in a layered layout: the longest path from the nodes with no incoming edge, after the
+    /// back edges of a depth-first search from every node in order are set aside.
+    func layers() -> [Int] {
+        let n = nodes.count
+        guard n > 0 else { return [] }
+        var outgoing = [[Int]](repeating: [], count: n)
+        for (index, edge) in edges.enumerated() { outgoing[edge.from].append(index) }
+        var state = [UInt8](repeating: 0, count: n)
+        var isBackEdge = [Bool](repeating: false, count: edges.count)
+        var postorder: [Int] = []
+        for root in 0..<n where state[root] == 0 {
+            var stack: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let (node, next) = stack.last {
+                if next < outgoing[node].count {
+                    stack[stack.count - 1].next += 1
+                    let edgeIndex = outgoing[node][next]
+                    let target = edges[edgeIndex].to
+                    if state[target] == 1 {
+                        isBackEdge[edgeIndex] = true
+                    } else if state[target] == 0 {
+                        state[target] = 1
+                        stack.append((target, 0))
+                    }
+                } else {
+                    state[node] = 2
+                    postorder.append(node)
+                    stack.removeLast()
+                }
+            }
+        }
+        var layer = [Int](repeating: 0, count: n)
+        for node in postorder.reversed() {
+            for edgeIndex in outgoing[node] where !isBackEdge[edgeIndex] {
+                let target = edges[edgeIndex].to
+                layer[target] = max(layer[target], layer[node] + 1)
+            }
+        }
+        return layer
     }
 
     /// Steps within `radius` moves of `center`, following moves in either direction.
@@ -292,42 +431,8 @@ extension FlowDiagram {
     /// layout; a connector keeps the picture readable and the layout fast. Layers are the longest-path layering
     /// from the first node after depth-first back edges are set aside, as a layered layout ranks them.
     public func breakingLongEdges(maxSpan: Int) -> FlowDiagram {
-        let n = nodes.count
-        guard n > 0 else { return self }
-        var outgoing = [[Int]](repeating: [], count: n)
-        for (index, edge) in edges.enumerated() { outgoing[edge.from].append(index) }
-        // Iterative DFS from every root in node order; edges to nodes on the stack are back edges.
-        var state = [UInt8](repeating: 0, count: n)
-        var isBackEdge = [Bool](repeating: false, count: edges.count)
-        var postorder: [Int] = []
-        for root in 0..<n where state[root] == 0 {
-            var stack: [(node: Int, next: Int)] = [(root, 0)]
-            state[root] = 1
-            while let (node, next) = stack.last {
-                if next < outgoing[node].count {
-                    stack[stack.count - 1].next += 1
-                    let edgeIndex = outgoing[node][next]
-                    let target = edges[edgeIndex].to
-                    if state[target] == 1 {
-                        isBackEdge[edgeIndex] = true
-                    } else if state[target] == 0 {
-                        state[target] = 1
-                        stack.append((target, 0))
-                    }
-                } else {
-                    state[node] = 2
-                    postorder.append(node)
-                    stack.removeLast()
-                }
-            }
-        }
-        var layer = [Int](repeating: 0, count: n)
-        for node in postorder.reversed() {
-            for edgeIndex in outgoing[node] where !isBackEdge[edgeIndex] {
-                let target = edges[edgeIndex].to
-                layer[target] = max(layer[target], layer[node] + 1)
-            }
-        }
+        guard !nodes.isEmpty else { return self }
+        let layer = layers()
         var result = self
         for (index, edge) in edges.enumerated() where abs(layer[edge.to] - layer[edge.from]) > maxSpan {
             let target = nodes[edge.to]
@@ -339,9 +444,8 @@ extension FlowDiagram {
         return result
     }
 
-    /// An expression cut to a length that fits on an edge.
-    static func short(_ text: String) -> String {
-        let limit = 40
-        return text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    /// Text (an expression, an error) cut to a length that fits on an edge or a note.
+    static func short(_ text: String, limit: Int = 40) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 }

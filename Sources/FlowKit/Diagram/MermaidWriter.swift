@@ -3,8 +3,9 @@
 /// Every label is written with Mermaid's entity codes for the characters its grammar gives meaning to, so a
 /// title cannot end a statement, open a note or inject a directive.
 public enum MermaidWriter {
-    /// The diagram as Mermaid text; `direction` is `LR` or `TB`.
-    public static func write(_ diagram: FlowDiagram, direction: String = "LR") -> String {
+    /// The diagram as Mermaid text, laid out in the diagram's direction (`LR` or `TB`) unless `direction` says.
+    public static func write(_ diagram: FlowDiagram, direction: String? = nil) -> String {
+        let direction = direction ?? diagram.direction
         // The title sits in YAML front matter, where entity codes mean nothing: a JSON string is valid YAML.
         let title = String(String.UnicodeScalarView(diagram.title.unicodeScalars.map { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0 }))
         var lines = ["---", "title: \(JSONText.string(title))", "---", "stateDiagram-v2", "    direction \(direction == "TB" ? "TB" : "LR")"]
@@ -14,13 +15,19 @@ public enum MermaidWriter {
         lines.append("    classDef undefined fill:#fdecea,stroke:#c0392b,stroke-dasharray:4 3")
         lines.append("    classDef marker fill:#ffffff,stroke:#999999,font-size:10px")
         lines.append("    classDef highlighted stroke:#d35400,stroke-width:3px")
+        lines.append("    classDef entry fill:#fff8e1,stroke:#b7950b,font-size:10px")
+        lines.append("    classDef boundary fill:#f4f4f4,stroke:#bbbbbb,color:#888888,font-size:10px")
+        lines.append("    classDef failed fill:#fdecea,stroke:#c0392b,stroke-width:3px")
         var classes: [String: [String]] = [:]
+        var legend: [String] = []
         for node in diagram.nodes {
             switch node.role {
-            case .initial:
+            case .initial, .failureNote:
                 continue
-            case .screen, .anyStep, .elided:
+            case .screen, .anyStep:
                 break
+            case .entry: classes["entry", default: []].append(node.id)
+            case .boundary: classes["boundary", default: []].append(node.id)
             case .action: classes["action", default: []].append(node.id)
             case .flow: classes["flow", default: []].append(node.id)
             case .finish: classes["finish", default: []].append(node.id)
@@ -28,18 +35,34 @@ public enum MermaidWriter {
             case .backMarker, .connector: classes["marker", default: []].append(node.id)
             }
             if node.highlighted { classes["highlighted", default: []].append(node.id) }
-            lines.append("    state \"\(escape(node.label))\" as \(node.id)")
+            if node.failure != nil { classes["failed", default: []].append(node.id) }
+            if node.inLegend {
+                legend.append("        state \"\(escape(node.label))\" as \(node.id)")
+            } else {
+                lines.append("    state \"\(escape(node.label))\" as \(node.id)")
+            }
         }
         for edge in diagram.edges {
+            if diagram.nodes[edge.from].role == .failureNote {
+                // Mermaid has notes: the failure is one, beside the step where the run stopped.
+                lines.append("    note right of \(diagram.nodes[edge.to].id) : \(escape(diagram.nodes[edge.from].label))")
+                continue
+            }
             let from = diagram.nodes[edge.from].role == .initial ? "[*]" : diagram.nodes[edge.from].id
             let to = diagram.nodes[edge.to].id
             var label = edge.label ?? ""
             if edge.style == .back && !label.contains("back") { label += label.isEmpty ? "back" : " (back)" }
             if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + ". " + label }
-            lines.append("    \(from) --> \(to)" + (label.isEmpty ? "" : " : \(escape(label))"))
+            let line = "\(from) --> \(to)" + (label.isEmpty ? "" : " : \(escape(label))")
+            if edge.inLegend { legend.append("        " + line) } else { lines.append("    " + line) }
         }
-        for node in diagram.nodes where node.role == .finish {
+        for node in diagram.nodes where node.role == .finish && !node.inLegend {
             lines.append("    \(node.id) --> [*]")
+        }
+        if !legend.isEmpty {
+            lines.append("    state \"Key\" as legend {")
+            lines += legend
+            lines.append("    }")
         }
         for (name, ids) in classes.sorted(by: { $0.key < $1.key }) {
             lines.append("    class \(ids.joined(separator: ",")) \(name)")

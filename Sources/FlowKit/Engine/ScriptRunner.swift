@@ -21,6 +21,8 @@ public struct ScenarioResult: Sendable {
     public let state: [String: Value]
     /// Every completion.
     public let trace: [TraceEntry]
+    /// The entry (deep link) the run began at, nil for a run from `start`.
+    public var entry: String? = nil
 }
 
 /// One reason a scenario failed, and where it points.
@@ -84,9 +86,11 @@ public enum ScriptRunner {
             return failure(scenario, run, "the script ended at step '\(current)' before the flow finished", (script.file, scenario.position))
         }
         let mismatches = scenario.expect.map { check($0, run: run) } ?? []
-        return ScenarioResult(name: scenario.name, passed: mismatches.isEmpty,
-                              failures: mismatches.map { ScenarioFailure(message: $0.message, file: script.file, position: $0.position) },
-                              path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
+        var result = ScenarioResult(name: scenario.name, passed: mismatches.isEmpty,
+                                    failures: mismatches.map { ScenarioFailure(message: $0.message, file: script.file, position: $0.position) },
+                                    path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
+        if case .entry(let entry, _, _) = scenario.start { result.entry = entry.text }
+        return result
     }
 
     /// Runs the flow from `start`, making `moves` in order (`flowkit simulate --events`); the run passes when the
@@ -129,8 +133,10 @@ public enum ScriptRunner {
     }
 
     private static func failure(_ scenario: Scenario, _ run: FlowRun?, _ message: String, _ location: (String, SourcePosition)) -> ScenarioResult {
-        ScenarioResult(name: scenario.name, passed: false, failures: [ScenarioFailure(message: message, file: location.0, position: location.1)],
-                       path: run?.path ?? [], outcome: run?.outcome, state: run?.state ?? [:], trace: run?.trace ?? [])
+        var result = ScenarioResult(name: scenario.name, passed: false, failures: [ScenarioFailure(message: message, file: location.0, position: location.1)],
+                                    path: run?.path ?? [], outcome: run?.outcome, state: run?.state ?? [:], trace: run?.trace ?? [])
+        if case .entry(let entry, _, _) = scenario.start { result.entry = entry.text }
+        return result
     }
 
     private static func location(_ error: RunError, script: Script, fallback: SourcePosition) -> (String, SourcePosition) {

@@ -16,6 +16,7 @@ public struct JSONSimulationReporter: SimulationReporter {
                 "\"outcome\": " + (result.outcome.map(JSONText.string) ?? "null"),
                 "\"state\": " + Value.object(result.state).jsonText,
             ]
+            if let entry = result.entry { fields.append("\"start\": {\"entry\": \(JSONText.string(entry))}") }
             if let error = result.error {
                 fields.append("\"error\": \(JSONText.string(error))")
                 if let location = result.errorLocation {
