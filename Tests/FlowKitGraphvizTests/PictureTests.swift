@@ -146,12 +146,3 @@ struct PictureTests {
         #expect(try #require(rendered.width) > 2.5 * (try #require(rendered.height)))
     }
 }
-
-@Suite("Pictures: debugging aid")
-struct PictureDump {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["FLOWKIT_DUMP_SEED"] != nil)) func dump() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["FLOWKIT_DUMP_SEED"]!)!
-        let bundle = BlueprintGenerator.bundle(seed: seed)
-        try bundle.main.flow.render(.yaml).write(toFile: "/tmp/seed.yaml", atomically: true, encoding: .utf8)
-    }
-}
