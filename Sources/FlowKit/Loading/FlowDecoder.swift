@@ -25,7 +25,8 @@ public struct FlowDecoder {
         self.file = file
     }
 
-    /// Decodes `root`, the document of `file`, into a flow and the `schema` findings met on the way.
+    /// Decodes `root`, the document of `file`, into a flow and the `schema` findings met on the way (and the
+    /// `undeclared_state` finding of an input that 'state' does not declare).
     public static func decode(_ root: Node, file: String) -> (flow: Flow?, diagnostics: [Diagnostic]) {
         var decoder = FlowDecoder(file: file)
         let flow = decoder.flow(root)
@@ -34,8 +35,8 @@ public struct FlowDecoder {
 
     // MARK: - Findings
 
-    private mutating func report(_ message: String, at position: SourcePosition, step: String? = nil) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: "schema", step: step, message: message))
+    private mutating func report(_ message: String, at position: SourcePosition, step: String? = nil, rule: String = "schema", subject: String? = nil) {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: rule, step: step, message: message, subject: subject))
     }
 
     private mutating func checkKeys(_ entries: [Node.Entry], allowed: [String], in context: @autoclosure () -> String, step: String? = nil) {
@@ -103,7 +104,14 @@ public struct FlowDecoder {
 
         var version = 1
         if let node = root["flowkit"] {
-            if case .int(let value)? = node.scalar?.kind, !(node.scalar?.quoted ?? true) {
+            // The version is the number 1; `1.0` is the same number (as JSON Schema's `const` has it).
+            var number: Int64?
+            switch node.scalar?.kind {
+            case .int(let value)?: number = value
+            case .number(let value)? where value == value.rounded() && abs(value) < 1e15: number = Int64(value)
+            default: number = nil
+            }
+            if let value = number, !(node.scalar?.quoted ?? true) {
                 if value != 1 {
                     report("unsupported format version \(value); this flowkit reads version 1", at: node.position)
                     complete = false
@@ -204,8 +212,9 @@ public struct FlowDecoder {
         case .sequence(let items):
             var values: [String] = []
             for item in items {
-                guard let scalar = item.scalar, scalar.kind != .null, !scalar.text.isEmpty else {
-                    report("an enum value must be text, found \(item.kindDescription)", at: item.position, step: step)
+                guard let scalar = item.scalar, case .string = scalar.kind, !scalar.text.isEmpty else {
+                    let quote = item.scalar.map { $0.kind != .null && !$0.text.isEmpty ? "; quote it: '\(Identifier.display($0.text))'" : "" } ?? ""
+                    report("an enum value must be a non-empty string, found \(item.kindDescription)\(quote)", at: item.position, step: step)
                     return nil
                 }
                 if values.contains(scalar.text) {
@@ -241,7 +250,10 @@ public struct FlowDecoder {
             if names.contains(where: { $0.text == name.text }) {
                 report("input '\(name.text)' is listed twice", at: item.position)
             } else if !declared.contains(name.text) {
-                report("input '\(name.text)' is not a declared state key\(Suggestions.didYouMean(name.text, in: declared))", at: item.position)
+                // A reference to 'state', not a question of shape: the JSON Schema cannot see it, so it is not a
+                // `schema` finding (docs/format.md, "The JSON Schema").
+                report("input '\(name.text)' is not a declared state key\(Suggestions.didYouMean(name.text, in: declared))", at: item.position,
+                       rule: "undeclared_state", subject: name.text)
             } else {
                 names.append(name)
             }
@@ -290,6 +302,8 @@ public struct FlowDecoder {
 
     private mutating func anyStep(_ entry: Node.Entry) -> Step? {
         let name = Name("*", at: entry.keyPosition)
+        // `"*":` with no value shares nothing, as an empty step says nothing (the schema allows both).
+        if let scalar = entry.value.scalar, scalar.kind == .null { return Step(name: name) }
         guard let fields = mapping(entry.value, "step '*'", step: "*") else { return nil }
         for field in fields where !Self.anyStepKeys.contains(field.key) {
             if Self.stepKeys.contains(field.key) {

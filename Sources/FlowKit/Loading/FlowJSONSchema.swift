@@ -3,8 +3,17 @@
 /// It checks the shape of a document only: names, types, targets and the keys a step may have.
 /// Whether the steps and events it names exist, and what the expressions mean, is lint's work.
 public enum FlowJSONSchema {
+    /// The rules a step's `lint.allow` may name, as a JSON list on one line.
+    private static let suppressibleRules: String = {
+        let names = Linter.rules.map { $0.description.identifier }.filter { !Linter.unsuppressible.contains($0) }
+        return "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }()
+
     /// The schema as pretty-printed JSON text.
-    public static let text: String = #"""
+    public static let text: String = template.replacing("\"SUPPRESSIBLE_RULES\"", with: suppressibleRules)
+
+    /// The schema, with a placeholder for the rules `lint.allow` may name (they come from `Linter.rules`).
+    private static let template: String = #"""
     {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
       "$id": "https://flowkit.dev/schema/flow-1.json",
@@ -32,11 +41,11 @@ public enum FlowJSONSchema {
           "description": "The flow's name."
         },
         "title": {
-          "type": "string",
+          "$ref": "#/$defs/text",
           "description": "A human-readable name of the flow, shown in diagrams."
         },
         "description": {
-          "type": "string",
+          "$ref": "#/$defs/text",
           "description": "Free text about the flow, for readers; flowkit ignores it."
         },
         "start": {
@@ -94,12 +103,71 @@ public enum FlowJSONSchema {
               }
             ]
           },
+          "properties": {
+            "*": {
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/anyStep"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          },
           "additionalProperties": {
-            "$ref": "#/$defs/step"
+            "anyOf": [
+              {
+                "$ref": "#/$defs/step"
+              },
+              {
+                "type": "null",
+                "description": "An empty step: a screen with nothing else."
+              }
+            ]
           }
         }
       },
       "$defs": {
+        "text": {
+          "type": [
+            "string",
+            "number",
+            "boolean"
+          ],
+          "description": "Text for readers; a number or a boolean is shown as written."
+        },
+        "handlers": {
+          "type": "object",
+          "description": "Event handlers: event name to target.",
+          "propertyNames": {
+            "$ref": "#/$defs/identifier"
+          },
+          "additionalProperties": {
+            "$ref": "#/$defs/targetList"
+          }
+        },
+        "anyStep": {
+          "type": "object",
+          "description": "The step named `*`: `on` and `next` handlers that apply to every step that has none of its own.",
+          "additionalProperties": false,
+          "properties": {
+            "on": {
+              "$ref": "#/$defs/handlers"
+            },
+            "next": {
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/targetList"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "The target taken when a step without a `next` of its own completes and no handled event was raised."
+            }
+          }
+        },
         "identifier": {
           "type": "string",
           "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
@@ -265,21 +333,36 @@ public enum FlowJSONSchema {
           "type": "object",
           "description": "Lint settings for this step.",
           "additionalProperties": false,
+          "dependentRequired": {
+            "allow": [
+              "reason"
+            ]
+          },
           "properties": {
             "allow": {
-              "type": "array",
-              "description": "Rule identifiers whose findings about this step are silenced.",
-              "items": {
-                "type": "string",
-                "pattern": "^[a-z_]+$",
-                "description": "A lint rule identifier, such as `unreachable_step`."
-              }
+              "description": "Rule identifiers whose findings about this step are silenced: one, or a list.",
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/suppressibleRule"
+                },
+                {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/$defs/suppressibleRule"
+                  }
+                }
+              ]
             },
             "reason": {
               "type": "string",
-              "description": "Why the rules are silenced, for readers."
+              "pattern": "\\S",
+              "description": "Why the rules are silenced, for readers; required with `allow`."
             }
           }
+        },
+        "suppressibleRule": {
+          "enum": "SUPPRESSIBLE_RULES",
+          "description": "A lint rule identifier, such as `unreachable_step` (not `syntax`, `schema` or `duplicate_key`, which cannot be silenced)."
         },
         "step": {
           "type": "object",
@@ -296,11 +379,11 @@ public enum FlowJSONSchema {
               "description": "`screen` (the default): shown to the user. `action`: work such as a network call. `flow`: runs a nested flow to its end. `finish`: ends the flow."
             },
             "title": {
-              "type": "string",
+              "$ref": "#/$defs/text",
               "description": "A label for diagrams."
             },
             "description": {
-              "type": "string",
+              "$ref": "#/$defs/text",
               "description": "Free text about the step, for readers; flowkit ignores it."
             },
             "result": {
@@ -318,18 +401,18 @@ public enum FlowJSONSchema {
               "description": "The reducer: state key to expression, applied when the step completes with a result. Expressions see `result` and the state before the step."
             },
             "on": {
-              "type": "object",
-              "description": "Event handlers: event name to target.",
-              "propertyNames": {
-                "$ref": "#/$defs/identifier"
-              },
-              "additionalProperties": {
-                "$ref": "#/$defs/targetList"
-              }
+              "$ref": "#/$defs/handlers"
             },
             "next": {
-              "$ref": "#/$defs/targetList",
-              "description": "The target taken when the step completes and no handled event was raised."
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/targetList"
+                },
+                {
+                  "type": "null"
+                }
+              ],
+              "description": "The target taken when the step completes and no handled event was raised (`null`: none, as when it is left out)."
             },
             "outcome": {
               "$ref": "#/$defs/identifier",
@@ -337,9 +420,7 @@ public enum FlowJSONSchema {
             },
             "flow": {
               "type": "string",
-              "minLength": 1,
-              "pattern": "^[^/]",
-              "description": "On a `flow` step: the nested flow file, as a path relative to this file."
+              "description": "On a `flow` step: the nested flow file, as a path relative to this file (lint's `subflow_missing` checks that it is one)."
             },
             "input": {
               "type": "object",

@@ -24,8 +24,6 @@ struct FlowDecoderTests {
     static let header = "flowkit: 1\nflow: t\nstart: a\n"
 
     static let cases: [SchemaCase] = [
-        SchemaCase(name: "an input that is not a declared state key", yaml: header + "state: { country: string }\ninputs: [contry]\nsteps:\n  a: { kind: finish }\n",
-                   line: 5, column: 10, message: "input 'contry' is not a declared state key; did you mean 'country'?"),
         SchemaCase(name: "an input listed twice", yaml: header + "state: { country: string }\ninputs: [country, country]\nsteps:\n  a: { kind: finish }\n",
                    line: 5, column: 19, message: "input 'country' is listed twice"),
         SchemaCase(name: "inputs that are not a list", yaml: header + "state: { country: string }\ninputs: country\nsteps:\n  a: { kind: finish }\n",
@@ -91,6 +89,17 @@ struct FlowDecoderTests {
         SchemaCase(name: "a target list inside a target list", yaml: header + "steps:\n  a: { next: [[b]] }\n  b: { kind: finish }\n",
                    line: 5, column: 15, message: "a target list holds targets, not lists"),
     ]
+
+    /// An input 'state' does not declare is a reference, which the JSON Schema cannot see: `undeclared_state`.
+    @Test func anUndeclaredInputIsUndeclaredStateNotSchema() {
+        let document = loadYAML(Self.header + "state: { country: string }\ninputs: [contry]\nsteps:\n  a: { kind: finish }\n")
+        #expect(!document.diagnostics.contains { $0.rule == "schema" })
+        let finding = document.diagnostics.first { $0.rule == "undeclared_state" }
+        #expect(finding?.position == SourcePosition(line: 5, column: 10))
+        #expect(finding?.message == "input 'contry' is not a declared state key; did you mean 'country'?")
+        #expect(finding?.subject == "contry")
+        #expect(document.isWellFormed && document.flow?.inputs.isEmpty == true)
+    }
 
     @Test(arguments: cases)
     func schemaFinding(_ schemaCase: SchemaCase) {

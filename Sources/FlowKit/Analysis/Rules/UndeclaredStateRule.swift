@@ -1,10 +1,11 @@
-/// `undeclared_state`: an expression reads, or a `set` writes, a state key that `state` does not declare.
+/// `undeclared_state`: an expression reads, a `set` writes, or `inputs` lists a state key that `state` does not
+/// declare.
 public enum UndeclaredStateRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
         identifier: "undeclared_state",
         name: "Undeclared state",
-        summary: "An expression reads, or a 'set' writes, a state key that 'state' does not declare.",
+        summary: "An expression reads, a 'set' writes, or 'inputs' lists a state key that 'state' does not declare.",
         rationale: """
             Every state key is declared once in 'state' with its type. Reading an undeclared key (state.key, \
             exists(state.key)) is a run error or, inside exists(…), always false; writing one through a step's or a \
@@ -64,7 +65,7 @@ public enum UndeclaredStateRule: Rule {
 
     /// The undeclared state keys read or written in a well-formed flow, at the path inside the expression or the key of the 'set'.
     public static func check(_ context: LintContext) -> [Diagnostic] {
-        TypeMismatchRule.typeFindings(context)
+        context.loaderFindings(self) + TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .undeclaredState }
             .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, $0.message) }
     }
