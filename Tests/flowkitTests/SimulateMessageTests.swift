@@ -154,4 +154,19 @@ struct SimulateMessageTests {
         #expect(result.stdout.contains("parent.yaml:6:65: error: step 'signIn' handles 'gaveUp', which 'events' does not declare; a nested flow's outcomes are handled as events, so declare 'gaveUp' in 'events' (nested flow 'child.yaml' finishes with 'signedIn', 'gaveUp', 'cancelled') [undeclared_event]"), "\(result.stdout)")
         #expect(result.stdout.contains("error: step 'signIn' handles 'canceled', which 'events' does not declare; a nested flow's outcomes are handled as events, so declare it in 'events'; did you mean the outcome 'cancelled'? (nested flow 'child.yaml' finishes with 'signedIn', 'gaveUp', 'cancelled') [undeclared_event]"), "\(result.stdout)")
     }
+
+    @Test func aNestedTraceLineNamesItsTargetAndARunErrorPrintsNoUsage() throws {
+        let booking = try flowkit(["simulate", "--script", "flows/scripts/booking.yaml", "--scenario",
+                                   "giving up the nested sign-in returns to the checkout, and a reset link signs in"])
+        #expect(booking.status == 0)
+        let line = booking.stdout.split(separator: "\n").first { $0.contains("signIn/email") && $0.contains("event cancel") } ?? ""
+        #expect(line.hasSuffix("-> signIn/gaveUp"), "a nested trace line names where it went: \(line)")
+
+        for arguments in [["--events", "error"], ["--state", #"{"country": "RU"}"#, "--events", "next"],
+                          ["--state", #"{"country": "RU"}"#, "--events", #"amount={"amount": "x"}"#]] {
+            let result = try flowkit(["simulate", "flows/transfer.yaml"] + arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(!result.stdout.contains("Usage") && !result.stderr.contains("Usage"), "a run error is not a bad argument: \(result.stderr)")
+        }
+    }
 }
