@@ -27,16 +27,7 @@ struct CompletionTests {
             """
         for line in lines { driver += "complete_line '\(line)'\n" }
         try driver.write(toFile: path + "/driver.sh", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bash)
-        process.arguments = ["--norc", "--noprofile", path + "/driver.sh"]
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try runProcess(bash, ["--norc", "--noprofile", path + "/driver.sh"], keepStandardError: false).stdout
         let rows = output.split(separator: "\n").map(String.init)
         #expect(rows.first == "complete -o filenames -F _flowkit flowkit", "complete -p: \(rows.first ?? "")")
         var result: [String: [String]] = [:]

@@ -21,26 +21,11 @@ struct ExamplesTests {
 
     /// Runs `command` with the shell in `directory`.
     private func shell(_ command: String, in directory: String) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = directory + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["NO_COLOR"] = "1"
         environment["COLUMNS"] = "80"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
-                         status: process.terminationStatus)
+        return try runProcess("/bin/sh", ["-c", command], in: directory, environment: environment)
     }
 
     /// The commands under "Examples:" in a help text, continuation lines (ending in `\`) joined.

@@ -56,16 +56,9 @@ struct SchemaAgreementTests {
             try entry.document.root!.jsonText.write(toFile: file, atomically: true, encoding: .utf8)
             files.append(file)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", packageRoot + "/Tests/schema/validate.py", directory + "/schema.json"] + files
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 2, "the validator could not run: \(output)")
+        let validation = try runProcess("/usr/bin/env", ["python3", packageRoot + "/Tests/schema/validate.py", directory + "/schema.json"] + files)
+        let output = validation.stdout
+        #expect(validation.status != 2, "the validator could not run: \(output)\(validation.stderr)")
         var schemaErrors: [String: [String]] = [:]
         for line in output.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }

@@ -18,16 +18,8 @@ struct SchemaCommandTests {
             try JSONSerialization.data(withJSONObject: document.value, options: [.fragmentsAllowed]).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", packageRoot + "/Tests/schema/validate.py", directory + "/schema.json"] + paths
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return RunResult(stdout: output, stderr: "", status: process.terminationStatus)
+        let result = try runProcess("/usr/bin/env", ["python3", packageRoot + "/Tests/schema/validate.py", directory + "/schema.json"] + paths)
+        return RunResult(stdout: result.stdout + result.stderr, stderr: "", status: result.status)
     }
 
     @Test func schemaIsJSON() throws {

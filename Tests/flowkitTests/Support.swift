@@ -50,3 +50,25 @@ func flowkit(_ arguments: [String], environment: [String: String] = [:], input: 
 func expectGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     try TestSupport.expectGolden(actual, name, in: "Tests/flowkitTests/Golden", sourceLocation: sourceLocation)
 }
+
+/// Runs `executable` with `arguments` in `directory` (the package root by default), standard input empty; what it
+/// printed (standard error only when `keepStandardError`, else dropped) and how it exited.
+func runProcess(_ executable: String, _ arguments: [String], in directory: String = packageRoot, environment: [String: String]? = nil,
+                keepStandardError: Bool = true) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    if let environment { process.environment = environment }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = keepStandardError ? err : FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = keepStandardError ? err.fileHandleForReading.readDataToEndOfFile() : Data()
+    process.waitUntilExit()
+    return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+                     status: process.terminationStatus)
+}

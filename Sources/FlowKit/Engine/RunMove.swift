@@ -128,33 +128,11 @@ extension RunMove {
         if let problem = parsed.diagnostics.first {
             throw RunMoveError(message: "the result is not valid JSON: \(problem.message)", column: column + problem.position.column - 1)
         }
-        guard let root = parsed.root, case .object(let values)? = value(root) else {
+        var hasList = false
+        guard let root = parsed.root, case .object(let values)? = root.flowValue(list: { _ in hasList = true }), !hasList else {
             throw RunMoveError(message: "a result must be a JSON object", column: column)
         }
         return values
-    }
-
-    /// A JSON node as a flow value; nil for a list, which is not a flow value.
-    private static func value(_ node: Node) -> Value? {
-        switch node.value {
-        case .scalar(let scalar):
-            switch scalar.kind {
-            case .null: return .null
-            case .bool(let flag): return .bool(flag)
-            case .int(let number): return .int(number)
-            case .number(let number): return .number(number)
-            case .string: return .string(scalar.text)
-            }
-        case .mapping(let entries):
-            var object: [String: Value] = [:]
-            for entry in entries {
-                guard let value = value(entry.value) else { return nil }
-                object[entry.key] = value
-            }
-            return .object(object)
-        case .sequence:
-            return nil
-        }
     }
 }
 

@@ -137,6 +137,17 @@ public enum FlowJSONSchema {
           ],
           "description": "Text for readers; a number or a boolean is shown as written."
         },
+        "optionalTargetList": {
+          "description": "A target list, or `null`: no target, as when the key is left out.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/targetList"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
         "handlers": {
           "type": "object",
           "description": "Event handlers: event name to target.",
@@ -156,14 +167,7 @@ public enum FlowJSONSchema {
               "$ref": "#/$defs/handlers"
             },
             "next": {
-              "anyOf": [
-                {
-                  "$ref": "#/$defs/targetList"
-                },
-                {
-                  "type": "null"
-                }
-              ],
+              "$ref": "#/$defs/optionalTargetList",
               "description": "The target taken when a step without a `next` of its own completes and no handled event was raised."
             }
           }
@@ -404,15 +408,8 @@ public enum FlowJSONSchema {
               "$ref": "#/$defs/handlers"
             },
             "next": {
-              "anyOf": [
-                {
-                  "$ref": "#/$defs/targetList"
-                },
-                {
-                  "type": "null"
-                }
-              ],
-              "description": "The target taken when the step completes and no handled event was raised (`null`: none, as when it is left out)."
+              "$ref": "#/$defs/optionalTargetList",
+              "description": "The target taken when the step completes and no handled event was raised."
             },
             "outcome": {
               "$ref": "#/$defs/identifier",

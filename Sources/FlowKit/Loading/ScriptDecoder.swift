@@ -165,9 +165,21 @@ public struct ScriptDecoder {
         return result
     }
 
-    /// A document node as a flow value: scalars by kind, mappings as objects; lists are not values.
+    /// A document node as a flow value; a list inside it is reported and left out.
     private mutating func value(_ node: Node) -> Value? {
-        switch node.value {
+        var lists: [Node] = []
+        let value = node.flowValue { lists.append($0) }
+        for list in lists { report("lists are not flow values", at: list.position) }
+        return value
+    }
+
+}
+
+extension Node {
+    /// The node as a flow value: scalars by kind, mappings as objects. Lists are not flow values: each is given to
+    /// `list` and left out (a list at the top gives nil).
+    func flowValue(list: (Node) -> Void) -> FlowKit.Value? {
+        switch value {
         case .scalar(let scalar):
             switch scalar.kind {
             case .null: return .null
@@ -177,13 +189,13 @@ public struct ScriptDecoder {
             case .string: return .string(scalar.text)
             }
         case .mapping(let entries):
-            var object: [String: Value] = [:]
+            var object: [String: FlowKit.Value] = [:]
             for entry in entries {
-                if let value = value(entry.value) { object[entry.key] = value }
+                if let value = entry.value.flowValue(list: list) { object[entry.key] = value }
             }
             return .object(object)
         case .sequence:
-            report("lists are not flow values", at: node.position)
+            list(self)
             return nil
         }
     }
