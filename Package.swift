@@ -3,23 +3,22 @@ import PackageDescription
 
 let package = Package(
     name: "flowkit",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "FlowKit", targets: ["FlowKit"]),
         .library(name: "FlowKitGraphviz", targets: ["FlowKitGraphviz"]),
         .executable(name: "flowkit", targets: ["flowkit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Ranges an app can share: Yams 5 and 6 both build and pass the tests (the oldest, 5.0.1, and the newest,
+        // 6.2.2, are checked); ArgumentParser is for the command only.
+        .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(
             name: "FlowKit",
-            dependencies: [.product(name: "Yams", package: "Yams")],
-            // The analyses' hot loops are checked for exclusive access at compile time; the run-time checks
-            // cost about a tenth of a lint of a large flow in release builds.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .systemLibrary(
             name: "CGraphviz",

@@ -3,7 +3,7 @@
 enum NestedOutcomes {
     /// For each outcome of a reachable finish step of `child`, the non-optional state keys set on every path to
     /// every such finish step with that outcome, when a run begins at `start` with `given` set.
-    static func keys(of child: Flow, given: Set<String>, parse: (ExpressionSource) -> Result<Expression, ExpressionParseError>,
+    static func keys(of child: Flow, given: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>,
                      bitBudget: Int = MaybeUnsetRule.bitBudget) -> [String: Set<String>] {
         let graph = StepGraph(flow: StepSuggestions(flow: child).repaired(child))
         guard let start = graph.startID else { return [:] }
@@ -55,7 +55,7 @@ extension Guards {
     /// For each option of a target list: the state keys its `if` may assume set (earlier options' `!exists`
     /// failed) and the keys set when it is taken (its own `if` held as well). With `paths`, the full paths
     /// (`result.token`, `state.note`) that `exists` and `!= null` guards prove instead.
-    static func options(_ list: [Target], parse: (ExpressionSource) -> Result<Expression, ExpressionParseError>, paths: Bool = false)
+    static func options(_ list: [Target], parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, paths: Bool = false)
         -> [(failed: Set<String>, holds: Set<String>)] {
         var failed: Set<String> = []
         var result: [(failed: Set<String>, holds: Set<String>)] = []

@@ -125,12 +125,12 @@ public struct LintContext: Sendable {
 /// parallel).
 final class LintMemo: @unchecked Sendable {
     private let lock = NSLock()
-    private var parsed: [ExpressionSource: Result<Expression, ExpressionParseError>] = [:]
+    private var parsed: [ExpressionSource: Result<FlowExpression, ExpressionParseError>] = [:]
     private let typeLock = NSLock()
     private var types: [TypeFinding]?
 
     /// `ExpressionParser.parse(source)`, parsed once per source.
-    func parse(_ source: ExpressionSource) -> Result<Expression, ExpressionParseError> {
+    func parse(_ source: ExpressionSource) -> Result<FlowExpression, ExpressionParseError> {
         lock.lock()
         let known = parsed[source]
         lock.unlock()

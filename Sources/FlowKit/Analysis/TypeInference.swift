@@ -218,7 +218,7 @@ public struct InferredExpression: Hashable, Sendable {
 /// only a type that is exactly `null` counts as null. `unknown` operands are never reported.
 public enum TypeInference {
     /// The type of `expression` in `environment`, with the problems of its operators and paths.
-    public static func infer(_ expression: Expression, in environment: TypeEnvironment, guarded: Set<String> = []) -> InferredExpression {
+    public static func infer(_ expression: FlowExpression, in environment: TypeEnvironment, guarded: Set<String> = []) -> InferredExpression {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
         let type = inferrer.infer(expression.root)
@@ -227,7 +227,7 @@ public enum TypeInference {
 
     /// The problems of `expression` used as a condition (an `if`, a derived event): it must be a bool. The branches
     /// of a `? :` are checked one by one; `what` names the slot ("the 'if' of step 'a'").
-    public static func checkCondition(_ expression: Expression, in environment: TypeEnvironment, what: String,
+    public static func checkCondition(_ expression: FlowExpression, in environment: TypeEnvironment, what: String,
                                       guarded: Set<String> = []) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
@@ -239,7 +239,7 @@ public enum TypeInference {
     /// rules: an int fits `number`, a number never fits `int`, null fits only optionals, a text literal must be one
     /// of an enum's values, an enum fits another that shares a value. The branches of a `? :` are checked one by
     /// one; `what` names the slot ("step 'a' sets 'amount'").
-    public static func checkAssignment(_ expression: Expression, to type: TypeRef, in environment: TypeEnvironment, what: String,
+    public static func checkAssignment(_ expression: FlowExpression, to type: TypeRef, in environment: TypeEnvironment, what: String,
                                        guarded: Set<String> = []) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
@@ -653,7 +653,7 @@ public enum FlowTypeChecker {
     /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
     /// `sharedCheckLimit` bounds the checks of derived events and `"*"` targets at each result shape (see docs/format.md).
     public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
-                             parse: (ExpressionSource) -> Result<Expression, ExpressionParseError> = ExpressionParser.parse,
+                             parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                              sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit) -> [TypeFinding] {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse)
@@ -693,9 +693,9 @@ private struct Walker {
     var groupSize = 1
     private var seen: Set<TypeFinding> = []
 
-    let parser: (ExpressionSource) -> Result<Expression, ExpressionParseError>
+    let parser: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>
 
-    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<Expression, ExpressionParseError>) {
+    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) {
         self.flow = flow
         self.base = TypeEnvironment(state: flow.state)
         self.parser = parser
@@ -746,7 +746,7 @@ private struct Walker {
         }
     }
 
-    func parse(_ source: ExpressionSource) -> Expression? {
+    func parse(_ source: ExpressionSource) -> FlowExpression? {
         if case .success(let expression) = parser(source) { return expression }
         return nil
     }

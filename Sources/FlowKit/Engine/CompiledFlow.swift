@@ -13,8 +13,8 @@ public final class CompiledFlow: Sendable {
     /// One option of a target list.
     public struct Target: Sendable {
         public let move: Move
-        public let condition: Expression?
-        public let set: [(key: String, expression: Expression)]
+        public let condition: FlowExpression?
+        public let set: [(key: String, expression: FlowExpression)]
         public let source: FlowKit.Target
     }
 
@@ -23,13 +23,13 @@ public final class CompiledFlow: Sendable {
     public final class Step: Sendable {
         public let step: FlowKit.Step
         public let resultTypes: [String: TypeRef]?
-        public let set: [(key: String, expression: Expression)]
+        public let set: [(key: String, expression: FlowExpression)]
         public let handlers: [String: [Target]]
         public let next: [Target]?
-        public let input: [(key: String, expression: Expression)]
+        public let input: [(key: String, expression: FlowExpression)]
 
-        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: Expression)],
-             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: Expression)]) {
+        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: FlowExpression)],
+             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: FlowExpression)]) {
             self.step = step
             self.resultTypes = resultTypes
             self.set = set
@@ -50,7 +50,7 @@ public final class CompiledFlow: Sendable {
     /// Declared state types by key.
     public let stateTypes: [String: TypeRef]
     /// Derived events with their expressions, in declaration order.
-    public let derivedEvents: [(name: String, expression: Expression)]
+    public let derivedEvents: [(name: String, expression: FlowExpression)]
     /// The names of the derived events, which a step cannot raise by hand.
     public let derivedEventNames: Set<String>
     /// The id of `start`.
@@ -63,15 +63,15 @@ public final class CompiledFlow: Sendable {
         guard let startID = ids[flow.start.text] else {
             throw RunError("start step '\(flow.start.text)' is not defined", kind: .invalidFlow, file: flow.file, position: flow.start.position)
         }
-        func parse(_ source: ExpressionSource, step: String?) throws(RunError) -> Expression {
+        func parse(_ source: ExpressionSource, step: String?) throws(RunError) -> FlowExpression {
             switch ExpressionParser.parse(source) {
             case .success(let expression): return expression
             case .failure(let error):
                 throw RunError(error.message, kind: .invalidFlow, step: step, file: flow.file, position: source.position(ofOffset: error.offset))
             }
         }
-        func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: Expression)] {
-            var result: [(key: String, expression: Expression)] = []
+        func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: FlowExpression)] {
+            var result: [(key: String, expression: FlowExpression)] = []
             for assignment in list { result.append((assignment.key.text, try parse(assignment.expression, step: step))) }
             return result
         }
@@ -103,7 +103,7 @@ public final class CompiledFlow: Sendable {
         }
         var steps: [Step] = []
         for step in flow.steps { steps.append(try compile(step)) }
-        var derived: [(name: String, expression: Expression)] = []
+        var derived: [(name: String, expression: FlowExpression)] = []
         for event in flow.events {
             if let source = event.expression { derived.append((event.name.text, try parse(source, step: nil))) }
         }

@@ -239,7 +239,7 @@ public struct FlowRun: Sendable {
         EvaluationScope(state: frame.state, stateTypes: frame.flow.stateTypes, result: result, resultTypes: resultTypes)
     }
 
-    private func evaluate(_ expression: Expression, _ scope: EvaluationScope, step: String, file: String) throws(RunError) -> Value {
+    private func evaluate(_ expression: FlowExpression, _ scope: EvaluationScope, step: String, file: String) throws(RunError) -> Value {
         do {
             return try expression.evaluate(in: scope)
         } catch {
@@ -248,7 +248,7 @@ public struct FlowRun: Sendable {
         }
     }
 
-    private func condition(_ expression: Expression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
+    private func condition(_ expression: FlowExpression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
         let value = try evaluate(expression, scope, step: step, file: file)
         guard case .bool(let holds) = value else {
             throw RunError("\(what) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step, file: file, position: expression.source.position)
@@ -257,7 +257,7 @@ public struct FlowRun: Sendable {
     }
 
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored.
-    private mutating func assign(_ assignments: [(key: String, expression: Expression)], scope: EvaluationScope, step: String) throws(RunError) {
+    private mutating func assign(_ assignments: [(key: String, expression: FlowExpression)], scope: EvaluationScope, step: String) throws(RunError) {
         let index = frames.count - 1
         let flow = frames[index].flow
         var values: [(String, Value)] = []

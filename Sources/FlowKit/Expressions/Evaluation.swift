@@ -35,7 +35,7 @@ public struct EvaluationError: Error, Equatable, Sendable {
     }
 }
 
-extension Expression {
+extension FlowExpression {
     /// The longest text that `+` makes, in UTF-8 bytes; longer is a run error.
     public static let maxTextBytes = 1 << 20
 
@@ -72,7 +72,7 @@ private struct Evaluator {
     let scope: EvaluationScope
 
     /// The longest text `+` makes, in UTF-8 bytes: a loop that doubles text stops at once instead of filling memory.
-    static let maxTextBytes = Expression.maxTextBytes
+    static let maxTextBytes = FlowExpression.maxTextBytes
 
     func fail(_ message: String, _ kind: RunError.Kind, at span: ExpressionSpan) -> EvaluationError {
         EvaluationError(message: message, offset: span.start, kind: kind)

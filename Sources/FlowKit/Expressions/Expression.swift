@@ -118,7 +118,7 @@ public indirect enum ExpressionNode: Hashable, Sendable {
 }
 
 /// A parsed expression, ready to evaluate many times.
-public struct Expression: Hashable, Sendable {
+public struct FlowExpression: Hashable, Sendable {
     /// The text it was parsed from.
     public let source: ExpressionSource
     /// The syntax tree.
@@ -144,6 +144,3 @@ public struct Expression: Hashable, Sendable {
     }
 }
 
-/// `Expression` under a name that Foundation does not also use: files that import Foundation (whose
-/// `Expression<each Input, Output>` makes the bare name ambiguous there) can write `FlowExpression`.
-public typealias FlowExpression = Expression

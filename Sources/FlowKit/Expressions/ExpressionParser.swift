@@ -12,7 +12,7 @@ public struct ExpressionParseError: Error, Equatable, Sendable {
     }
 }
 
-/// Parses expression text into `Expression`s, with bounded length and nesting so that no input can exhaust the stack.
+/// Parses expression text into `FlowExpression`s, with bounded length and nesting so that no input can exhaust the stack.
 public enum ExpressionParser {
     /// The longest expression text accepted, in Unicode scalars.
     public static let maxLength = 4096
@@ -20,16 +20,16 @@ public enum ExpressionParser {
     public static let maxDepth = 64
 
     /// Parses `source` (a literal source — `source.literal != nil` — becomes a literal expression).
-    public static func parse(_ source: ExpressionSource) -> Result<Expression, ExpressionParseError> {
+    public static func parse(_ source: ExpressionSource) -> Result<FlowExpression, ExpressionParseError> {
         do {
-            return .success(Expression(source: source, root: try root(of: source)))
+            return .success(FlowExpression(source: source, root: try root(of: source)))
         } catch {
             return .failure(error)
         }
     }
 
     /// Parses bare text, as written in an expression slot that holds a string.
-    public static func parse(_ text: String) -> Result<Expression, ExpressionParseError> {
+    public static func parse(_ text: String) -> Result<FlowExpression, ExpressionParseError> {
         parse(ExpressionSource(text: text, position: .start))
     }
 

@@ -218,7 +218,11 @@ public struct Step: Hashable, Sendable {
 
     /// The box the fields live in; replaced by a copy before a write when it is shared.
     private final class Storage: @unchecked Sendable {
-        var fields: Fields
+        /// Read on every step access in the analyses' and the engine's hot loops. Writes go only through `unique`,
+        /// which owns the box alone, so no access can overlap another: the run-time exclusivity check is left out
+        /// here (what `-enforce-exclusivity=unchecked` did for the whole module, which an unsafe flag cannot do in
+        /// a package others depend on).
+        @exclusivity(unchecked) var fields: Fields
 
         init(_ fields: Fields) {
             self.fields = fields

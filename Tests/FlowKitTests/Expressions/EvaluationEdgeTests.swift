@@ -87,10 +87,10 @@ struct EvaluationEdgeTests {
 
     @Test func textLongerThanTheLimitIsARunError() {
         var state = ExprFixture.fullState
-        state["name"] = .string(String(repeating: "é", count: Expression.maxTextBytes / 4))
+        state["name"] = .string(String(repeating: "é", count: FlowExpression.maxTextBytes / 4))
         let scope = ExprFixture.scope(state: state)
         #expect(ExprFixture.value("state.name + state.name", in: scope).map { if case .string(let text) = $0 { text.utf8.count } else { 0 } }
-                == Expression.maxTextBytes, "exactly the limit is allowed")
+                == FlowExpression.maxTextBytes, "exactly the limit is allowed")
         #expect(ExprFixture.runError("(state.name + state.name) + 'x'", in: scope)
                 == Said(message: "text longer than 1048576 bytes", offset: 0))
     }

@@ -43,7 +43,7 @@ enum ExprFixture {
     }
 
     /// The parsed expression, or nil (with a recorded issue) when it does not parse.
-    static func parse(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> FlowKit.Expression? {
+    static func parse(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> FlowKit.FlowExpression? {
         switch ExpressionParser.parse(ExpressionSource(text: text, position: .start)) {
         case .success(let expression): return expression
         case .failure(let error):
