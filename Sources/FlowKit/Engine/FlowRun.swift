@@ -7,19 +7,50 @@ public enum RunStart: Sendable {
 }
 
 /// One state key changed by a completion.
-public struct StateChange: Equatable, Sendable {
+public struct StateChange: Equatable, Sendable, Codable {
     /// The key (prefixed with the nested flow steps it lives in, e.g. `payment/card`).
     public let key: String
     /// The value before, nil when unset.
     public let old: Value?
     /// The value after.
     public let new: Value
+
+    /// Creates a change.
+    public init(key: String, old: Value?, new: Value) {
+        self.key = key
+        self.old = old
+        self.new = new
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case key, old, new, wasSet
+    }
+
+    /// Decodes what `encode(to:)` writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(String.self, forKey: .key)
+        new = try container.decode(Value.self, forKey: .new)
+        old = try container.decodeIfPresent(Bool.self, forKey: .wasSet) == true ? try container.decode(Value.self, forKey: .old) : nil
+    }
+
+    /// Encodes `old` with `wasSet: true` when the key had a value, so that a key set to null stays apart from an
+    /// unset one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(new, forKey: .new)
+        if let old {
+            try container.encode(true, forKey: .wasSet)
+            try container.encode(old, forKey: .old)
+        }
+    }
 }
 
 /// One completion of a step in a run: what came in, which move was taken, what changed.
-public struct TraceEntry: Equatable, Sendable {
+public struct TraceEntry: Equatable, Sendable, Codable {
     /// How the event of a completion came about.
-    public enum EventKind: String, Sendable {
+    public enum EventKind: String, Sendable, Codable {
         /// Given with the completion.
         case explicit
         /// Raised by a derived event's expression.
@@ -58,8 +89,8 @@ public struct FlowRun: Sendable {
     /// The deepest nesting of flows a run allows.
     public static let maxNesting = 32
 
-    private var frames: [Frame]
-    private let resolver: FlowResolver?
+    var frames: [Frame]
+    let resolver: FlowResolver?
     /// The most steps a run may show before it is stopped as a loop.
     public let maxSteps: Int
     /// Every step shown, in order, repeats included (qualified names).
@@ -68,8 +99,19 @@ public struct FlowRun: Sendable {
     public private(set) var trace: [TraceEntry] = []
     /// The flow's outcome once it has finished.
     public private(set) var outcome: String?
-    private var shown = 0
+    var shown = 0
     private var pendingChanges: [StateChange] = []
+
+    /// A run put back together from its parts (`init(restoring:flow:resolver:)`).
+    init(frames: [Frame], resolver: FlowResolver?, maxSteps: Int, path: [String], trace: [TraceEntry], outcome: String?, shown: Int) {
+        self.frames = frames
+        self.resolver = resolver
+        self.maxSteps = maxSteps
+        self.path = path
+        self.trace = trace
+        self.outcome = outcome
+        self.shown = shown
+    }
 
     /// Starts `flow` at `start`; nested flows are found with `resolver`.
     public init(flow: CompiledFlow, start: RunStart = .start(state: [:]), resolver: FlowResolver? = nil, maxSteps: Int = 10_000) throws(RunError) {

@@ -67,8 +67,20 @@ public enum FlowLoader {
         }
         let decoded = FlowDecoder.decode(root, file: file)
         document.flow = decoded.flow
+        document.flow?.fingerprint = Self.fingerprint(bytes)
         document.diagnostics += decoded.diagnostics
         return document
+    }
+
+    /// FNV-1a 64 of `bytes`, as 16 lowercase hex digits.
+    public static func fingerprint(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Reads the file at `path` and loads it; the format comes from the extension, else from the content.

@@ -390,6 +390,9 @@ public struct Flow: Hashable, Sendable {
     public var steps: [Step]
     /// The `"*"` step, when there is one.
     public var anyStep: Step?
+    /// FNV-1a 64 of the file's bytes as 16 hex digits, set by `FlowLoader`; a saved run is restored only against
+    /// the flow it was made with (docs/format.md, "Saving and restoring a run"). Empty for a flow built in code.
+    public var fingerprint: String = ""
 
     /// Creates a flow.
     public init(file: String, version: Int = 1, name: Name, title: String? = nil, description: String? = nil, start: Name,
