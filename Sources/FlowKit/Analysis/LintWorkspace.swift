@@ -13,6 +13,8 @@ public final class LintWorkspace: @unchecked Sendable {
 
     private let roots: [String]
     private let allowOutside: Bool
+    /// Where nested flows come from instead of the disk, for flows an app is given (a server, a bundle).
+    private let source: (any FlowSource)?
     private let lock = NSLock()
     private var documents: [String: LoadedDocument] = [:]
     private var order: [String] = []
@@ -27,6 +29,19 @@ public final class LintWorkspace: @unchecked Sendable {
         for root in roots.map(FileFlowResolver.canonical) where !unique.contains(root) { unique.append(root) }
         self.roots = unique
         self.allowOutside = allowOutside
+        source = nil
+    }
+
+    /// A workspace whose nested flows come from `source`, by the names it gives them.
+    public init(source: any FlowSource) {
+        roots = []
+        allowOutside = false
+        self.source = source
+    }
+
+    /// The name a flow file goes by in this workspace: its canonical path, or the name a source gave it.
+    private func identity(_ file: String) -> String {
+        source == nil ? FileFlowResolver.canonical(file) : file
     }
 
     /// Whether `path` (canonical) lies inside the trees being checked (always, with `allowOutside`).
@@ -57,6 +72,7 @@ public final class LintWorkspace: @unchecked Sendable {
 
     /// The nested flow `reference` names in the flow file `file`.
     public func nested(_ reference: String, from file: String) -> Nested {
+        if let source { return nested(reference, from: file, source: source) }
         let path: String
         switch locate(reference, from: file) {
         case .success(let found): path = found
@@ -86,6 +102,24 @@ public final class LintWorkspace: @unchecked Sendable {
         documents[path] = document
         order.append(path)
         return .loaded(document, path: path)
+    }
+
+    /// The nested flow `reference` names, read from `source` and kept under the name it gives.
+    private func nested(_ reference: String, from file: String, source: any FlowSource) -> Nested {
+        let name: String
+        let bytes: [UInt8]
+        do {
+            (name, bytes) = try source.flow(reference, from: file)
+        } catch {
+            return .unavailable(error.message)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = documents[name] { return .loaded(cached, path: name) }
+        let document = FlowLoader.load(bytes: bytes, file: name, format: DocumentFormat(path: name))
+        documents[name] = document
+        order.append(name)
+        return .loaded(document, path: name)
     }
 
     /// `"; did you mean 'payments/signin.yaml'?"` for a nested flow `reference` whose file (canonical `path`) does
@@ -137,10 +171,17 @@ public final class LintWorkspace: @unchecked Sendable {
         return order
     }
 
+    /// The nested flow loaded under `name` (a canonical path, or the name a source gave), when one was.
+    public func document(named name: String) -> LoadedDocument? {
+        lock.lock()
+        defer { lock.unlock() }
+        return documents[name]
+    }
+
     /// The chain of files `file` → `reference` → … → `file` when flows nest each other in a cycle through this
     /// reference; nil otherwise. Breadth-first, so the chain is a shortest one.
     public func cycle(through reference: String, from file: String) -> [String]? {
-        let start = FileFlowResolver.canonical(file)
+        let start = identity(file)
         guard case .loaded(_, let first) = nested(reference, from: file) else { return nil }
         if first == start { return [start, start] }
         var parent: [String: String] = [:]

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Where an app's flows come from: a server, the app bundle, a cache (docs/format.md, "Flows in an app"). The
+/// app implements it; FlowKit asks it for the bytes of each nested flow a flow names, to check and to run it.
+public protocol FlowSource: Sendable {
+    /// The flow `reference` names in the flow `file`: the name it goes by (the same flow always under the same
+    /// name; its extension, `.json`, `.yaml` or `.yml`, says how to read it, else the first character does) and
+    /// its bytes. A flow that cannot be had is an error whose message says why (`nestedFlowUnavailable`).
+    func flow(_ reference: String, from file: String) throws(RunError) -> (name: String, bytes: [UInt8])
+}
+
+/// A flow checked before an app runs it: lint found no errors. Its warnings are kept for the app to report.
+public struct CheckedFlow: Sendable {
+    /// The flow, ready to run.
+    public let flow: CompiledFlow
+    /// What lint warns about (and notes), in the flow and the nested flows it names.
+    public let warnings: [Diagnostic]
+    /// The resolver that runs its nested flows from the same source, each checked the same way.
+    public let resolver: any FlowResolver
+}
+
+/// A flow refused because lint found errors in it or in a nested flow it names.
+public struct FlowRejection: Error, Sendable, CustomStringConvertible {
+    /// Every error, in the flow and its nested flows.
+    public let errors: [Diagnostic]
+    /// The warnings too.
+    public let warnings: [Diagnostic]
+
+    /// The first error as `file:line:column: message [rule]`, and how many more there are.
+    public var description: String {
+        guard let first = errors.first else { return "the flow was refused" }
+        return "\(first.file):\(first.line):\(first.column): \(first.message) [\(first.rule)]"
+            + (errors.count > 1 ? " (and \(errors.count - 1) more errors)" : "")
+    }
+}
+
+extension CompiledFlow {
+    /// Reads the flow `name` from `bytes` (JSON or YAML, by the name's extension, else the first character), lints
+    /// it with every rule, nested flows from `source` included, and compiles it: a flow with any error is refused
+    /// (`FlowRejection`), warnings are returned with the flow. The limits of a lint apply (`ReaderLimits`).
+    public static func checked(_ bytes: [UInt8], name: String, source: (any FlowSource)? = nil) throws(FlowRejection) -> CheckedFlow {
+        let document = FlowLoader.load(bytes: bytes, file: name, format: DocumentFormat(path: name))
+        let workspace = source.map { LintWorkspace(source: $0) }
+        var findings = Linter.lint(document, workspace: workspace)
+        // Nested flows are checked as files of their own, each once.
+        var checked: Set<String> = [name]
+        var queue = workspace?.loadedFiles ?? []
+        while let next = queue.first {
+            queue.removeFirst()
+            guard checked.insert(next).inserted, let nested = workspace?.document(named: next) else { continue }
+            findings += Linter.lint(nested, workspace: workspace)
+            queue += (workspace?.loadedFiles ?? []).filter { !checked.contains($0) }
+        }
+        let errors = findings.filter { $0.severity == .error }
+        let warnings = findings.filter { $0.severity != .error }
+        guard errors.isEmpty, !document.isScript, let flow = document.flow else {
+            throw FlowRejection(errors: errors.isEmpty ? [Diagnostic(file: name, position: .start, severity: .error, rule: "schema",
+                                                                     message: "this is a simulation script, not a flow")] : errors,
+                                warnings: warnings)
+        }
+        do {
+            return CheckedFlow(flow: try CompiledFlow(flow: flow), warnings: warnings,
+                               resolver: SourceFlowResolver(source: source))
+        } catch {
+            throw FlowRejection(errors: [Diagnostic(file: name, position: .start, severity: .error, rule: "schema", message: error.message)],
+                                warnings: warnings)
+        }
+    }
+}
+
+/// Runs nested flows from a `FlowSource`, each checked as `CompiledFlow.checked` does: a nested flow with lint
+/// errors is refused at the step that names it.
+public final class SourceFlowResolver: FlowResolver, @unchecked Sendable {
+    private let source: (any FlowSource)?
+    private let lock = NSLock()
+    private var cache: [String: CompiledFlow] = [:]
+
+    /// A resolver over `source`; without one, every nested flow is unavailable.
+    public init(source: (any FlowSource)?) {
+        self.source = source
+    }
+
+    public func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
+        guard let source else { throw RunError("nested flow '\(Identifier.display(path))' cannot be loaded: no flow source was given", kind: .nestedFlowUnavailable) }
+        let (name, bytes) = try source.flow(path, from: parentFile)
+        lock.lock()
+        let cached = cache[name]
+        lock.unlock()
+        if let cached { return cached }
+        let checked: CheckedFlow
+        do {
+            checked = try CompiledFlow.checked(bytes, name: name, source: source)
+        } catch {
+            throw RunError("nested flow '\(Identifier.display(path))' is refused: \(error.description)", kind: .nestedFlowUnavailable)
+        }
+        lock.lock()
+        cache[name] = checked.flow
+        lock.unlock()
+        return checked.flow
+    }
+}
