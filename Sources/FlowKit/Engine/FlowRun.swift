@@ -4,6 +4,8 @@ public enum RunStart: Sendable {
     case start(state: [String: Value])
     /// At an entry (deep link): its path parameters, given as text, are converted to their state types.
     case entry(String, params: [String: String], state: [String: Value])
+    /// At the entry whose path matches a link's path (`EntryPath.match`), with the parameters it gives.
+    case url(String, state: [String: Value])
 }
 
 /// One state key changed by a completion.
@@ -119,10 +121,18 @@ public struct FlowRun: Sendable {
         self.maxSteps = maxSteps
         var state: [String: Value] = [:]
         var first = flow.startID
+        var start = start
+        if case .url(let link, let values) = start {
+            guard let (name, params) = EntryPath.entry(matching: link, in: flow.flow) else {
+                let hint = Suggestions.didYouMean(EntryPath.pathOnly(link), in: flow.flow.entries.map(\.path))
+                throw RunError("no entry of flow '\(Identifier.display(flow.flow.name.text))' matches '\(Identifier.display(link))'\(hint)", kind: .invalidStart)
+            }
+            start = .entry(name, params: params, state: values)
+        }
         let given: [String: Value]
         switch start {
         case .start(let values): given = values
-        case .entry(_, _, let values): given = values
+        case .entry(_, _, let values), .url(_, let values): given = values
         }
         if let (key, number) = Self.firstNonFinite(in: given) {
             throw RunError("the initial state of '\(Identifier.display(key))': expected a finite number, found \(number)", kind: .invalidStart)
@@ -536,6 +546,46 @@ public struct FlowRun: Sendable {
 
 /// Deep-link paths: `/transfer/{amount}/tariffs` binds the state key `amount`.
 public enum EntryPath {
+    /// The path of a link: a full URL loses its scheme and host, and any link its query and fragment.
+    public static func pathOnly(_ link: String) -> String {
+        var text = Substring(link)
+        if let scheme = text.range(of: "://") {
+            let afterHost = text[scheme.upperBound...]
+            text = afterHost.firstIndex(of: "/").map { afterHost[$0...] } ?? ""
+        }
+        if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
+        return String(text)
+    }
+
+    /// The parameters `link` gives when it matches the entry path `pattern`, nil when it does not
+    /// (docs/format.md, "Starting from a link").
+    public static func match(_ pattern: String, link: String) -> [String: String]? {
+        let wanted = pattern.split(separator: "/")
+        let given = pathOnly(link).split(separator: "/")
+        guard wanted.count == given.count else { return nil }
+        var params: [String: String] = [:]
+        for (segment, value) in zip(wanted, given) {
+            if segment.hasPrefix("{") && segment.hasSuffix("}") && segment.count > 2 {
+                params[String(segment.dropFirst().dropLast())] = String(value).removingPercentEncoding ?? String(value)
+            } else if segment != value {
+                return nil
+            }
+        }
+        return params
+    }
+
+    /// The entry of `flow` that `link` starts at, with its parameters: the match with the most literal segments,
+    /// then the first in the file.
+    public static func entry(matching link: String, in flow: Flow) -> (name: String, params: [String: String])? {
+        var best: (name: String, params: [String: String], literals: Int)?
+        for entry in flow.entries {
+            guard let params = match(entry.path, link: link) else { continue }
+            let literals = entry.path.split(separator: "/").count - params.count
+            if best == nil || literals > best!.literals { best = (entry.name.text, params, literals) }
+        }
+        return best.map { ($0.name, $0.params) }
+    }
+
     /// The parameter names of `path`, in order.
     public static func parameters(_ path: String) -> [String] {
         var names: [String] = []

@@ -56,6 +56,7 @@ public enum ScriptRunner {
         switch scenario.start {
         case .state(let state): start = .start(state: state)
         case .entry(let entry, let params, let state): start = .entry(entry.text, params: params, state: state)
+        case .url(let link, let state): start = .url(link.text, state: state)
         }
         var run: FlowRun
         do {
@@ -89,8 +90,17 @@ public enum ScriptRunner {
         var result = ScenarioResult(name: scenario.name, passed: mismatches.isEmpty,
                                     failures: mismatches.map { ScenarioFailure(message: $0.message, file: script.file, position: $0.position) },
                                     path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
-        if case .entry(let entry, _, _) = scenario.start { result.entry = entry.text }
+        result.entry = entryName(scenario, flow: flow.flow)
         return result
+    }
+
+    /// The entry a scenario starts at, named or matched by its link; nil for a start at `start`.
+    private static func entryName(_ scenario: Scenario, flow: Flow) -> String? {
+        switch scenario.start {
+        case .state: return nil
+        case .entry(let entry, _, _): return entry.text
+        case .url(let link, _): return EntryPath.entry(matching: link.text, in: flow)?.name
+        }
     }
 
     /// Runs the flow from `start`, making `moves` in order (`flowkit simulate --events`); the run passes when the
@@ -135,7 +145,11 @@ public enum ScriptRunner {
     private static func failure(_ scenario: Scenario, _ run: FlowRun?, _ message: String, _ location: (String, SourcePosition)) -> ScenarioResult {
         var result = ScenarioResult(name: scenario.name, passed: false, failures: [ScenarioFailure(message: message, file: location.0, position: location.1)],
                                     path: run?.path ?? [], outcome: run?.outcome, state: run?.state ?? [:], trace: run?.trace ?? [])
-        if case .entry(let entry, _, _) = scenario.start { result.entry = entry.text }
+        if let run {
+            result.entry = entryName(scenario, flow: run.frames[0].flow.flow)
+        } else if case .entry(let entry, _, _) = scenario.start {
+            result.entry = entry.text
+        }
         return result
     }
 

@@ -67,9 +67,18 @@ public struct ScriptDecoder {
         }
         var start = Scenario.Start.state([:])
         if let startNode = node["start"] {
-            checkKeys(startNode, ["state", "entry", "params"], in: "'start' of scenario '\(name)'")
+            checkKeys(startNode, ["state", "entry", "params", "url"], in: "'start' of scenario '\(name)'")
             let state = startNode["state"].flatMap { values($0, what: "'state'") } ?? [:]
-            if let entryNode = startNode["entry"] {
+            if let urlNode = startNode["url"] {
+                guard let link = urlNode.scalar?.text, urlNode.scalar?.kind != .null else {
+                    report("'url' must be a link's path, such as \"/transfer/500/tariffs\"", at: urlNode.position)
+                    return nil
+                }
+                if startNode["entry"] != nil || startNode["params"] != nil {
+                    report("'url' names the entry and its parameters: give it without 'entry' or 'params'", at: urlNode.position)
+                }
+                start = .url(Name(link, at: urlNode.position), state: state)
+            } else if let entryNode = startNode["entry"] {
                 guard let entry = entryNode.scalar?.text else {
                     report("'entry' must be an entry name", at: entryNode.position)
                     return nil

@@ -26,6 +26,8 @@ public struct Scenario: Sendable {
         case state([String: Value])
         /// At an entry with path parameters (text) and an initial state.
         case entry(Name, params: [String: String], state: [String: Value])
+        /// At the entry a link's path matches, with an initial state.
+        case url(Name, state: [String: Value])
     }
 
     /// The scenario's name.

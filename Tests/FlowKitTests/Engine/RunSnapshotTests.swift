@@ -34,6 +34,7 @@ struct RunSnapshotTests {
             switch scenario.start {
             case .state(let state): start = .start(state: state)
             case .entry(let entry, let params, let state): start = .entry(entry.text, params: params, state: state)
+            case .url(let link, let state): start = .url(link.text, state: state)
             }
             var run = try roundTrip(try FlowRun(flow: flow, start: start, resolver: resolver), flow: flow, resolver: resolver)
             for item in scenario.steps {

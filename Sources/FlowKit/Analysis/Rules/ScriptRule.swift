@@ -82,6 +82,10 @@ public enum ScriptRule: Rule {
             if case .entry(let entry, _, _) = scenario.start, !flow.entries.contains(where: { $0.name.text == entry.text }) {
                 findings.append(context.finding(self, at: entry.position, "entry '\(entry.text)' is not in the flow\(Suggestions.didYouMean(entry.text, in: flow.entries.map(\.name.text)))"))
             }
+            if case .url(let link, _) = scenario.start, EntryPath.entry(matching: link.text, in: flow) == nil {
+                let hint = Suggestions.didYouMean(EntryPath.pathOnly(link.text), in: flow.entries.map(\.path))
+                findings.append(context.finding(self, at: link.position, "no entry of the flow matches '\(Identifier.display(link.text))'\(hint)"))
+            }
             if case .state(let state) = scenario.start {
                 for input in flow.requiredInputs where state[input] == nil {
                     findings.append(context.finding(self, at: scenario.position,
