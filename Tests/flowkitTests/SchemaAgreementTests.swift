@@ -40,6 +40,8 @@ struct SchemaAgreementTests {
         "flowkit: 1\nflow: t\nstart: a\nstate: { n: [\"1\", \"2\"] }\ninputs: [m]\nsteps:\n  a: { kind: finish, title: true }\n",
         "flowkit: 2.0\nflow: t\nstart: a\nsteps:\n  a: { kind: finish }\n",
         "flowkit: \"1\"\nflow: t\nstart: a\nsteps:\n  a: { kind: finish }\n",
+        "flowkit: 1\nflow: t\nstart: a\nentries:\n  r: { step: a, entry: reset, path: /r }\nsteps:\n  a: { kind: flow, flow: c.yaml, next: b }\n  b: { kind: finish }\n",
+        "flowkit: 1\nflow: t\nstart: a\nentries:\n  r: { step: a, entry: 5, path: /r }\nsteps:\n  a: { kind: flow, flow: c.yaml, next: b }\n  b: { kind: finish }\n",
     ]
 
     @Test func theSchemaAndTheDecoderAcceptTheSameDocuments() throws {

@@ -103,6 +103,9 @@ public struct FlowRun: Sendable {
     public private(set) var outcome: String?
     var shown = 0
     private var pendingChanges: [StateChange] = []
+    /// The entry (and its parameters) the first nested flow entered starts at, for a run begun at an entry that
+    /// reaches into a nested flow; used once.
+    private var pendingNestedEntry: (name: String, params: [String: String])?
 
     /// A run put back together from its parts (`init(restoring:flow:resolver:)`).
     init(frames: [Frame], resolver: FlowResolver?, maxSteps: Int, path: [String], trace: [TraceEntry], outcome: String?, shown: Int) {
@@ -156,13 +159,14 @@ public struct FlowRun: Sendable {
             for key in params.keys.sorted() where !names.contains(key) {
                 throw RunError("entry '\(name)' has no path parameter '\(key)'\(Suggestions.didYouMean(key, in: names))", kind: .invalidStart)
             }
-            for key in names {
-                guard let text = params[key] else { throw RunError("entry '\(name)' needs the path parameter '\(key)'", kind: .invalidStart) }
-                guard let type = flow.stateTypes[key] else { throw RunError("path parameter '\(key)' of entry '\(name)' is not a declared state key", kind: .invalidStart) }
-                switch TypeCheck.parse(text: text, as: type) {
-                case .success(let value): state[key] = value
-                case .failure(let mismatch): throw RunError("path parameter '\(key)' of entry '\(name)': \(mismatch.message)", kind: .invalidStart)
+            if let nested = entry.nestedEntry {
+                // The parameters are the nested entry's: its flow starts there when the `flow` step is shown.
+                guard flow.steps[id].step.kind == .flow else {
+                    throw RunError("entry '\(name)' reaches into step '\(entry.step.text)', which is not a 'flow' step", kind: .invalidStart)
                 }
+                pendingNestedEntry = (nested.text, params)
+            } else {
+                for (key, value) in try Self.entryState(entry, params: params, flow: flow) { state[key] = value }
             }
         }
         if case .start = start {
@@ -174,6 +178,21 @@ public struct FlowRun: Sendable {
         var landings: [Landing] = []
         try proceed(from: .show(first), landings: &landings)
         settle(landings)
+    }
+
+    /// The state an entry's path parameters (text) give `flow`, each converted to its declared type.
+    static func entryState(_ entry: Entry, params: [String: String], flow: CompiledFlow) throws(RunError) -> [String: Value] {
+        let name = entry.name.text
+        var state: [String: Value] = [:]
+        for key in EntryPath.parameters(entry.path) {
+            guard let text = params[key] else { throw RunError("entry '\(name)' needs the path parameter '\(key)'", kind: .invalidStart) }
+            guard let type = flow.stateTypes[key] else { throw RunError("path parameter '\(key)' of entry '\(name)' is not a declared state key", kind: .invalidStart) }
+            switch TypeCheck.parse(text: text, as: type) {
+            case .success(let value): state[key] = value
+            case .failure(let mismatch): throw RunError("path parameter '\(key)' of entry '\(name)': \(mismatch.message)", kind: .invalidStart)
+            }
+        }
+        return state
     }
 
     /// The step the run is at (qualified), nil once the flow has finished.
@@ -491,12 +510,27 @@ public struct FlowRun: Sendable {
                 throw RunError("step '\(name)' passes '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: name, file: parent.flow.flow.file, position: expression.source.position)
             }
         }
-        for input in child.flow.requiredInputs where (state[input] ?? .null) == .null {
-            throw RunError("step '\(name)' does not pass '\(input)', an input its nested flow requires", kind: .missingInput, step: name,
-                           file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
+        var first = child.startID
+        if let (entryName, params) = pendingNestedEntry {
+            // A run begun at an entry into this nested flow starts it at that entry; its inputs are not demanded.
+            pendingNestedEntry = nil
+            guard let entry = child.flow.entries.first(where: { $0.name.text == entryName }), let id = child.ids[entry.step.text] else {
+                throw RunError("nested flow '\(Identifier.display(reference))' has no entry '\(Identifier.display(entryName))'", kind: .invalidStart, step: name)
+            }
+            let names = EntryPath.parameters(entry.path)
+            for key in params.keys.sorted() where !names.contains(key) {
+                throw RunError("the nested entry '\(entryName)' has no path parameter '\(key)'", kind: .invalidStart, step: name)
+            }
+            for (key, value) in try Self.entryState(entry, params: params, flow: child) { state[key] = value }
+            first = id
+        } else {
+            for input in child.flow.requiredInputs where (state[input] ?? .null) == .null {
+                throw RunError("step '\(name)' does not pass '\(input)', an input its nested flow requires", kind: .missingInput, step: name,
+                               file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
+            }
         }
-        frames.append(Frame(flow: child, state: state, initialState: state, history: [child.startID], prefix: name + "/"))
-        return child.startID
+        frames.append(Frame(flow: child, state: state, initialState: state, history: [first], prefix: name + "/"))
+        return first
     }
 
     /// The first number in `values` that is not finite (NaN, an infinity), with its key (`user.age` inside an

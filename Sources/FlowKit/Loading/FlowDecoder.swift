@@ -14,7 +14,7 @@ public struct FlowDecoder {
     /// The keys a target written as a mapping may have.
     public static let targetKeys = ["forward", "back", "restart", "if", "set"]
     /// The keys of an entry.
-    public static let entryKeys = ["step", "path"]
+    public static let entryKeys = ["step", "path", "entry"]
     /// The scalar type names.
     public static let typeNames = ["int", "number", "string", "bool"]
 
@@ -293,7 +293,12 @@ public struct FlowDecoder {
             guard let stepNode, let pathNode,
                   let step = nameValue(stepNode, "step name"),
                   let path = text(pathNode, "the path of entry '\(entryName.text)'") else { continue }
-            result.append(Entry(name: entryName, step: step, path: path, pathPosition: pathNode.position))
+            var nested: Name?
+            if let node = entry.value["entry"] {
+                nested = nameValue(node, "entry name")
+                if nested == nil { continue }
+            }
+            result.append(Entry(name: entryName, step: step, path: path, pathPosition: pathNode.position, nestedEntry: nested))
         }
         return result
     }

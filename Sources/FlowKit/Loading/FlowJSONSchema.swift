@@ -253,7 +253,11 @@ public enum FlowJSONSchema {
             "path": {
               "type": "string",
               "pattern": "^/",
-              "description": "The URL path of the link, starting with `/`. Each `{key}` segment binds the state key of that name, converted to its declared type."
+              "description": "The URL path of the link, starting with `/`. Each `{key}` segment binds the state key of that name, converted to its declared type (for an entry into a nested flow, the nested entry's parameter)."
+            },
+            "entry": {
+              "$ref": "#/$defs/identifier",
+              "description": "With a `flow` step: the entry of its nested flow to start at."
             }
           }
         },

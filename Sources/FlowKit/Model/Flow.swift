@@ -354,13 +354,16 @@ public struct Entry: Hashable, Sendable {
     public var path: String
     /// Where the path was written.
     public var pathPosition: SourcePosition
+    /// The entry of the `flow` step's nested flow this entry reaches into, when it does.
+    public var nestedEntry: Name?
 
     /// Creates an entry.
-    public init(name: Name, step: Name, path: String, pathPosition: SourcePosition) {
+    public init(name: Name, step: Name, path: String, pathPosition: SourcePosition, nestedEntry: Name? = nil) {
         self.name = name
         self.step = step
         self.path = path
         self.pathPosition = pathPosition
+        self.nestedEntry = nestedEntry
     }
 }
 

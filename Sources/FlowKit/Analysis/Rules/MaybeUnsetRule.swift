@@ -251,7 +251,8 @@ public enum MaybeUnsetRule: Rule {
         }
         // The required inputs are set at `start`; an entry's path parameters are set at its step, and at `start`
         // when a run begun at the entry can restart.
-        let entryKeys = flow.entries.map { tracked(EntryPath.parameters($0.path)) }
+        // The parameters of an entry into a nested flow go to the nested flow, not to this flow's state.
+        let entryKeys = flow.entries.map { tracked($0.nestedEntry == nil ? EntryPath.parameters($0.path) : []) }
         let startKeys = tracked(flow.requiredInputs)
         var roots = graph.startID.map { [DataFlow.Root(node: $0, keys: startKeys)] } ?? []
         let restarts = graph.startID == nil ? [] : graph.stepsReachingRestart()
