@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test test-asan bench bench-quick fuzz soundness clean
+.PHONY: all deps build release demo test docs test-asan bench bench-quick fuzz soundness clean
 
 all: build
 
@@ -51,6 +51,11 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) docs
+
+# The DocC catalog of the FlowKit library (Sources/FlowKit/FlowKit.docc), warnings (a broken symbol link) as errors.
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target FlowKit --warnings-as-errors
 
 # The whole test suite once more under the address sanitizer, in its own build folder (run before a release;
 # CI runs plain `make test`).

@@ -14,6 +14,8 @@ let package = Package(
         // 6.2.2, are checked); ArgumentParser is for the command only.
         .package(url: "https://github.com/jpsim/Yams", "5.0.1"..<"7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalog of the FlowKit library (a plugin only; nothing links it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(
