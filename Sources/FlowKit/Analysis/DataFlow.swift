@@ -4,7 +4,7 @@
 /// is near-linear: `mustSet` costs O((nodes + edges) × ⌈keys / 64⌉) per pass and needs few passes (loop nesting
 /// depth + 2 in reverse postorder); `dominators` is Lengauer–Tarjan with path compression, O(edges × log nodes);
 /// `reaches` answers many reachability questions at once, 64 sources per sweep of the condensed graph.
-public enum DataFlow {
+enum DataFlow {
     /// A directed graph over nodes `0 ..< nodeCount`, with its edges in both directions.
     public struct Graph: Sendable {
         let forward: Digraph

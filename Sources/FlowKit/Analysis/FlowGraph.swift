@@ -2,7 +2,7 @@
 /// every rule agrees: `undefined_step` shows them, and the graph rules take a forward target or an entry with a
 /// suggestion to reach the suggested step, so that one typo gives one finding (see "Lint graph semantics" in
 /// docs/format.md).
-public struct StepSuggestions: Sendable {
+struct StepSuggestions: Sendable {
     /// The suggested step for each undefined name that has one.
     public let byName: [String: String]
 
@@ -72,7 +72,7 @@ public struct StepSuggestions: Sendable {
 /// Handlers of `"*"` apply to every step that does not override them. Rather than one edge per step and handler,
 /// each `"*"` handler is a leaf of a segment tree of virtual nodes, and a step links to the few tree nodes that
 /// cover the handlers it does not override; the same trick gives "every step that forwards here" for back moves.
-public struct FlowGraph: Sendable {
+struct FlowGraph: Sendable {
     /// A resolved move of one target.
     public enum Move: Hashable, Sendable {
         case forward(Int32)

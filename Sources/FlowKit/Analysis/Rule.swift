@@ -46,7 +46,7 @@ public struct LintContext: Sendable {
     /// The flow model, when the document is a flow with its required keys.
     public let flow: Flow?
     /// The flow's graph, when there is a flow.
-    public let graph: FlowGraph?
+    let graph: FlowGraph?
     /// Whether the flow's structure is sound enough for graph rules: no `syntax` or `schema` errors.
     public let isWellFormed: Bool
     /// The nested flows this lint run may read, when it follows them.
@@ -85,7 +85,7 @@ public struct LintContext: Sendable {
     /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists. The
     /// flow is the one they analyse: forward targets and entry steps that name no step but have a suggestion name
     /// the suggested step (the graph keeps such a target as a way out for dead ends and closed groups).
-    public var reachabilityInput: (flow: Flow, graph: FlowGraph)? {
+    var reachabilityInput: (flow: Flow, graph: FlowGraph)? {
         guard isWellFormed, let flow = analysisFlow, let graph, graph.startID != nil else { return nil }
         return (flow, graph)
     }

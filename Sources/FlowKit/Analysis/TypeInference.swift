@@ -1,7 +1,7 @@
 /// A type the static checker gives an expression without running it: the declared types, `null`, the shapes of
 /// results, and `unknown` for whatever cannot be known (a result with no declared shape); nothing is ever reported
 /// about an `unknown`.
-public indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
+indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
     /// A 64-bit integer.
     case int
     /// A floating-point number.
@@ -116,7 +116,7 @@ public indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Whose result `result.…` reads, for messages.
-public enum ResultOwner: Hashable, Sendable {
+enum ResultOwner: Hashable, Sendable {
     /// The declared `result` of a step.
     case step(String)
     /// The final state of the nested flow (written as `file`) that a `flow` step runs.
@@ -124,7 +124,7 @@ public enum ResultOwner: Hashable, Sendable {
 }
 
 /// What `result` holds where an expression is evaluated.
-public enum ResultContext: Hashable, Sendable {
+enum ResultContext: Hashable, Sendable {
     /// Anything: no declared shape (a step without `result`, the `"*"` step, a derived event in general).
     case unknown
     /// Nothing can be read: `reason` says why (a `flow` step's `input` runs before the step has a result).
@@ -149,7 +149,7 @@ public enum ResultContext: Hashable, Sendable {
 }
 
 /// What an expression can read: the declared state and what `result` holds.
-public struct TypeEnvironment {
+struct TypeEnvironment {
     /// Declared state types by key.
     public let state: [String: TypeRef]
     /// What `result` holds.
@@ -173,7 +173,7 @@ public struct TypeEnvironment {
 }
 
 /// One problem the checker found inside an expression.
-public struct TypeProblem: Hashable, Sendable {
+struct TypeProblem: Hashable, Sendable {
     /// Which rule reports it.
     public enum Kind: String, Hashable, Sendable {
         /// A `state.…` path names a key that `state` does not declare (`undeclared_state`).
@@ -203,7 +203,7 @@ public struct TypeProblem: Hashable, Sendable {
 }
 
 /// An expression's static type and the problems found while inferring it.
-public struct InferredExpression: Hashable, Sendable {
+struct InferredExpression: Hashable, Sendable {
     /// The type of the whole expression.
     public let type: StaticType
     /// The problems, in the order they were found (left to right, inner before outer).
@@ -216,7 +216,7 @@ public struct InferredExpression: Hashable, Sendable {
 ///
 /// An optional operand is checked as the type it holds (`exists(state.x) && state.x > 1` is the usual guard), so
 /// only a type that is exactly `null` counts as null. `unknown` operands are never reported.
-public enum TypeInference {
+enum TypeInference {
     /// The type of `expression` in `environment`, with the problems of its operators and paths.
     public static func infer(_ expression: FlowExpression, in environment: TypeEnvironment, guarded: Set<String> = []) -> InferredExpression {
         var inferrer = Inferrer(environment: environment)
@@ -627,7 +627,7 @@ enum PathGuards {
 }
 
 /// A finding of the flow-wide type check, before it becomes a rule's diagnostic.
-public struct TypeFinding: Hashable, Sendable {
+struct TypeFinding: Hashable, Sendable {
     /// Which rule reports it.
     public let kind: TypeProblem.Kind
     /// Where in the file.
@@ -644,7 +644,7 @@ public struct TypeFinding: Hashable, Sendable {
 /// `if` and `set` of targets. Each expression is inferred once for its slot; a derived event is inferred once with
 /// an unknown result and once more for each step that handles it in its own `on` and declares a `result`. Expressions
 /// that do not parse are skipped (the `expression` rule reports them).
-public enum FlowTypeChecker {
+enum FlowTypeChecker {
     /// The most checks of derived events and `"*"` targets, each against a distinct result shape (about a second).
     public static let sharedCheckLimit = 1 << 18
 

@@ -6,15 +6,15 @@ public struct FlowDecoder {
     /// The keys every flow has; a mapping with none of them is not taken for a flow.
     static let requiredKeys: Set<String> = ["flowkit", "flow", "start", "steps"]
     /// The keys a flow document may have at its top level.
-    public static let topLevelKeys = ["flowkit", "flow", "title", "description", "start", "state", "inputs", "events", "entries", "steps", "$schema"]
+    static let topLevelKeys = ["flowkit", "flow", "title", "description", "start", "state", "inputs", "events", "entries", "steps", "$schema"]
     /// The keys a step may have.
-    public static let stepKeys = ["kind", "title", "description", "result", "set", "on", "next", "outcome", "flow", "input", "lint"]
+    static let stepKeys = ["kind", "title", "description", "result", "set", "on", "next", "outcome", "flow", "input", "lint"]
     /// The keys the `"*"` step may have.
-    public static let anyStepKeys = ["on", "next"]
+    static let anyStepKeys = ["on", "next"]
     /// The keys a target written as a mapping may have.
-    public static let targetKeys = ["forward", "back", "restart", "if", "set"]
+    static let targetKeys = ["forward", "back", "restart", "if", "set"]
     /// The keys of an entry.
-    public static let entryKeys = ["step", "path", "entry"]
+    static let entryKeys = ["step", "path", "entry"]
     /// The scalar type names.
     public static let typeNames = ["int", "number", "string", "bool"]
 

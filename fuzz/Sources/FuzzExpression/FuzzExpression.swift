@@ -1,4 +1,4 @@
-import FlowKit
+@testable import FlowKit
 
 /// A declared key: `name` of type `base`, optional or not.
 private func field(_ name: String, _ base: TypeRef.Base, optional: Bool = false) -> Field {
