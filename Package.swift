@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "FlowKit", targets: ["FlowKit"]),
         .library(name: "FlowKitGraphviz", targets: ["FlowKitGraphviz"]),
         .executable(name: "flowkit", targets: ["flowkit"]),
+        // Typed Swift for an app target's flow files, generated at build time (docs/format.md, "Generated Swift").
+        .plugin(name: "FlowKitPlugin", targets: ["FlowKitPlugin"]),
     ],
     dependencies: [
         // Ranges an app can share: Yams 5 and 6 both build and pass the tests (the oldest, 5.0.1, and the newest,
@@ -36,6 +38,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The generator the build plugin runs: FlowKit only, so an app's build needs neither Graphviz nor ArgumentParser.
+        .executableTarget(name: "FlowKitGenerator", dependencies: ["FlowKit"]),
+        .plugin(name: "FlowKitPlugin", capability: .buildTool(), dependencies: ["FlowKitGenerator"]),
         .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit"], path: "bench/Sources/flowkit-bench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Random flows, values and walks for property tests (docs/format.md's completion table decides the walks).

@@ -208,6 +208,30 @@ public struct FlowRun: Sendable {
         return (frame.flow.steps[id].step, frame.flow.flow)
     }
 
+    /// The step the run is at as one name per level, outermost first: the `flow` steps it is inside, then the step
+    /// itself (`["signIn", "email"]`); empty once the flow has finished.
+    public var currentSteps: [String] {
+        guard outcome == nil else { return [] }
+        return frames.compactMap { frame in frame.history.last.map { frame.flow.name($0) } }
+    }
+
+    /// Completes the current step as `complete(event:result:)` does, after checking that the run is at `steps`
+    /// (`currentSteps`): a completion meant for another step is an error (`invalidCompletion`) and changes nothing.
+    /// Generated Swift completes steps through it.
+    public mutating func complete(at steps: [String], event: String? = nil, result: [String: Value]? = nil) throws(RunError) {
+        let current = currentSteps
+        guard current == steps else {
+            let wanted = steps.joined(separator: "/")
+            if current.isEmpty {
+                throw RunError("the completion is for step '\(wanted)' but the flow has already finished with outcome '\(outcome ?? "")'",
+                               kind: .invalidCompletion)
+            }
+            let name = current.joined(separator: "/")
+            throw RunError("the completion is for step '\(wanted)' but the run is at step '\(name)'", kind: .invalidCompletion, step: name)
+        }
+        try complete(event: event, result: result)
+    }
+
     /// Whether the back button has somewhere to go (`goBack()` would not fail at the first step of the run).
     public var canGoBack: Bool { outcome == nil && frames.contains { $0.history.count > 1 } }
 
@@ -618,6 +642,35 @@ public enum EntryPath {
             if best == nil || literals > best!.literals { best = (entry.name.text, params, literals) }
         }
         return best.map { ($0.name, $0.params) }
+    }
+
+    /// The link `pattern` gives with its parameters filled in: each `{key}` segment becomes the value of `key`,
+    /// percent-encoded (all but ASCII letters, digits and `-._~`), so that `match(pattern, link:)` gives the values
+    /// back. A parameter with no value, or an empty one, leaves its segment empty, which no entry matches.
+    public static func link(_ pattern: String, params: [String: String]) -> String {
+        let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            guard segment.hasPrefix("{") && segment.hasSuffix("}") && segment.count > 2 else { return String(segment) }
+            return percentEncoded(params[String(segment.dropFirst().dropLast())] ?? "")
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// `text` with every byte but ASCII letters, digits and `-._~` written as `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                output.unicodeScalars.append("%")
+                output.unicodeScalars.append(digits[Int(byte >> 4)])
+                output.unicodeScalars.append(digits[Int(byte & 15)])
+            }
+        }
+        return output
     }
 
     /// The parameter names of `path`, in order.

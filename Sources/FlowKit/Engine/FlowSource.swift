@@ -99,3 +99,42 @@ public final class SourceFlowResolver: FlowResolver, @unchecked Sendable {
         return checked.flow
     }
 }
+
+/// Flows held in memory under their names: the flow files that generated Swift embeds, or any set of flows an app
+/// has at hand. A reference is looked up by `name(of:from:)`, relative to the file that names it.
+public struct EmbeddedFlowSource: FlowSource {
+    /// The flows' text by name (`checkout.yaml`, `auth/signIn.yaml`).
+    public let files: [String: String]
+
+    /// A source over `files`, text by name.
+    public init(files: [String: String]) {
+        self.files = files
+    }
+
+    public func flow(_ reference: String, from file: String) throws(RunError) -> (name: String, bytes: [UInt8]) {
+        let name = EmbeddedFlowSource.name(of: reference, from: file)
+        guard let text = files[name] else {
+            let hint = Suggestions.didYouMean(name, in: files.keys.sorted())
+            throw RunError("nested flow '\(Identifier.display(reference))' is not among the embedded flows (looked up as '\(Identifier.display(name))')\(hint)",
+                           kind: .nestedFlowUnavailable)
+        }
+        return (name, Array(text.utf8))
+    }
+
+    /// The name `reference` has when the file `file` names it: joined to `file`'s directory, with `.` and `..`
+    /// resolved by the text alone (`..` past the first directory is kept: `../common/x.yaml`).
+    public static func name(of reference: String, from file: String) -> String {
+        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let joined = reference.hasPrefix("/") || directory.isEmpty ? reference : directory + "/" + reference
+        var components: [Substring] = []
+        for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch component {
+            case ".": continue
+            case "..":
+                if let last = components.last, last != ".." { components.removeLast() } else if !joined.hasPrefix("/") { components.append(component) }
+            default: components.append(component)
+            }
+        }
+        return (joined.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
+    }
+}

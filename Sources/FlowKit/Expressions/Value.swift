@@ -87,3 +87,39 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         return output + "'"
     }
 }
+
+extension Value {
+    /// The integer an `int` holds, when it fits an `Int`; nil for any other value. Generated Swift reads state
+    /// through it.
+    public var intValue: Int? {
+        if case .int(let number) = self { return Int(exactly: number) }
+        return nil
+    }
+
+    /// The number a `number` holds, or an `int` as a number; nil for any other value.
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let number): return number
+        case .int(let number): return Double(number)
+        default: return nil
+        }
+    }
+
+    /// The text a `string` (or an enum value) holds; nil for any other value.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The flag a `bool` holds; nil for any other value.
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
+    /// The fields an `object` holds; nil for any other value.
+    public var objectValue: [String: Value]? {
+        if case .object(let fields) = self { return fields }
+        return nil
+    }
+}

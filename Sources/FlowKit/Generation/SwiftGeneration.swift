@@ -1,0 +1,61 @@
+import Foundation
+
+/// `flowkit generate swift` and the build plugin's tool over `SwiftGenerator`: reads flow files from disk, generates,
+/// and writes each Swift file whose bytes changed into a directory.
+public struct SwiftGeneration: Sendable {
+    /// What a generation did.
+    public struct Outcome: Sendable {
+        /// Every file generated, in order: the inputs, then the nested flows found from them.
+        public var outputs: [SwiftGenerator.Output]
+        /// The paths of the files written (the others were already up to date).
+        public var written: [String]
+        /// The lint warnings (and notes) of the flows.
+        public var warnings: [Diagnostic]
+    }
+
+    /// The flow files named.
+    public var paths: [String]
+    /// The directory the Swift files go to; made when it does not exist.
+    public var outputDirectory: String
+    /// Whether a nested flow must be among `paths` (the build plugin's mode: its outputs are declared up front).
+    public var listedOnly: Bool
+
+    /// A generation of `paths` into `outputDirectory`.
+    public init(paths: [String], outputDirectory: String, listedOnly: Bool = false) {
+        self.paths = paths
+        self.outputDirectory = outputDirectory
+        self.listedOnly = listedOnly
+    }
+
+    /// Reads, generates and writes. A file that cannot be read is a `FlowKitError`; lint errors and clashes of
+    /// names are a `SwiftGenerator.Failure`, and then nothing is written.
+    public func run() throws -> Outcome {
+        let limit = ReaderLimits.standard.maxBytes
+        var inputs: [SwiftGenerator.Input] = []
+        for path in paths {
+            inputs.append(SwiftGenerator.Input(name: path, bytes: try FlowLoader.read(path: path, limit: limit)))
+        }
+        let read: ((String) throws -> [UInt8])? = listedOnly ? nil : { try FlowLoader.read(path: $0, limit: limit) }
+        let generated = try SwiftGenerator.generate(inputs, read: read)
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw FlowKitError.unwritable(outputDirectory, reason: "cannot make the directory: \(error.localizedDescription)")
+            }
+        } else if !isDirectory.boolValue {
+            throw FlowKitError.unwritable(outputDirectory, reason: "not a directory")
+        }
+        var written: [String] = []
+        for output in generated.outputs {
+            let path = (outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/") + output.fileName
+            let bytes = Array(output.contents.utf8)
+            // An unchanged file is left alone, so that a build does not compile it again.
+            if let existing = try? FlowLoader.read(path: path, limit: bytes.count), existing == bytes { continue }
+            try OutputFile.write(bytes, to: path)
+            written.append(path)
+        }
+        return Outcome(outputs: generated.outputs, written: written, warnings: generated.warnings)
+    }
+}
