@@ -6,7 +6,7 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test docs test-asan bench bench-quick fuzz soundness clean
+.PHONY: all deps build release demo test docs check-package test-asan bench bench-quick fuzz soundness clean
 
 all: build
 
@@ -52,6 +52,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) docs
+	$(MAKE) check-package
+
+# An app's package in a temporary directory: depends on a tagged clone of this repository, generates TransferFlow
+# with the FlowKitPlugin and runs the README's "In your app" file, with the newest and the oldest Yams allowed.
+check-package: deps
+	.ci/check-package
 
 # The DocC catalog of the FlowKit library (Sources/FlowKit/FlowKit.docc), warnings (a broken symbol link) as errors.
 docs: deps

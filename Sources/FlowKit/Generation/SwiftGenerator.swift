@@ -86,7 +86,7 @@ public enum SwiftGenerator {
                 do {
                     bytes = try read(name)
                 } catch {
-                    throw Failure(diagnostics: [], message: "nested flow '\(Identifier.display(reference))' of step '\(step.name.text)' in '\(Identifier.display(file.name))': \(error)")
+                    throw Failure(diagnostics: [], message: "nested flow '\(Identifier.display(reference))' of step '\(step.name.text)' in '\(Identifier.display(file.name))': \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
                 }
                 index[name] = files.count
                 files.append((name, bytes, false))
@@ -151,7 +151,7 @@ public enum SwiftGenerator {
 
     /// The Swift type of a flow: its name's first letter upper-cased, then `Flow`.
     static func flowTypeName(_ flow: Flow) -> String {
-        SwiftNames.type(flow.name.text) + "Flow"
+        SwiftNames.capitalized(flow.name.text) + "Flow"
     }
 
     /// What every flow's writer may look up: the other flows, by file name, and their text.
@@ -226,7 +226,7 @@ private struct FlowNames {
         // The flow enum's own nested types come first, so that a step's types never take their names.
         var types: Set<String> = ["Step", "Event", "Outcome", "State", "Inputs", "Entry", "Current", "Completion", "EventCompletion", "Run"]
         for step in flow.steps {
-            let base = SwiftNames.type(step.name.text)
+            let base = SwiftNames.capitalized(step.name.text)
             if step.result != nil && (step.kind == .screen || step.kind == .action) {
                 resultTypes[step.name.text] = SwiftNames.unique(base + "Result", in: &types)
             }

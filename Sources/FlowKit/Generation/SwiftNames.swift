@@ -28,14 +28,19 @@ enum SwiftNames {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
-    /// A type name made of `name`: its first letter upper-cased.
+    /// A type name made of `name`: its first letter upper-cased, `_` appended when it is reserved.
     static func type(_ name: String) -> String {
-        let typeName = name.prefix(1).uppercased() + name.dropFirst()
+        let typeName = capitalized(name)
         return reservedTypes.contains(typeName) ? typeName + "_" : typeName
     }
 
+    /// `name` with its first letter upper-cased: the stem of a type name with a suffix (`AmountResult`).
+    static func capitalized(_ name: String) -> String {
+        name.prefix(1).uppercased() + name.dropFirst()
+    }
+
     /// An identifier for an enum value's text: the words (runs of ASCII letters and digits) in lower camel case, `_`
-    /// first when it would start with a digit, `_` alone when there is no word.
+    /// first when it would start with a digit, `value` when there is no word.
     static func enumCase(_ text: String) -> String {
         if isIdentifier(text) { return member(text) }
         var words: [String] = []
@@ -49,7 +54,7 @@ enum SwiftNames {
             }
         }
         if !word.isEmpty { words.append(word) }
-        guard let first = words.first else { return "_" }
+        guard let first = words.first else { return "value" }
         var name = first.prefix(1).lowercased() + first.dropFirst()
         for word in words.dropFirst() { name += word.prefix(1).uppercased() + word.dropFirst() }
         if let initial = name.unicodeScalars.first, ("0"..."9").contains(initial) { name = "_" + name }

@@ -63,6 +63,24 @@ struct EntryLinkTests {
         }
     }
 
+    /// Property: `EntryPath.link` fills an entry's path with any non-empty values (slashes, percent signs, braces,
+    /// any Unicode), and the link matches that path and gives the same values back; an entry's link starts a run at
+    /// that entry.
+    @Test func entryPathLinkRoundTrips() throws {
+        var random = SplitMix64(seed: 0x11_2234)
+        let alphabet = Array("aZ0 -_.~é/?#%{}+&=\u{0}\n🙂")
+        for _ in 0..<1_000 {
+            let values = (0..<2).map { _ in String((0..<random.int(in: 1...8)).map { _ in alphabet[random.below(alphabet.count)] }) }
+            let link = EntryPath.link("/shop/{name}/x/{id}", params: ["name": values[0], "id": values[1]])
+            #expect(link.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.generalCategory != .control }, "\(link)")
+            #expect(EntryPath.match("/shop/{name}/x/{id}", link: link) == ["name": values[0], "id": values[1]], "\(link)")
+        }
+        #expect(EntryPath.link("/shop/items/{id}", params: ["id": "42"]) == "/shop/items/42")
+        let flow = try CompiledFlow(flow: try shop())
+        let run = try FlowRun(flow: flow, start: .url(EntryPath.link("/shop/{name}/{id}", params: ["name": "a b/c", "id": "7"]), state: [:]))
+        #expect(run.state["name"] == .string("a b/c") && run.state["id"] == .int(7))
+    }
+
     @Test func scriptsStartFromALinkAndLintChecksIt() throws {
         let folder = NSTemporaryDirectory() + "flowkit-links-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

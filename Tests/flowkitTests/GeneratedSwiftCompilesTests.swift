@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import FlowGen
+import FlowKit
+
+/// Property: the Swift that `flowkit generate swift` writes compiles with no warning (`-warnings-as-errors`, Swift 6
+/// language mode) against the FlowKit module, for the sample flows, a flow of names Swift reserves, and random
+/// lint-clean flows with nested flows, all in one module. (`make check-package` builds and runs such code in an
+/// app through the plugin.)
+@Suite("Generated Swift compiles")
+struct GeneratedSwiftCompilesTests {
+    /// The compiler beside the toolchain's `swift`, and the modules of this build.
+    private var modules: String { URL(fileURLWithPath: flowkitBinary).deletingLastPathComponent().path + "/Modules" }
+
+    private func swiftc() throws -> String {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = directory + "/swiftc"
+            if FileManager.default.isExecutableFile(atPath: String(path)) { return String(path) }
+        }
+        throw FlowKitError.noSuchFile("swiftc")
+    }
+
+    @Test func generatedSwiftTypeChecksWithoutWarnings() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-generated-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        // The samples and the flow of reserved names, through the command.
+        let samples = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/flows")
+            .filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".json")) && $0 != "transfer.json" }.sorted().map { "flows/" + $0 }
+        try hostileFlow.write(toFile: folder + "/default.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["generate", "swift"] + samples + [folder + "/default.yaml", "-o", folder + "/out"])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        // Random flows with nested flows: those lint finds clean, each bundle's flows renamed so that all fit in one
+        // module.
+        var clean = 0
+        var seed: UInt64 = 1
+        while clean < 25 && seed < 3_000 {
+            defer { seed += 1 }
+            var bundle = BlueprintGenerator.bundle(seed: seed)
+            bundle.main.flow.name += "S\(seed)"
+            for index in bundle.children.indices { bundle.children[index].flow.name += "S\(seed)" }
+            let inputs = bundle.files.map { SwiftGenerator.Input(name: "b\(seed)/" + $0.name, bytes: Array($0.text.utf8)) }
+            guard let generated = try? SwiftGenerator.generate(inputs, read: nil) else { continue }
+            clean += 1
+            for output in generated.outputs {
+                try output.contents.write(toFile: folder + "/out/b\(seed)-" + output.fileName, atomically: true, encoding: .utf8)
+            }
+        }
+        #expect(clean == 25, "only \(clean) random bundles were lint-clean")
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted().map { folder + "/out/" + $0 }
+        #expect(files.count > samples.count + 25)
+        let yamsMap = packageRoot + "/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap"
+        let check = try runProcess(try swiftc(), ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules,
+                                                  "-Xcc", "-fmodule-map-file=" + yamsMap, "-module-name", "Generated"] + files)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    /// A lint-clean flow of names Swift reserves or spells otherwise: keywords, `self`, `Type`, `init`, a key
+    /// named after a standard type, enum values that are not identifiers, quotes and escapes in titles.
+    let hostileFlow = #"""
+        flowkit: 1
+        flow: default
+        title: "A \"quoted\" \\ title \u2028 with a */ comment end"
+        start: self
+        state:
+          Type: int?
+          init: string?
+          kind: ["first class", "1st", "a-b", "aB", "quote\"d", "\"\"\"", "ünï"]
+          values: bool?
+          String: string?
+        inputs: [String]
+        events:
+          return:
+          in: result.Type > 1
+        entries:
+          where: { step: title, path: "/x/{Type}/{init}/{kind}" }
+        steps:
+          self:
+            title: "\"\"\" triple \\(interpolation)"
+            result:
+              Type: int
+              init: string?
+              codingKeys: [a, b]
+              Swift: { FlowKit: int, _: bool? }
+              Tariff: string
+              tariff: [x]
+              Int: number
+            set: { Type: result.Type }
+            on: { in: title, return: Self }
+            next: title
+          title:
+            kind: action
+            next: Self
+            on: { return: self }
+          Self:
+            kind: finish
+            outcome: Self
+        """#
+}
