@@ -102,8 +102,13 @@ struct Render: ParsableCommand {
         options.direction = rankdir
         options.legend = legend
         if let trace {
-            let run = try TraceFile.read(trace, scenario: scenario)
-            let highlight = DiagramOptions.highlighting(run: run.completions, path: run.path, in: flow)
+            let run: SimulationTrace.Scenario
+            do {
+                run = try SimulationTrace.read(path: trace).scenario(named: scenario, in: trace)
+            } catch {
+                throw ValidationError("--trace: \(error.message)")
+            }
+            let highlight = DiagramOptions.highlighting(run: run.trace, path: run.path, in: flow)
             options.highlightedSteps = highlight.highlightedSteps
             options.highlightedMoves = highlight.highlightedMoves
             options.startedAtEntry = run.entry
@@ -191,40 +196,5 @@ enum Watchdog {
 
     private final class ResultBox<T>: @unchecked Sendable {
         var result: Result<T, Error>?
-    }
-}
-
-/// Reads the runs `flowkit simulate --trace-out` writes.
-enum TraceFile {
-    /// The completions and path of one scenario (the named one, else the first).
-    static func read(_ path: String, scenario: String?) throws -> (completions: [(step: String, event: String?, move: String, to: String)], path: [String],
-                                                                   entry: String?, failure: (step: String, message: String)?) {
-        let data: Data
-        do {
-            data = Data(try FlowLoader.read(path: path, limit: 64 << 20))
-        } catch {
-            throw ValidationError("--trace: \(error.localizedDescription)")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let scenarios = object["scenarios"] as? [[String: Any]] else {
-            throw ValidationError("--trace: '\(Identifier.display(path, limit: .max))' is not a run written by 'flowkit simulate --trace-out'")
-        }
-        let names = scenarios.compactMap { $0["name"] as? String }
-        guard let chosen = scenario.map({ name in scenarios.first { $0["name"] as? String == name } }) ?? scenarios.first else {
-            let hint = scenario.map { Suggestions.didYouMean($0, in: names) } ?? ""
-            throw ValidationError("--trace: no scenario '\(Identifier.display(scenario ?? ""))' in '\(Identifier.display(path, limit: .max))'\(hint)")
-        }
-        let entries = (chosen["trace"] as? [[String: Any]]) ?? []
-        let completions = entries.compactMap { entry -> (step: String, event: String?, move: String, to: String)? in
-            guard let step = entry["step"] as? String, let to = entry["to"] as? String, let move = entry["move"] as? String else { return nil }
-            return (step, entry["event"] as? String, move, to)
-        }
-        let path = (chosen["path"] as? [String]) ?? []
-        // A failed run stopped at the last step it showed (its top-level step, for a step inside a nested flow).
-        var failure: (step: String, message: String)?
-        if chosen["passed"] as? Bool == false, let message = chosen["error"] as? String, let last = path.last {
-            failure = (String(last.split(separator: "/", maxSplits: 1).first ?? Substring(last)), message)
-        }
-        return (completions, path, (chosen["start"] as? [String: Any])?["entry"] as? String, failure)
     }
 }

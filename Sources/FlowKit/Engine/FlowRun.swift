@@ -69,8 +69,22 @@ public struct TraceEntry: Equatable, Sendable, Codable {
     public let eventKind: EventKind?
     /// The result the step completed with.
     public let result: [String: Value]?
-    /// The move taken: `forward`, `back`, `back: true`, `restart`, or `back button` (`FlowRun.goBack()`).
-    public let move: String
+    /// The move a completion (or the back button) made; its raw value is how traces and reports spell it.
+    public enum Move: String, Sendable, Codable, CaseIterable {
+        /// A forward target: the step was pushed on the history.
+        case forward
+        /// `back: X`: the history was popped back to the latest X.
+        case back
+        /// `back: true`: one step was popped.
+        case backOne = "back: true"
+        /// `restart`: history and state were cleared and `start` shown.
+        case restart
+        /// The back button (`FlowRun.goBack()`): the step was left without completing it.
+        case backButton = "back button"
+    }
+
+    /// The move taken.
+    public let move: Move
     /// The step shown next (qualified).
     public let to: String
     /// State keys the completion changed, in key order.
@@ -264,7 +278,7 @@ public struct FlowRun: Sendable {
         frames.removeSubrange((index + 1)...)
         frames[index].history.removeLast()
         var landings = [Landing(traceIndex: trace.count, shownBefore: path.count)]
-        trace.append(TraceEntry(step: name, event: nil, eventKind: nil, result: nil, move: "back button", to: "", changes: []))
+        trace.append(TraceEntry(step: name, event: nil, eventKind: nil, result: nil, move: .backButton, to: "", changes: []))
         try proceed(from: .show(frames[index].history.last!), landings: &landings)
         settle(landings)
     }
@@ -443,23 +457,23 @@ public struct FlowRun: Sendable {
         try assign(target.set, scope: scope(frames[index], result: result, resultTypes: resultTypes), step: name)
 
         // The move.
-        let move: String
+        let move: TraceEntry.Move
         switch target.move {
         case .forward(let next):
             frames[index].history.append(next)
-            move = "forward"
+            move = .forward
         case .back(let back):
             guard let position = frames[index].history.lastIndex(of: back) else {
                 throw RunError("step '\(name)' goes back to '\(flow.name(back))', which is not on the history", kind: .backNotOnHistory, step: name)
             }
             frames[index].history.removeSubrange((position + 1)...)
-            move = "back"
+            move = .back
         case .backOne:
             guard frames[index].history.count > 1 else {
                 throw RunError("step '\(name)' is the first step of its run: 'back: true' has nowhere to go", kind: .backAtFirstStep, step: name)
             }
             frames[index].history.removeLast()
-            move = "back: true"
+            move = .backOne
         case .restart:
             frames[index].history = [flow.startID]
             let before = frames[index].state
@@ -467,7 +481,7 @@ public struct FlowRun: Sendable {
             for key in Set(before.keys).union(frames[index].initialState.keys).sorted() where before[key] != frames[index].state[key] {
                 pendingChanges.append(StateChange(key: frames[index].prefix + key, old: before[key], new: frames[index].state[key] ?? .null))
             }
-            move = "restart"
+            move = .restart
         case .undefined(let missing):
             throw RunError("step '\(name)' moves to '\(missing)', which is not defined", kind: .undefinedStep, step: name)
         }

@@ -40,7 +40,7 @@ public struct JSONSimulationReporter: SimulationReporter {
                     parts.append("\"eventKind\": \"\(entry.eventKind?.rawValue ?? "explicit")\"")
                 }
                 if let result = entry.result { parts.append("\"result\": \(Value.object(result).jsonText)") }
-                parts.append("\"move\": \(JSONText.string(entry.move))")
+                parts.append("\"move\": \(JSONText.string(entry.move.rawValue))")
                 parts.append("\"to\": \(JSONText.string(entry.to))")
                 let changes = entry.changes.map { change in
                     "{\"key\": \(JSONText.string(change.key)), \"old\": \(change.old?.jsonText ?? "null"), \"new\": \(change.new.jsonText)}"

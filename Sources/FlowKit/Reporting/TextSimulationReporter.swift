@@ -52,12 +52,12 @@ public struct TextSimulationReporter: SimulationReporter {
                 default: input.append("event \(event)")
                 }
             }
-            if entry.move == "back button" { input.append("back button") }
+            if entry.move == .backButton { input.append("back button") }
             let move: String
             switch entry.move {
-            case "forward": move = "-> \(entry.to)"
-            case "restart": move = "-> restart at \(entry.to)"
-            default: move = "<- back to \(entry.to)"
+            case .forward: move = "-> \(entry.to)"
+            case .restart: move = "-> restart at \(entry.to)"
+            case .back, .backOne, .backButton: move = "<- back to \(entry.to)"
             }
             let changes = entry.changes.isEmpty ? "" : entry.changes.map { "\($0.key) = \($0.new)" }.joined(separator: ", ")
             return (String(index + 1), entry.step, input.joined(separator: ", "), move, changes)

@@ -117,7 +117,7 @@ struct EngineStackTests {
         #expect(summary.path.first == "s0/end")
         #expect(summary.path.last == "done")
         #expect(summary.trace.count == count)
-        #expect(summary.trace.first == TraceEntry(step: "s0", event: "ok", eventKind: .outcome, result: [:], move: "forward",
+        #expect(summary.trace.first == TraceEntry(step: "s0", event: "ok", eventKind: .outcome, result: [:], move: .forward,
                                                   to: "s1/end", changes: []))
         #expect(summary.trace.last?.to == "done")
         #expect(zip(summary.trace, summary.path.dropFirst()).allSatisfy { $0.to == $1 }, "each entry's 'to' is the next step shown")

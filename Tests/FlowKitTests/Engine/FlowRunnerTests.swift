@@ -38,7 +38,7 @@ struct FlowRunnerTests {
         let streamed = await reader.value
         #expect(streamed == runner.run.trace, "the stream sees every transition and ends with the flow")
         #expect(seen.all == Array(runner.run.trace.dropLast()), "a cancelled observer sees nothing more")
-        #expect(runner.run.trace.map(\.move).contains("back button"))
+        #expect(runner.run.trace.map(\.move).contains(.backButton))
         var afterwards: [TraceEntry] = []
         for await entry in runner.transitions { afterwards.append(entry) }
         #expect(afterwards.isEmpty, "a finished run's stream ends at once")

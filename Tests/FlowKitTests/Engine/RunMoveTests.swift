@@ -94,7 +94,7 @@ struct RunMoveTests {
         try run.goBack()
         #expect(run.currentStep == "a")
         #expect(run.path == ["a", "sub/one", "sub/two", "sub/one", "a"])
-        #expect(run.trace.suffix(2).map(\.move) == ["back button", "back button"])
+        #expect(run.trace.suffix(2).map(\.move) == [.backButton, .backButton])
         #expect(run.trace.last?.to == "a" && run.trace.last?.event == nil && run.trace.last?.changes == [])
         // Going forward again starts the nested flow afresh.
         try run.complete()
