@@ -146,14 +146,13 @@ public struct RandomWalker: Sendable {
     }
 
     /// The compiled step and its flow for a qualified step name (`P/x` is step `x` of the flow step `P` names).
-    public func locate(_ qualified: String) -> (flow: CompiledFlow, step: CompiledFlow.Step)? {
+    public func locate(_ qualified: String) -> (flow: CompiledFlow, step: Step)? {
         var current = flow
         let parts = qualified.split(separator: "/").map(String.init)
         for (index, part) in parts.enumerated() {
-            guard let id = current.ids[part] else { return nil }
-            let step = current.steps[id]
+            guard let step = current.flow.step(named: part) else { return nil }
             if index == parts.count - 1 { return (current, step) }
-            guard let reference = step.step.flowPath, let resolver, let child = try? resolver.resolve(reference, from: current.flow.file) else { return nil }
+            guard let reference = step.flowPath, let resolver, let child = try? resolver.resolve(reference, from: current.flow.file) else { return nil }
             current = child
         }
         return nil
@@ -161,14 +160,15 @@ public struct RandomWalker: Sendable {
 
     /// The completions the spec allows at a step, as (explicit event, whether a result is given); results are
     /// drawn later. Empty when none would have a transition to take.
-    public static func allowed(_ step: CompiledFlow.Step, in flow: CompiledFlow) -> [(event: String?, withResult: Bool)] {
-        let derived = Set(flow.derivedEvents.map(\.name))
-        let any = flow.anyStep
-        let explicit = Set(step.handlers.keys).union(any.map { Array($0.handlers.keys) } ?? []).subtracting(derived).sorted()
+    public static func allowed(_ step: Step, in flow: CompiledFlow) -> [(event: String?, withResult: Bool)] {
+        let derived = Set(flow.flow.events.filter { $0.expression != nil }.map(\.name.text))
+        let any = flow.flow.anyStep
+        let handled = Set(step.on.map(\.event.text)).union(any.map { $0.on.map(\.event.text) } ?? [])
+        let explicit = handled.subtracting(derived).sorted()
         let hasNext = step.next != nil || any?.next != nil
-        let handlesDerived = flow.derivedEvents.contains { step.handlers[$0.name] != nil || any?.handlers[$0.name] != nil }
+        let handlesDerived = !handled.isDisjoint(with: derived)
         var options: [(event: String?, withResult: Bool)] = []
-        if step.resultTypes != nil {
+        if step.result != nil {
             if hasNext || handlesDerived { options.append((nil, true)) }
             for event in explicit {
                 options.append((event, true))
@@ -181,6 +181,16 @@ public struct RandomWalker: Sendable {
         return options
     }
 
+    /// The declared state types of the walked flow.
+    private var stateTypes: [String: TypeRef] {
+        Dictionary(flow.flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The declared result types of `step`, nil when it declares no result.
+    static func resultTypes(_ step: Step) -> [String: TypeRef]? {
+        step.result.map { Dictionary($0.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
+    }
+
     /// A random start: an entry (sometimes, when the flow has entries) with generated path parameters, else
     /// `start` with the required inputs and some optional ones.
     public func start(_ rng: inout SplitMix64) -> WalkStart {
@@ -189,17 +199,17 @@ public struct RandomWalker: Sendable {
             let entry = rng.pick(entries)
             var params: [String: String] = [:]
             for key in EntryPath.parameters(entry.path) {
-                guard let type = flow.stateTypes[key] else { continue }
+                guard let type = stateTypes[key] else { continue }
                 params[key] = ValueGenerator.text(type, &rng)
             }
             return .entry(entry.name.text, params: params)
         }
         var state: [String: Value] = [:]
         for key in requiredInputs {
-            if let type = flow.stateTypes[key] { state[key] = ValueGenerator.value(type, &rng) }
+            if let type = stateTypes[key] { state[key] = ValueGenerator.value(type, &rng) }
         }
         for key in optionalInputs where rng.chance(0.5) {
-            if let type = flow.stateTypes[key] { state[key] = ValueGenerator.valueOrNull(type, &rng) }
+            if let type = stateTypes[key] { state[key] = ValueGenerator.valueOrNull(type, &rng) }
         }
         return .start(state: state)
     }
@@ -223,7 +233,7 @@ public struct RandomWalker: Sendable {
             let options = Self.allowed(step, in: stepFlow)
             guard !options.isEmpty else { return Walk(start: begin, completions: completions, end: .stuck) }
             let choice = rng.pick(options)
-            let result = choice.withResult ? step.resultTypes.map { ValueGenerator.result($0, &rng) } : nil
+            let result = choice.withResult ? Self.resultTypes(step).map { ValueGenerator.result($0, &rng) } : nil
             let completion = WalkCompletion(step: name, event: choice.event, result: result)
             completions.append(completion)
             do {
@@ -255,7 +265,7 @@ public struct RandomWalker: Sendable {
             guard options.contains(where: { $0.event == completion.event && $0.withResult == (completion.result != nil) }) else {
                 return Walk(start: begin, completions: completions, end: .diverged)
             }
-            if let result = completion.result, let types = step.resultTypes {
+            if let result = completion.result, let types = Self.resultTypes(step) {
                 completion.result = result.filter { types[$0.key] != nil }
                 if types.contains(where: { !$0.value.optional && completion.result?[$0.key] == nil }) {
                     return Walk(start: begin, completions: completions, end: .diverged)

@@ -1,7 +1,8 @@
-/// A flow made ready to run: step names interned, every expression parsed once, types looked up by key.
+/// A flow made ready to run: step names interned, every expression parsed once, types looked up by key. Its
+/// parts are the engine's; ``flow`` is the flow as written.
 public final class CompiledFlow: Sendable {
     /// A move of a compiled target.
-    public enum Move: Sendable, Equatable {
+    enum Move: Sendable, Equatable {
         case forward(Int)
         case back(Int)
         case backOne
@@ -11,22 +12,22 @@ public final class CompiledFlow: Sendable {
     }
 
     /// One option of a target list.
-    public struct Target: Sendable {
-        public let move: Move
-        public let condition: FlowExpression?
-        public let set: [(key: String, expression: FlowExpression)]
-        public let source: FlowKit.Target
+    struct Target: Sendable {
+        let move: Move
+        let condition: FlowExpression?
+        let set: [(key: String, expression: FlowExpression)]
+        let source: FlowKit.Target
     }
 
     /// A step with its parsed expressions and resolved targets (a class: a run looks steps up on every move, and
     /// a reference is cheaper to hand around than the fields).
-    public final class Step: Sendable {
-        public let step: FlowKit.Step
-        public let resultTypes: [String: TypeRef]?
-        public let set: [(key: String, expression: FlowExpression)]
-        public let handlers: [String: [Target]]
-        public let next: [Target]?
-        public let input: [(key: String, expression: FlowExpression)]
+    final class Step: Sendable {
+        let step: FlowKit.Step
+        let resultTypes: [String: TypeRef]?
+        let set: [(key: String, expression: FlowExpression)]
+        let handlers: [String: [Target]]
+        let next: [Target]?
+        let input: [(key: String, expression: FlowExpression)]
 
         init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: FlowExpression)],
              handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: FlowExpression)]) {
@@ -42,19 +43,19 @@ public final class CompiledFlow: Sendable {
     /// The flow as written.
     public let flow: Flow
     /// Step ids by name (file order).
-    public let ids: [String: Int]
+    let ids: [String: Int]
     /// The compiled steps, by id.
-    public let steps: [Step]
+    let steps: [Step]
     /// The compiled `"*"` step, when there is one.
-    public let anyStep: Step?
+    let anyStep: Step?
     /// Declared state types by key.
-    public let stateTypes: [String: TypeRef]
+    let stateTypes: [String: TypeRef]
     /// Derived events with their expressions, in declaration order.
-    public let derivedEvents: [(name: String, expression: FlowExpression)]
+    let derivedEvents: [(name: String, expression: FlowExpression)]
     /// The names of the derived events, which a step cannot raise by hand.
-    public let derivedEventNames: Set<String>
+    let derivedEventNames: Set<String>
     /// The id of `start`.
-    public let startID: Int
+    let startID: Int
 
     /// Compiles `flow`; fails with the first expression that does not parse or an undefined start.
     public init(flow: Flow) throws(RunError) {
@@ -118,7 +119,7 @@ public final class CompiledFlow: Sendable {
     }
 
     /// The name of step `id`.
-    public func name(_ id: Int) -> String { steps[id].step.name.text }
+    func name(_ id: Int) -> String { steps[id].step.name.text }
 }
 
 /// A run error: what went wrong, at which step, and where in the flow files when it is about a written value.

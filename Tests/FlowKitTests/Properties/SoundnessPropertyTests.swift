@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FlowKit
+@testable import FlowKit
 import FlowGen
 
 /// The soundness property of issue 11 and self-tests of its oracle (`Soundness`, below, says how it works).

@@ -1,4 +1,4 @@
-import FlowKit
+@testable import FlowKit
 
 /// The flow every nested-flow reference leads to, whatever it names, when the input holds no nested documents: two outcomes, a result, a restart, a back
 /// move, a derived event, and a `flow` step of its own that nests it again while `depth` stays below 40 (so runs
