@@ -170,7 +170,7 @@ struct Simulate: ParsableCommand {
         if document.isScript {
             throw ValidationError("'\(Identifier.display(path, limit: .max))' is a simulation script, not a flow")
         }
-        let blocking = Linter.lint(document, rules: [SyntaxRule.self, SchemaRule.self, ExpressionRule.self]).filter { $0.severity == .error }
+        let blocking = Linter.lint(document, rules: Linter.runPrerequisites).filter { $0.severity == .error }
         guard let flow = document.flow, blocking.isEmpty else {
             report(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(Identifier.display(path, limit: .max))' is not a flow that can run")
             throw ExitCode(1)

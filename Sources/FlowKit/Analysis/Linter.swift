@@ -1,5 +1,9 @@
 /// Runs every rule over loaded documents.
 public enum Linter {
+    /// The rules whose errors stop a flow from running at all (it cannot be read, decoded or have its expressions
+    /// parsed); `flowkit simulate` runs a flow that has no error from these, whatever else lint says.
+    public static let runPrerequisites: [any Rule.Type] = [SyntaxRule.self, SchemaRule.self, ExpressionRule.self]
+
     /// Every rule flowkit has, in the order `flowkit rules` lists them.
     public static let rules: [any Rule.Type] = [
         SyntaxRule.self,

@@ -1,5 +1,5 @@
 /// What an expression can read while it is evaluated.
-public struct EvaluationScope: Sendable {
+struct EvaluationScope: Sendable {
     /// Current state values (unset keys absent).
     public var state: [String: Value]
     /// Declared state types (all declared keys).
@@ -19,7 +19,7 @@ public struct EvaluationScope: Sendable {
 }
 
 /// A run error while evaluating, e.g. "division by zero", "state key 'amount' is not set"; the offset says where.
-public struct EvaluationError: Error, Equatable, Sendable {
+struct EvaluationError: Error, Equatable, Sendable {
     /// What went wrong, lowercase, naming things in single quotes.
     public let message: String
     /// The offset inside the expression text of the sub-expression at fault.

@@ -1,5 +1,5 @@
 /// A range of an expression's text, in Unicode scalar offsets: where a sub-expression starts and ends.
-public struct ExpressionSpan: Hashable, Sendable {
+struct ExpressionSpan: Hashable, Sendable {
     /// The offset of the sub-expression's first scalar.
     public var start: Int
     /// The offset just past its last scalar.
@@ -13,7 +13,7 @@ public struct ExpressionSpan: Hashable, Sendable {
 }
 
 /// Where a path starts: `state.…` or `result.…`.
-public enum PathRoot: String, Hashable, Sendable {
+enum PathRoot: String, Hashable, Sendable {
     /// The flow's state: `state.key`.
     case state
     /// The step's result: `result.key` or `result.key.field`.
@@ -21,7 +21,7 @@ public enum PathRoot: String, Hashable, Sendable {
 }
 
 /// A path read by an expression: `state.amount`, `result.user.name`.
-public struct ExpressionPath: Hashable, Sendable, CustomStringConvertible {
+struct ExpressionPath: Hashable, Sendable, CustomStringConvertible {
     /// Where the path starts.
     public var root: PathRoot
     /// The keys after the root, at least one (exactly one for `state`).
@@ -41,7 +41,7 @@ public struct ExpressionPath: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A prefix operator.
-public enum UnaryOperator: String, Hashable, Sendable {
+enum UnaryOperator: String, Hashable, Sendable {
     /// `!`: logical not.
     case not = "!"
     /// `-`: negation.
@@ -49,7 +49,7 @@ public enum UnaryOperator: String, Hashable, Sendable {
 }
 
 /// An infix operator.
-public enum BinaryOperator: String, Hashable, Sendable {
+enum BinaryOperator: String, Hashable, Sendable {
     /// `* / %`: int stays int (truncating, remainder with the dividend's sign), mixing with number gives number.
     case multiply = "*", divide = "/", remainder = "%"
     /// `+ -`: `+` also concatenates two strings.
@@ -63,7 +63,7 @@ public enum BinaryOperator: String, Hashable, Sendable {
 }
 
 /// A node of a parsed expression; every node knows the span of text it was parsed from.
-public indirect enum ExpressionNode: Hashable, Sendable {
+indirect enum ExpressionNode: Hashable, Sendable {
     /// A literal value.
     case literal(Value, ExpressionSpan)
     /// A path read.
@@ -118,7 +118,7 @@ public indirect enum ExpressionNode: Hashable, Sendable {
 }
 
 /// A parsed expression, ready to evaluate many times.
-public struct FlowExpression: Hashable, Sendable {
+struct FlowExpression: Hashable, Sendable {
     /// The text it was parsed from.
     public let source: ExpressionSource
     /// The syntax tree.

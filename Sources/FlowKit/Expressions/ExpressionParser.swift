@@ -1,5 +1,5 @@
 /// A parse error: message and the 0-based offset (in Unicode scalars) inside the expression text.
-public struct ExpressionParseError: Error, Equatable, Sendable {
+struct ExpressionParseError: Error, Equatable, Sendable {
     /// What is wrong, lowercase, naming things in single quotes.
     public let message: String
     /// Where, in Unicode scalars from the start of the expression text.
@@ -13,7 +13,7 @@ public struct ExpressionParseError: Error, Equatable, Sendable {
 }
 
 /// Parses expression text into `FlowExpression`s, with bounded length and nesting so that no input can exhaust the stack.
-public enum ExpressionParser {
+enum ExpressionParser {
     /// The longest expression text accepted, in Unicode scalars.
     public static let maxLength = 4096
     /// The deepest nesting accepted: parentheses and operators each count one level.

@@ -1,5 +1,5 @@
 /// A value that does not fit a declared type, and why.
-public struct TypeMismatch: Error, Equatable, Sendable {
+struct TypeMismatch: Error, Equatable, Sendable {
     /// What does not fit, lowercase, naming keys and values in single quotes.
     public let message: String
 
@@ -10,7 +10,7 @@ public struct TypeMismatch: Error, Equatable, Sendable {
 }
 
 /// Converts values to declared types for storing them (`set`, results, path parameters).
-public enum TypeCheck {
+enum TypeCheck {
     /// Converts `value` to `type`: an int becomes a number for `number`, a number for `int` is an error, enum
     /// membership is checked, null fits only optionals, and objects are checked field by field against result shapes.
     public static func coerce(_ value: Value, to type: TypeRef) -> Result<Value, TypeMismatch> {

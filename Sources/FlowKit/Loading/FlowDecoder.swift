@@ -2,7 +2,7 @@
 ///
 /// The decoder never stops at the first problem: it reports every one it can see and keeps what is well formed.
 /// It returns no flow only when a required key (`flowkit`, `flow`, `start`, `steps`) is missing or unusable.
-public struct FlowDecoder {
+struct FlowDecoder {
     /// The keys every flow has; a mapping with none of them is not taken for a flow.
     static let requiredKeys: Set<String> = ["flowkit", "flow", "start", "steps"]
     /// The keys a flow document may have at its top level.

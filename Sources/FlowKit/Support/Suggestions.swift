@@ -84,7 +84,7 @@ public enum Suggestions {
 /// once and bucketed by length, answers are cached, and the work done in total is bounded, so a flow with
 /// thousands of typos costs linear time (past the budget, findings simply carry no suggestion). It decides as
 /// `Suggestions` describes.
-public final class SuggestionIndex {
+final class SuggestionIndex {
     private struct Candidate {
         let name: String
         let scalars: [Unicode.Scalar]

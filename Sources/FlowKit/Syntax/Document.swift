@@ -174,7 +174,7 @@ public struct Node: Sendable {
 }
 
 /// What a reader makes of a file's text: the document when it could be read, and the findings on the way.
-public struct ParsedDocument: Sendable {
+struct ParsedDocument: Sendable {
     /// The root node, or nil when the text is not a readable document.
     public var root: Node?
     /// `syntax` and `duplicate_key` findings, in the order found.

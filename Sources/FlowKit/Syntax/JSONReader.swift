@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads JSON text (RFC 8259, strict) into the positioned document tree.
-public enum JSONReader {
+enum JSONReader {
     /// Parses `bytes` (the raw file contents) of the file named `file`.
     public static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
         bytes.withUnsafeBytes { parse($0, file: file, limits: limits) }

@@ -6,7 +6,7 @@ import Foundation
 /// Composing from events (rather than `Yams.compose`) keeps the walk iterative, reports every duplicate key
 /// as a finding instead of failing the whole document, bounds the expansion of aliases, and resolves scalars
 /// with YAML 1.2's core schema (`on`, `yes`, `no` are strings).
-public enum YAMLReader {
+enum YAMLReader {
     /// Parses `bytes` (the raw file contents) of the file named `file`.
     public static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
         bytes.withUnsafeBufferPointer { buffer in

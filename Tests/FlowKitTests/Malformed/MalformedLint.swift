@@ -1,4 +1,4 @@
-import FlowKit
+@testable import FlowKit
 import Foundation
 import Testing
 import TestSupport

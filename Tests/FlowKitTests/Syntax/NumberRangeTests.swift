@@ -1,4 +1,4 @@
-import FlowKit
+@testable import FlowKit
 import Testing
 
 /// Numbers mean what they say: only YAML 1.2 core-schema forms are numbers, and a literal beyond 64 bits is a

@@ -121,6 +121,6 @@ enum Generator {
 
     /// The JSON twin of a generated YAML flow, keys in document order.
     static func json(_ yaml: String) -> String {
-        (YAMLReader.parse(Array(yaml.utf8), file: "generated.yaml").root?.jsonText ?? "") + "\n"
+        (FlowLoader.load(bytes: Array(yaml.utf8), file: "generated.yaml", format: .yaml).root?.jsonText ?? "") + "\n"
     }
 }

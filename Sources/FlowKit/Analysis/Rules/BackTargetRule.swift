@@ -1,5 +1,5 @@
 /// `back_target`: a `back: X` move whose step X may not be on the history when the move is taken.
-public enum BackTargetRule: Rule {
+enum BackTargetRule: Rule {
     public static let description = RuleDescription(
         identifier: "back_target",
         name: "Back target",

@@ -1,5 +1,5 @@
 /// `cannot_finish`: a closed group of reachable steps from which no finish step can be reached.
-public enum CannotFinishRule: Rule {
+enum CannotFinishRule: Rule {
     public static let description = RuleDescription(
         identifier: "cannot_finish",
         name: "Cannot finish",

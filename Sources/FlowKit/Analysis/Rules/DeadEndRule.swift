@@ -1,5 +1,5 @@
 /// `dead_end`: a reachable step that is not a finish step and has no transition at all.
-public enum DeadEndRule: Rule {
+enum DeadEndRule: Rule {
     public static let description = RuleDescription(
         identifier: "dead_end",
         name: "Dead end",

@@ -1,5 +1,5 @@
 /// `duplicate_key`: a mapping has the same key twice.
-public enum DuplicateKeyRule: Rule {
+enum DuplicateKeyRule: Rule {
     public static let description = RuleDescription(
         identifier: "duplicate_key",
         name: "Duplicate key",

@@ -1,5 +1,5 @@
 /// `entry_param`: a deep-link path parameter that is not a declared state key, or an entry path that does not parse.
-public enum EntryParamRule: Rule {
+enum EntryParamRule: Rule {
     public static let description = RuleDescription(
         identifier: "entry_param",
         name: "Entry parameter",

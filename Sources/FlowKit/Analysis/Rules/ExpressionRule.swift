@@ -1,5 +1,5 @@
 /// `expression`: an expression of the flow cannot be parsed.
-public enum ExpressionRule: Rule {
+enum ExpressionRule: Rule {
     public static let description = RuleDescription(
         identifier: "expression",
         name: "Expression",

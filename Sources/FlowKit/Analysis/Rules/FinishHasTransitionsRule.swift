@@ -1,5 +1,5 @@
 /// `finish_has_transitions`: a finish step with `on` or `next`, which never run.
-public enum FinishHasTransitionsRule: Rule {
+enum FinishHasTransitionsRule: Rule {
     public static let description = RuleDescription(
         identifier: "finish_has_transitions",
         name: "Finish step with transitions",

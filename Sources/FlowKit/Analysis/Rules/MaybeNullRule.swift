@@ -1,5 +1,5 @@
 /// `maybe_null`: a value that may be null reaches an operator, a condition or a non-optional key.
-public enum MaybeNullRule: Rule {
+enum MaybeNullRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
         identifier: "maybe_null",

@@ -1,5 +1,5 @@
 /// `maybe_unset`: a step reads a non-optional state key that some path to the step leaves unset.
-public enum MaybeUnsetRule: Rule {
+enum MaybeUnsetRule: Rule {
     public static let description = RuleDescription(
         identifier: "maybe_unset",
         name: "Maybe unset",

@@ -1,5 +1,5 @@
 /// `schema`: the document does not have the shape of a flow (unknown keys, wrong types, missing keys, bad names).
-public enum SchemaRule: Rule {
+enum SchemaRule: Rule {
     public static let description = RuleDescription(
         identifier: "schema",
         name: "Schema",

@@ -2,7 +2,7 @@ import Foundation
 
 /// `script`: a simulation script is malformed, or names a flow, steps, events, entries, outcomes or state keys
 /// that its flow does not have.
-public enum ScriptRule: Rule {
+enum ScriptRule: Rule {
     public static let description = RuleDescription(
         identifier: "script",
         name: "Script",

@@ -1,5 +1,5 @@
 /// `set_without_result`: a step's `set` that never runs, because the step declares no `result`.
-public enum SetWithoutResultRule: Rule {
+enum SetWithoutResultRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
         identifier: "set_without_result",

@@ -1,5 +1,5 @@
 /// `shadowed_handler`: a step's own handler hides a `"*"` handler for the same event.
-public enum ShadowedHandlerRule: Rule {
+enum ShadowedHandlerRule: Rule {
     public static let description = RuleDescription(
         identifier: "shadowed_handler",
         name: "Shadowed handler",

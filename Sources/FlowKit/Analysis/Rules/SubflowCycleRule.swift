@@ -1,7 +1,7 @@
 import Foundation
 
 /// `subflow_cycle`: flows that nest each other in a cycle, so a run would nest without end.
-public enum SubflowCycleRule: Rule {
+enum SubflowCycleRule: Rule {
     public static let description = RuleDescription(
         identifier: "subflow_cycle",
         name: "Nested flow cycle",

@@ -1,5 +1,5 @@
 /// `subflow_missing`: a nested flow file that does not exist, does not load, or lies outside the tree being checked.
-public enum SubflowMissingRule: Rule {
+enum SubflowMissingRule: Rule {
     public static let description = RuleDescription(
         identifier: "subflow_missing",
         name: "Missing nested flow",

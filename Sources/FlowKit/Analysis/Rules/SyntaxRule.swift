@@ -1,5 +1,5 @@
 /// `syntax`: the file is not readable JSON or YAML (the loader reports where and why).
-public enum SyntaxRule: Rule {
+enum SyntaxRule: Rule {
     public static let description = RuleDescription(
         identifier: "syntax",
         name: "Syntax",

@@ -2,7 +2,7 @@ import Foundation
 
 /// `type_mismatch`: an expression or a `set` does not type-check against `state`, the step's `result` or a nested
 /// flow's state.
-public enum TypeMismatchRule: Rule {
+enum TypeMismatchRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
         identifier: "type_mismatch",

@@ -1,5 +1,5 @@
 /// `undeclared_event`: a step handles an event that `events` does not declare.
-public enum UndeclaredEventRule: Rule {
+enum UndeclaredEventRule: Rule {
     public static let description = RuleDescription(
         identifier: "undeclared_event",
         name: "Undeclared event",

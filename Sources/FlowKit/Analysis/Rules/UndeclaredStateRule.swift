@@ -1,6 +1,6 @@
 /// `undeclared_state`: an expression reads, a `set` writes, or `inputs` lists a state key that `state` does not
 /// declare.
-public enum UndeclaredStateRule: Rule {
+enum UndeclaredStateRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
         identifier: "undeclared_state",

@@ -1,5 +1,5 @@
 /// `undefined_step`: `start`, a target or an entry names a step that does not exist.
-public enum UndefinedStepRule: Rule {
+enum UndefinedStepRule: Rule {
     public static let description = RuleDescription(
         identifier: "undefined_step",
         name: "Undefined step",

@@ -1,5 +1,5 @@
 /// `unhandled_outcome`: a nested flow can finish with an outcome the parent step neither handles nor covers with `next`.
-public enum UnhandledOutcomeRule: Rule {
+enum UnhandledOutcomeRule: Rule {
     public static let description = RuleDescription(
         identifier: "unhandled_outcome",
         name: "Unhandled outcome",

@@ -1,5 +1,5 @@
 /// `unreachable_option`: a target in a guarded list after an option with no `if`, which is always taken first.
-public enum UnreachableOptionRule: Rule {
+enum UnreachableOptionRule: Rule {
     public static let description = RuleDescription(
         identifier: "unreachable_option",
         name: "Unreachable option",

@@ -1,5 +1,5 @@
 /// `unreachable_step`: no path of forward moves leads to the step from `start` or an entry.
-public enum UnreachableStepRule: Rule {
+enum UnreachableStepRule: Rule {
     public static let description = RuleDescription(
         identifier: "unreachable_step",
         name: "Unreachable step",

@@ -1,5 +1,5 @@
 /// `unused_event`: a declared event that no step handles.
-public enum UnusedEventRule: Rule {
+enum UnusedEventRule: Rule {
     public static let description = RuleDescription(
         identifier: "unused_event",
         name: "Unused event",
