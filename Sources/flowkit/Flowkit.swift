@@ -20,6 +20,7 @@ struct Flowkit: ParsableCommand {
               flowkit lint flows/ --format json
               flowkit render --png flows/transfer.json
               flowkit simulate --script flows/scripts/transfer.yaml
+              flowkit generate swift flows/transfer.yaml -o Generated
               flowkit explain cannot_finish
             """,
         version: version,
