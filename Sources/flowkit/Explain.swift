@@ -11,17 +11,17 @@ struct Explain: ParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp("The rule's identifier, as 'flowkit rules' lists it.", valueName: "rule"),
-              completion: .list(Linter.rules.map { $0.description.identifier }))
+              completion: .list(Linter.rules.map { $0.description.identifier.rawValue }))
     var rule: String
 
     func validate() throws {
-        if Linter.rule(rule) == nil {
-            let hint = Suggestions.didYouMean(rule, in: Linter.rules.map { $0.description.identifier })
+        if Linter.rule(RuleID(rawValue: rule)) == nil {
+            let hint = Suggestions.didYouMean(rule, in: Linter.rules.map { $0.description.identifier.rawValue })
             throw ValidationError("unknown rule '\(Identifier.display(rule))'\(hint); 'flowkit rules' lists them")
         }
     }
 
     func run() throws {
-        if let rule = Linter.rule(rule) { try StandardOutput.write(RuleCatalog.explanation(rule.description)) }
+        if let rule = Linter.rule(RuleID(rawValue: rule)) { try StandardOutput.write(RuleCatalog.explanation(rule.description)) }
     }
 }

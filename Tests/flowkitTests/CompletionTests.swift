@@ -49,7 +49,7 @@ struct CompletionTests {
         #expect(offered["flowkit simulate flows/tr"] == ["flows/transfer.json", "flows/transfer.yaml"])
         #expect(offered["flowkit render flows/booking."] == ["flows/booking.json"], "pictures beside the flow are not offered")
         #expect(offered["flowkit explain unre"] == ["unreachable_option", "unreachable_step"])
-        #expect(offered["flowkit explain "] == Linter.rules.map { $0.description.identifier }.sorted())
+        #expect(offered["flowkit explain "] == Linter.rules.map { $0.description.identifier.rawValue }.sorted())
         #expect(offered["flowkit render --rankdir "] == ["LR", "TB"])
         #expect(offered["flowkit render --engine ne"] == ["neato"])
         #expect(offered["flowkit lint --format "] == LintReportFormat.allCases.map(\.rawValue).sorted())

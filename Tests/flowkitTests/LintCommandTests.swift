@@ -11,7 +11,7 @@ let sampleFlows: [String] = {
 /// The broken flows: each is named for the rule it shows (other files there are fixtures they use).
 let brokenFlows: [String] = {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/flows/broken")) ?? []
-    return names.filter { Linter.rule(($0 as NSString).deletingPathExtension) != nil }.sorted().map { "flows/broken/" + $0 }
+    return names.filter { Linter.rule(RuleID(rawValue: ($0 as NSString).deletingPathExtension)) != nil }.sorted().map { "flows/broken/" + $0 }
 }()
 
 @Suite("flowkit lint")
@@ -35,7 +35,7 @@ struct LintCommandTests {
         let rule = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let result = try flowkit(["lint", path])
         #expect(result.stdout.contains("[\(rule)]"), "\(result.stdout)")
-        let expectedStatus: Int32 = Linter.rule(rule)?.description.severity == .error ? 1 : 0
+        let expectedStatus: Int32 = Linter.rule(RuleID(rawValue: rule))?.description.severity == .error ? 1 : 0
         #expect(result.status == expectedStatus)
     }
 

@@ -13,9 +13,9 @@ public struct LintConfiguration: Sendable {
     public static let fileName = ".flowkit.yml"
 
     /// Rules that do not run.
-    public var disabled: Set<String> = []
+    public var disabled: Set<RuleID> = []
     /// Severities that replace the rules' own.
-    public var severities: [String: Severity] = [:]
+    public var severities: [RuleID: Severity] = [:]
     /// Files to check (globs relative to `directory`); empty means every file.
     public var include: [Glob] = []
     /// Files not to check, even when included.
@@ -62,13 +62,13 @@ public struct LintConfiguration: Sendable {
         guard let root = parsed.root else { return configuration }
         if let scalar = root.scalar, scalar.kind == .null { return configuration }
         guard let entries = root.entries else { throw fail("the configuration must be a mapping", root.position) }
-        let known = Linter.rules.map { $0.description.identifier }
-        func rule(_ node: Node) throws -> String {
+        let known = Linter.rules.map { $0.description.identifier.rawValue }
+        func rule(_ node: Node) throws -> RuleID {
             guard let name = node.scalar?.text else { throw fail("a rule name must be a string, found \(node.kindDescription)", node.position) }
             guard known.contains(name) else {
                 throw fail("unknown rule '\(Identifier.display(name))'\(Suggestions.didYouMean(name, in: known))", node.position)
             }
-            return name
+            return RuleID(rawValue: name)
         }
         func globs(_ node: Node, key: String) throws -> [Glob] {
             guard let items = node.items else { throw fail("'\(key)' takes a list of path patterns, found \(node.kindDescription)", node.position) }
@@ -97,7 +97,7 @@ public struct LintConfiguration: Sendable {
                         let severities = Severity.allCases.map(\.rawValue)
                         throw fail("severity '\(Identifier.display(text))' must be error, warning or note\(Suggestions.didYouMean(text, in: severities))", pair.value.position)
                     }
-                    configuration.severities[pair.key] = severity
+                    configuration.severities[RuleID(rawValue: pair.key)] = severity
                 }
             case "include": configuration.include = try globs(entry.value, key: "include")
             case "exclude": configuration.exclude = try globs(entry.value, key: "exclude")

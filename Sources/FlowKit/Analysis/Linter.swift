@@ -33,7 +33,7 @@ public enum Linter {
     ]
 
     /// The rule with `identifier`, when there is one.
-    public static func rule(_ identifier: String) -> (any Rule.Type)? {
+    public static func rule(_ identifier: RuleID) -> (any Rule.Type)? {
         rules.first { $0.description.identifier == identifier }
     }
 
@@ -45,7 +45,7 @@ public enum Linter {
     }
 
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
-    public static let unsuppressible: Set<String> = ["syntax", "schema", "duplicate_key"]
+    public static let unsuppressible: Set<RuleID> = [.syntax, .schema, .duplicateKey]
 
     /// The number of steps from which one file's rules run on all cores (below it, threads cost more than they save).
     static let parallelThreshold = 1_000
@@ -53,7 +53,7 @@ public enum Linter {
     /// Every finding for a loaded document, ordered by position and then rule, after the steps' suppressions.
     /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent). Rules
     /// named in `disabled` do not run at all (a configuration's `disabled`), so they cost nothing.
-    public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil, disabled: Set<String> = []) -> [Diagnostic] {
+    public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil, disabled: Set<RuleID> = []) -> [Diagnostic] {
         lint(document, workspace: workspace, rules: rules.filter { !disabled.contains($0.description.identifier) })
     }
 
@@ -75,9 +75,9 @@ public enum Linter {
 
     /// Drops findings a step allows with a written reason, and reports suppressions that are themselves wrong.
     static func applySuppressions(_ findings: [Diagnostic], flow: Flow, context: LintContext) -> [Diagnostic] {
-        var allowed: [String: Set<String>] = [:]
+        var allowed: [String: Set<RuleID>] = [:]
         var problems: [Diagnostic] = []
-        let identifiers = rules.map { $0.description.identifier }
+        let identifiers = rules.map { $0.description.identifier.rawValue }
         for step in flow.steps {
             guard let suppression = step.suppression else { continue }
             let name = step.name.text
@@ -85,7 +85,7 @@ public enum Linter {
                 problems.append(context.finding(SchemaRule.self, at: rule.position, step: name,
                                                 "unknown rule '\(Identifier.display(rule.text))' in 'allow'\(Suggestions.didYouMean(rule.text, in: identifiers))"))
             }
-            for rule in suppression.rules where unsuppressible.contains(rule.text) {
+            for rule in suppression.rules where unsuppressible.contains(RuleID(rawValue: rule.text)) {
                 problems.append(context.finding(SchemaRule.self, at: rule.position, step: name, "rule '\(rule.text)' cannot be allowed on a step"))
             }
             guard let reason = suppression.reason, !reason.allSatisfy(\.isWhitespace) else {
@@ -93,7 +93,7 @@ public enum Linter {
                                                 "the 'lint' of step '\(name)' allows rules without a 'reason'; say why they do not apply here"))
                 continue
             }
-            allowed[name] = Set(suppression.rules.map(\.text)).subtracting(unsuppressible)
+            allowed[name] = Set(suppression.rules.map { RuleID(rawValue: $0.text) }).subtracting(unsuppressible)
         }
         guard !allowed.isEmpty || !problems.isEmpty else { return findings }
         return findings.filter { finding in

@@ -4,7 +4,7 @@ import Foundation
 /// metadata, the README's rule table and the examples test.
 public struct RuleDescription: Sendable {
     /// The snake_case identifier, part of flowkit's interface.
-    public let identifier: String
+    public let identifier: RuleID
     /// A short human name.
     public let name: String
     /// One sentence: what the rule finds.
@@ -19,7 +19,7 @@ public struct RuleDescription: Sendable {
     public let nonTriggeringExamples: [String]
 
     /// Creates a description.
-    public init(identifier: String, name: String, summary: String, rationale: String, severity: Severity,
+    public init(identifier: RuleID, name: String, summary: String, rationale: String, severity: Severity,
                 triggeringExamples: [String], nonTriggeringExamples: [String]) {
         self.identifier = identifier
         self.name = name

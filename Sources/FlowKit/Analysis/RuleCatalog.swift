@@ -2,10 +2,10 @@
 public enum RuleCatalog {
     /// One line per rule: identifier, severity and summary, aligned.
     public static func text() -> String {
-        let width = Linter.rules.map { $0.description.identifier.count }.max() ?? 0
+        let width = Linter.rules.map { $0.description.identifier.rawValue.count }.max() ?? 0
         return Linter.rules.map { rule in
             let d = rule.description
-            let padded = d.identifier.padding(toLength: width, withPad: " ", startingAt: 0)
+            let padded = d.identifier.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
             let severity = d.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
             return "\(padded)  \(severity)  \(d.summary)\n"
         }.joined()

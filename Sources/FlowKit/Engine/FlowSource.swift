@@ -54,7 +54,7 @@ extension CompiledFlow {
         let errors = findings.filter { $0.severity == .error }
         let warnings = findings.filter { $0.severity != .error }
         guard errors.isEmpty, !document.isScript, let flow = document.flow else {
-            throw FlowRejection(errors: errors.isEmpty ? [Diagnostic(file: name, position: .start, severity: .error, rule: "schema",
+            throw FlowRejection(errors: errors.isEmpty ? [Diagnostic(file: name, position: .start, severity: .error, rule: .schema,
                                                                      message: "this is a simulation script, not a flow")] : errors,
                                 warnings: warnings)
         }
@@ -62,7 +62,7 @@ extension CompiledFlow {
             return CheckedFlow(flow: try CompiledFlow(flow: flow), warnings: warnings,
                                resolver: SourceFlowResolver(source: source))
         } catch {
-            throw FlowRejection(errors: [Diagnostic(file: name, position: .start, severity: .error, rule: "schema", message: error.message)],
+            throw FlowRejection(errors: [Diagnostic(file: name, position: .start, severity: .error, rule: .schema, message: error.message)],
                                 warnings: warnings)
         }
     }

@@ -35,7 +35,7 @@ struct FlowDecoder {
 
     // MARK: - Findings
 
-    private mutating func report(_ message: String, at position: SourcePosition, step: String? = nil, rule: String = "schema", subject: String? = nil) {
+    private mutating func report(_ message: String, at position: SourcePosition, step: String? = nil, rule: RuleID = .schema, subject: String? = nil) {
         diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: rule, step: step, message: message, subject: subject))
     }
 

@@ -45,7 +45,7 @@ public struct LoadedDocument: Sendable {
 
     /// Whether the document has no `syntax` or `schema` errors, so its flow model is complete.
     public var isWellFormed: Bool {
-        !diagnostics.contains { $0.rule == "syntax" || $0.rule == "schema" }
+        !diagnostics.contains { $0.rule == .syntax || $0.rule == .schema }
     }
 }
 

@@ -15,7 +15,7 @@ public struct ScriptDecoder {
     }
 
     private mutating func report(_ message: String, at position: SourcePosition) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: "script", message: message))
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .script, message: message))
     }
 
     private mutating func checkKeys(_ node: Node, _ allowed: [String], in context: String) {

@@ -38,7 +38,7 @@ public struct Baseline: Sendable {
     }
 
     private static func entry(_ finding: Diagnostic) -> Entry {
-        Entry(rule: finding.rule, file: FileFlowResolver.canonical(finding.file), step: finding.step, subject: finding.subject, message: finding.message)
+        Entry(rule: finding.rule.rawValue, file: FileFlowResolver.canonical(finding.file), step: finding.step, subject: finding.subject, message: finding.message)
     }
 
     /// How many findings the baseline holds.

@@ -33,7 +33,7 @@ public struct CheckstyleReporter: Reporter {
             for diagnostic in findings[file]! {
                 output += "    <error line=\"\(diagnostic.line)\" column=\"\(diagnostic.column)\" "
                 output += "severity=\"\(Self.severity(diagnostic.severity))\" message=\"\(JUnitReporter.escapeAttribute(diagnostic.message))\" "
-                output += "source=\"flowkit.\(JUnitReporter.escapeAttribute(diagnostic.rule))\"/>\n"
+                output += "source=\"flowkit.\(JUnitReporter.escapeAttribute(diagnostic.rule.rawValue))\"/>\n"
             }
             output += "  </file>\n"
         }

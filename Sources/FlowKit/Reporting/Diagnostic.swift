@@ -27,7 +27,7 @@ public struct Diagnostic: Hashable, Sendable {
     /// How serious it is.
     public var severity: Severity
     /// The rule's snake_case identifier.
-    public var rule: String
+    public var rule: RuleID
     /// The step the finding is about, when there is one.
     public var step: String?
     /// A lowercase message naming steps in single quotes.
@@ -41,7 +41,7 @@ public struct Diagnostic: Hashable, Sendable {
     /// Creates a finding. Names in `message` should already be escaped with `Identifier.display`; as a last
     /// guard, any control, format or separator character left in it is escaped the same way, so that no finding
     /// can forge a line or an escape sequence in a terminal or a report.
-    public init(file: String, position: SourcePosition, severity: Severity, rule: String, step: String? = nil, message: String,
+    public init(file: String, position: SourcePosition, severity: Severity, rule: RuleID, step: String? = nil, message: String,
                 subject: String? = nil) {
         self.file = file
         self.position = position

@@ -25,7 +25,7 @@ public struct GitHubReporter: Reporter {
         var output = ""
         for diagnostic in report.diagnostics {
             output += "::\(Self.command(diagnostic.severity)) file=\(Self.escapeProperty(diagnostic.file)),"
-            output += "line=\(diagnostic.line),col=\(diagnostic.column),title=\(Self.escapeProperty(diagnostic.rule))"
+            output += "line=\(diagnostic.line),col=\(diagnostic.column),title=\(Self.escapeProperty(diagnostic.rule.rawValue))"
             output += "::\(Self.escapeData(diagnostic.message))\n"
         }
         return output

@@ -11,7 +11,7 @@ public struct JSONReporter: Reporter {
         for (index, diagnostic) in report.diagnostics.enumerated() {
             output += index == 0 ? "\n  " : ",\n  "
             output += "{\"file\": \(JSONText.string(diagnostic.file)), \"line\": \(diagnostic.line), \"column\": \(diagnostic.column), "
-            output += "\"severity\": \"\(diagnostic.severity.rawValue)\", \"rule\": \(JSONText.string(diagnostic.rule)), "
+            output += "\"severity\": \"\(diagnostic.severity.rawValue)\", \"rule\": \(JSONText.string(diagnostic.rule.rawValue)), "
             if let step = diagnostic.step { output += "\"step\": \(JSONText.string(step)), " }
             if let subject = diagnostic.subject { output += "\"subject\": \(JSONText.string(subject)), " }
             output += "\"message\": \(JSONText.string(diagnostic.message))}"

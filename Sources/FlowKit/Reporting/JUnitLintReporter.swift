@@ -67,7 +67,7 @@ public struct JUnitLintReporter: Reporter {
                 output += ">\n"
                 if !failures.isEmpty {
                     var rules: [String] = []
-                    for diagnostic in failures where !rules.contains(diagnostic.rule) { rules.append(diagnostic.rule) }
+                    for diagnostic in failures where !rules.contains(diagnostic.rule.rawValue) { rules.append(diagnostic.rule.rawValue) }
                     output += "      <failure message=\"\(JUnitReporter.escapeAttribute(Self.counts(failures)))\" "
                     output += "type=\"\(JUnitReporter.escapeAttribute(rules.joined(separator: ", ")))\">"
                     output += JUnitReporter.escape(failures.map(XcodeReporter.line).joined(separator: "\n")) + "</failure>\n"

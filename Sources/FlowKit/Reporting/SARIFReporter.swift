@@ -39,14 +39,14 @@ public struct SARIFReporter: Reporter {
 
     /// The SARIF log of `report`, ending in a newline. Positions below 1 are written as 1, the least SARIF allows.
     public func render(_ report: LintReport) -> String {
-        var ruleIndex: [String: Int] = [:]
+        var ruleIndex: [RuleID: Int] = [:]
         for (index, rule) in rules.enumerated() where ruleIndex[rule.identifier] == nil { ruleIndex[rule.identifier] = index }
 
         var occurrences: [String: Int] = [:]
         let results = report.diagnostics.map { diagnostic -> SARIFNode in
             let hash = Self.fingerprint(diagnostic)
             occurrences[hash, default: 0] += 1
-            var fields: [(String, SARIFNode)] = [("ruleId", .string(diagnostic.rule))]
+            var fields: [(String, SARIFNode)] = [("ruleId", .string(diagnostic.rule.rawValue))]
             if let index = ruleIndex[diagnostic.rule] { fields.append(("ruleIndex", .integer(index))) }
             fields += [
                 ("level", .string(Self.level(diagnostic.severity))),
@@ -90,7 +90,7 @@ public struct SARIFReporter: Reporter {
     /// The `reportingDescriptor` of a rule.
     static func descriptor(_ rule: RuleDescription) -> SARIFNode {
         .object([
-            ("id", .string(rule.identifier)),
+            ("id", .string(rule.identifier.rawValue)),
             ("name", .string(upperCamelCase(rule.name))),
             ("shortDescription", .object([("text", .string(rule.summary))])),
             ("fullDescription", .object([("text", .string(rule.rationale))])),
@@ -142,7 +142,7 @@ public struct SARIFReporter: Reporter {
     /// is the message of a finding with a subject (it may name a path that an unrelated step changes).
     public static func fingerprint(_ diagnostic: Diagnostic) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let key = [diagnostic.rule, diagnostic.file, diagnostic.step ?? "", diagnostic.subject ?? diagnostic.message].joined(separator: "\u{0}")
+        let key = [diagnostic.rule.rawValue, diagnostic.file, diagnostic.step ?? "", diagnostic.subject ?? diagnostic.message].joined(separator: "\u{0}")
         for byte in key.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3

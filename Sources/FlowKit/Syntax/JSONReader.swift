@@ -30,7 +30,7 @@ enum JSONReader {
     }
 
     private static func syntaxDiagnostic(file: String, at position: SourcePosition, _ message: String) -> Diagnostic {
-        Diagnostic(file: file, position: position, severity: .error, rule: "syntax", message: message)
+        Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message)
     }
 }
 
@@ -270,7 +270,7 @@ private struct JSONByteParser {
         }
         if let first {
             diagnostics.append(Diagnostic(
-                file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
+                file: file, position: keyPosition, severity: .error, rule: .duplicateKey,
                 message: "duplicate key '\(Self.shortened(key))' (first at line \(first.line), column \(first.column))"))
         }
         containers[top].keepsValue = first == nil

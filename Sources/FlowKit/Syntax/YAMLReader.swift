@@ -158,7 +158,7 @@ private struct Composer {
     struct Stop: Error {}
 
     mutating func fail(_ message: String, at position: SourcePosition) -> Stop {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: "syntax", message: message))
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message))
         return Stop()
     }
 
@@ -278,7 +278,7 @@ private struct Composer {
             stack[top].pendingKey = nil
             if let first = stack[top].position(of: key) {
                 diagnostics.append(Diagnostic(
-                    file: file, position: keyPosition, severity: .error, rule: "duplicate_key",
+                    file: file, position: keyPosition, severity: .error, rule: .duplicateKey,
                     message: "duplicate key '\(Identifier.display(key))' (first at line \(first.line), column \(first.column))"))
             } else {
                 stack[top].append(Node.Entry(key: key, keyPosition: keyPosition, value: node))

@@ -59,7 +59,7 @@ struct DisabledRuleTests {
         var session = LintSession(roots: [folder], configuration: fixedConfiguration)
         session.rules = Linter.rules.map { $0 == MaybeUnsetRule.self ? CountingMaybeUnsetRule.self : $0 }
         let outcome = session.run([path])
-        return (outcome.diagnostics.map(\.rule), CountingMaybeUnsetRule.checks.count(path))
+        return (outcome.diagnostics.map(\.rule.rawValue), CountingMaybeUnsetRule.checks.count(path))
     }
 
     @Test func anEnabledRuleRunsOnceAndReports() throws {

@@ -15,7 +15,7 @@ struct GraphCase: CustomTestStringConvertible, Sendable {
 func findingKeys(_ yaml: String) -> [String] {
     let header = "flowkit: 1\nflow: t\n"
     let document = FlowLoader.load(bytes: Array((header + yaml).utf8), file: "t.yaml", format: .yaml)
-    return Linter.lint(document).filter { $0.severity != .note }.map { finding in finding.step.map { "\(finding.rule):\($0)" } ?? finding.rule }.sorted()
+    return Linter.lint(document).filter { $0.severity != .note }.map { finding in finding.step.map { "\(finding.rule):\($0)" } ?? finding.rule.rawValue }.sorted()
 }
 
 @Suite("Graph semantics")

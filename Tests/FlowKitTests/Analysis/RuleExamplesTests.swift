@@ -14,8 +14,8 @@ struct RuleExample: CustomTestStringConvertible, Sendable {
     /// Every example of every rule.
     static let all: [RuleExample] = Linter.rules.flatMap { rule -> [RuleExample] in
         let d = rule.description
-        return d.triggeringExamples.enumerated().map { RuleExample(rule: d.identifier, index: $0, triggers: true, text: $1) }
-            + d.nonTriggeringExamples.enumerated().map { RuleExample(rule: d.identifier, index: $0, triggers: false, text: $1) }
+        return d.triggeringExamples.enumerated().map { RuleExample(rule: d.identifier.rawValue, index: $0, triggers: true, text: $1) }
+            + d.nonTriggeringExamples.enumerated().map { RuleExample(rule: d.identifier.rawValue, index: $0, triggers: false, text: $1) }
     }
 }
 
@@ -70,7 +70,7 @@ struct RuleExamplesTests {
     @Test(arguments: RuleExample.all)
     func example(_ example: RuleExample) throws {
         let (text, markers) = stripMarkers(example.text)
-        let findings = try lintExample(text).filter { $0.rule == example.rule && $0.file == "example.yaml" }
+        let findings = try lintExample(text).filter { $0.rule.rawValue == example.rule && $0.file == "example.yaml" }
         if example.triggers {
             #expect(!markers.isEmpty, "a triggering example marks where its findings point with ↓")
             #expect(findings.map(\.position).sorted() == markers.sorted(), "findings: \(findings.map { "\($0.position) \($0.message)" })")
@@ -84,9 +84,9 @@ struct RuleExamplesTests {
     func exampleAsJSON(_ example: RuleExample) throws {
         let (text, _) = stripMarkers(example.text)
         guard example.rule != "syntax", example.rule != "duplicate_key", let json = jsonTwin(text) else { return }
-        let yamlCount = try lintExample(text).filter { $0.rule == example.rule && $0.file == "example.yaml" }.count
+        let yamlCount = try lintExample(text).filter { $0.rule.rawValue == example.rule && $0.file == "example.yaml" }.count
         let jsonCount = try lintExample(json.replacingOccurrences(of: "example.yaml", with: "example.json"), name: "example.json")
-            .filter { $0.rule == example.rule && $0.file == "example.json" }.count
+            .filter { $0.rule.rawValue == example.rule && $0.file == "example.json" }.count
         #expect(jsonCount == yamlCount, "the JSON twin gives \(jsonCount) findings, the YAML \(yamlCount)")
     }
 
@@ -97,7 +97,7 @@ struct RuleExamplesTests {
             let d = rule.description
             #expect(!d.triggeringExamples.isEmpty, "\(d.identifier) has no triggering example")
             #expect(!d.nonTriggeringExamples.isEmpty, "\(d.identifier) has no non-triggering example")
-            #expect(d.identifier.allSatisfy { $0.isLowercase || $0 == "_" }, "\(d.identifier) is not snake_case")
+            #expect(d.identifier.rawValue.allSatisfy { $0.isLowercase || $0 == "_" }, "\(d.identifier) is not snake_case")
         }
     }
 

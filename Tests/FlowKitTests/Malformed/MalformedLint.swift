@@ -130,7 +130,7 @@ struct MalformedLint {
         }
         guard let expectation else { return }
         #expect(exit == expectation.exit, "exit status; got:\n\(summary)", sourceLocation: sourceLocation)
-        #expect(Set(findings.map(\.rule)) == expectation.rules, "rules; got:\n\(summary)", sourceLocation: sourceLocation)
+        #expect(Set(findings.map(\.rule.rawValue)) == expectation.rules, "rules; got:\n\(summary)", sourceLocation: sourceLocation)
         #expect(findings.first?.position == expectation.first, "first finding; got:\n\(summary)", sourceLocation: sourceLocation)
         if let message = expectation.message {
             let candidates = expectation.exit == 2 ? failures : findings.filter { $0.position == findings.first?.position }.map(\.message)

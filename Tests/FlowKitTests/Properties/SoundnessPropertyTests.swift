@@ -62,7 +62,7 @@ struct SoundnessPropertyTests {
 
         let file = prepared.mainFile
         func finding(_ rule: String, _ step: String?, _ at: SourcePosition) -> Diagnostic {
-            Diagnostic(file: file, position: at, severity: .warning, rule: rule, step: step, message: "any text")
+            Diagnostic(file: file, position: at, severity: .warning, rule: RuleID(rawValue: rule), step: step, message: "any text")
         }
         func verdict(_ findings: [Diagnostic]) -> Soundness.Verdict {
             Soundness.verdict(error, kind: kind, findings: findings, prepared: prepared).verdict
@@ -249,7 +249,7 @@ enum Soundness {
             let lint = Linter.lint(document, workspace: workspace)
             findings += lint
             if let bad = lint.first(where: { ["syntax", "schema", "expression"].contains($0.rule) && $0.severity == .error }) {
-                return .notRunnable(bad.rule)
+                return .notRunnable(bad.rule.rawValue)
             }
             guard let flow = document.flow else { return .notRunnable("no flow") }
             flows[path] = flow
@@ -444,7 +444,7 @@ enum Soundness {
     static func verdict(_ error: RunError, kind: Kind, findings: [Diagnostic], prepared: Prepared) -> (verdict: Verdict, by: [Diagnostic]) {
         guard let qualified = error.step, let file = error.file ?? file(of: qualified, prepared: prepared) else { return (.missed, []) }
         let step = String(qualified.split(separator: "/").last ?? "")
-        let candidates = findings.filter { $0.file == file && kind.rules.contains($0.rule) }
+        let candidates = findings.filter { $0.file == file && kind.rules.contains($0.rule.rawValue) }
         guard let position = error.position else {
             let shared = prepared.flows[file].map { anyStepTargets($0, failingAs: kind) } ?? []
             let matched = candidates.filter { $0.step == step || shared.contains($0.position) }
@@ -613,7 +613,7 @@ enum Soundness {
                     warningsConsidered += 1
                     if !triggered.contains(finding) {
                         warningsNeverTriggered += 1
-                        neverTriggeredByRule[finding.rule, default: 0] += 1
+                        neverTriggeredByRule[finding.rule.rawValue, default: 0] += 1
                         if neverTriggeredExamples.count < exampleCount {
                             neverTriggeredExamples.append("warning never triggered in \(walkCount) walks: \(finding.rule) at '\(finding.step ?? "-")' "
                                                           + "\(finding.position): \(finding.message)\n" + bundle.listing)

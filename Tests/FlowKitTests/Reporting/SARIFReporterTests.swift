@@ -33,7 +33,7 @@ struct SARIFReporterTests {
         let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.count == Linter.rules.count)
-        #expect(rules.map { $0["id"] as? String } == Linter.rules.map { $0.description.identifier })
+        #expect(rules.map { $0["id"] as? String } == Linter.rules.map { $0.description.identifier.rawValue })
         for (rule, type) in zip(rules, Linter.rules) {
             let description = type.description
             #expect((rule["shortDescription"] as? [String: Any])?["text"] as? String == description.summary)
@@ -59,7 +59,7 @@ struct SARIFReporterTests {
         #expect(results.count == CIReportFixture.diagnostics.count)
         let identifiers = Linter.rules.map { $0.description.identifier }
         for (result, diagnostic) in zip(results, CIReportFixture.diagnostics) {
-            #expect(result["ruleId"] as? String == diagnostic.rule)
+            #expect(result["ruleId"] as? String == diagnostic.rule.rawValue)
             #expect(result["ruleIndex"] as? Int == identifiers.firstIndex(of: diagnostic.rule))
             #expect(result["level"] as? String == SARIFReporter.level(diagnostic.severity))
             #expect((result["message"] as? [String: Any])?["text"] as? String == diagnostic.message)
@@ -106,7 +106,10 @@ struct SARIFReporterTests {
         #expect(SARIFReporter.fingerprint(moved) == SARIFReporter.fingerprint(base))
         let hash = SARIFReporter.fingerprint(base)
         #expect(hash.count == 16 && hash.allSatisfy(\.isHexDigit))
-        for change in [\Diagnostic.rule, \.file, \.message] as [WritableKeyPath<Diagnostic, String>] {
+        var otherRule = base
+        otherRule.rule = RuleID(rawValue: base.rule.rawValue + "x")
+        #expect(SARIFReporter.fingerprint(otherRule) != hash)
+        for change in [\Diagnostic.file, \.message] as [WritableKeyPath<Diagnostic, String>] {
             var other = base
             other[keyPath: change] += "x"
             #expect(SARIFReporter.fingerprint(other) != hash)

@@ -84,7 +84,7 @@ struct XMLReporterTests {
             #expect(attribute(error, "column") == "\(diagnostic.column)")
             #expect(attribute(error, "severity") == CheckstyleReporter.severity(diagnostic.severity))
             #expect(attribute(error, "message") == diagnostic.message)
-            #expect(attribute(error, "source") == "flowkit." + diagnostic.rule)
+            #expect(attribute(error, "source") == "flowkit." + diagnostic.rule.rawValue)
         }
         #expect(errors.map { attribute($0, "severity") }.contains("info"))
     }

@@ -1,7 +1,7 @@
 /// `back_target`: a `back: X` move whose step X may not be on the history when the move is taken.
 enum BackTargetRule: Rule {
     public static let description = RuleDescription(
-        identifier: "back_target",
+        identifier: .backTarget,
         name: "Back target",
         summary: "A 'back: X' move where X cannot be on the history, or a 'back: true' with nothing under it (error); X not on every path to the step (warning).",
         rationale: """

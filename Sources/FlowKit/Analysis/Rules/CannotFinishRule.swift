@@ -1,7 +1,7 @@
 /// `cannot_finish`: a closed group of reachable steps from which no finish step can be reached.
 enum CannotFinishRule: Rule {
     public static let description = RuleDescription(
-        identifier: "cannot_finish",
+        identifier: .cannotFinish,
         name: "Cannot finish",
         summary: "A group of reachable steps loops with no way out to a finish step.",
         rationale: """

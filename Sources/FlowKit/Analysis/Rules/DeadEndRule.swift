@@ -1,7 +1,7 @@
 /// `dead_end`: a reachable step that is not a finish step and has no transition at all.
 enum DeadEndRule: Rule {
     public static let description = RuleDescription(
-        identifier: "dead_end",
+        identifier: .deadEnd,
         name: "Dead end",
         summary: "A reachable step is not a finish step and has no transition, of its own or from \"*\".",
         rationale: """

@@ -1,7 +1,7 @@
 /// `duplicate_key`: a mapping has the same key twice.
 enum DuplicateKeyRule: Rule {
     public static let description = RuleDescription(
-        identifier: "duplicate_key",
+        identifier: .duplicateKey,
         name: "Duplicate key",
         summary: "A mapping has the same key twice; the first one is kept.",
         rationale: """

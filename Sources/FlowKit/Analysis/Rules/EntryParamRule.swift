@@ -1,7 +1,7 @@
 /// `entry_param`: a deep-link path parameter that is not a declared state key, or an entry path that does not parse.
 enum EntryParamRule: Rule {
     public static let description = RuleDescription(
-        identifier: "entry_param",
+        identifier: .entryParam,
         name: "Entry parameter",
         summary: "A deep-link path parameter is not a declared state key, or an entry's path does not parse.",
         rationale: """

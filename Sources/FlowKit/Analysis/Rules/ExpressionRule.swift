@@ -1,7 +1,7 @@
 /// `expression`: an expression of the flow cannot be parsed.
 enum ExpressionRule: Rule {
     public static let description = RuleDescription(
-        identifier: "expression",
+        identifier: .expression,
         name: "Expression",
         summary: "An expression in 'events', 'set', 'input' or a target's 'if' or 'set' cannot be parsed.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `finish_has_transitions`: a finish step with `on` or `next`, which never run.
 enum FinishHasTransitionsRule: Rule {
     public static let description = RuleDescription(
-        identifier: "finish_has_transitions",
+        identifier: .finishHasTransitions,
         name: "Finish step with transitions",
         summary: "A finish step has 'on' or 'next', which never run because a flow ends at its finish step.",
         rationale: """

@@ -2,7 +2,7 @@
 enum MaybeNullRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
-        identifier: "maybe_null",
+        identifier: .maybeNull,
         name: "Maybe null",
         summary: "A value that may be null reaches an operator, a condition or a non-optional key.",
         rationale: """

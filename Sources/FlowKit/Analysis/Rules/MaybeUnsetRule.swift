@@ -1,7 +1,7 @@
 /// `maybe_unset`: a step reads a non-optional state key that some path to the step leaves unset.
 enum MaybeUnsetRule: Rule {
     public static let description = RuleDescription(
-        identifier: "maybe_unset",
+        identifier: .maybeUnset,
         name: "Maybe unset",
         summary: "A step reads a non-optional state key that is not set on every path to it.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `schema`: the document does not have the shape of a flow (unknown keys, wrong types, missing keys, bad names).
 enum SchemaRule: Rule {
     public static let description = RuleDescription(
-        identifier: "schema",
+        identifier: .schema,
         name: "Schema",
         summary: "A key is unknown, missing or of the wrong type, or a name is not an identifier.",
         rationale: """

@@ -4,7 +4,7 @@ import Foundation
 /// that its flow does not have.
 enum ScriptRule: Rule {
     public static let description = RuleDescription(
-        identifier: "script",
+        identifier: .script,
         name: "Script",
         summary: "A simulation script is malformed or names something its flow does not have.",
         rationale: """

@@ -2,7 +2,7 @@
 enum SetWithoutResultRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
-        identifier: "set_without_result",
+        identifier: .setWithoutResult,
         name: "Set without result",
         summary: "A step that is not a 'flow' step has a 'set' but no 'result', so its 'set' never runs.",
         rationale: """

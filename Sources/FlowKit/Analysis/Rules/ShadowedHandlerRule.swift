@@ -1,7 +1,7 @@
 /// `shadowed_handler`: a step's own handler hides a `"*"` handler for the same event.
 enum ShadowedHandlerRule: Rule {
     public static let description = RuleDescription(
-        identifier: "shadowed_handler",
+        identifier: .shadowedHandler,
         name: "Shadowed handler",
         summary: "A step's own handler hides the '*' handler for the same event.",
         rationale: """

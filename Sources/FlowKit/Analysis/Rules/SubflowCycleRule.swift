@@ -3,7 +3,7 @@ import Foundation
 /// `subflow_cycle`: flows that nest each other in a cycle, so a run would nest without end.
 enum SubflowCycleRule: Rule {
     public static let description = RuleDescription(
-        identifier: "subflow_cycle",
+        identifier: .subflowCycle,
         name: "Nested flow cycle",
         summary: "Flows nest each other in a cycle, or deeper than a run allows.",
         rationale: """

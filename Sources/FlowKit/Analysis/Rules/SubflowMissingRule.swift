@@ -1,7 +1,7 @@
 /// `subflow_missing`: a nested flow file that does not exist, does not load, or lies outside the tree being checked.
 enum SubflowMissingRule: Rule {
     public static let description = RuleDescription(
-        identifier: "subflow_missing",
+        identifier: .subflowMissing,
         name: "Missing nested flow",
         summary: "A nested flow file does not exist, does not load, or is outside the tree being checked.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `syntax`: the file is not readable JSON or YAML (the loader reports where and why).
 enum SyntaxRule: Rule {
     public static let description = RuleDescription(
-        identifier: "syntax",
+        identifier: .syntax,
         name: "Syntax",
         summary: "The file is not valid JSON or YAML, is not UTF-8, or exceeds a reader limit.",
         rationale: """

@@ -5,7 +5,7 @@ import Foundation
 enum TypeMismatchRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
-        identifier: "type_mismatch",
+        identifier: .typeMismatch,
         name: "Type mismatch",
         summary: "An expression or a 'set' does not type-check against 'state', the step's 'result' or a nested flow's state.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `undeclared_event`: a step handles an event that `events` does not declare.
 enum UndeclaredEventRule: Rule {
     public static let description = RuleDescription(
-        identifier: "undeclared_event",
+        identifier: .undeclaredEvent,
         name: "Undeclared event",
         summary: "A step handles an event that 'events' does not declare.",
         rationale: """

@@ -3,7 +3,7 @@
 enum UndeclaredStateRule: Rule {
     /// What the rule finds and why, with examples.
     public static let description = RuleDescription(
-        identifier: "undeclared_state",
+        identifier: .undeclaredState,
         name: "Undeclared state",
         summary: "An expression reads, a 'set' writes, or 'inputs' lists a state key that 'state' does not declare.",
         rationale: """

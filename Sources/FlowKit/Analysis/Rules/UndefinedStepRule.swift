@@ -1,7 +1,7 @@
 /// `undefined_step`: `start`, a target or an entry names a step that does not exist.
 enum UndefinedStepRule: Rule {
     public static let description = RuleDescription(
-        identifier: "undefined_step",
+        identifier: .undefinedStep,
         name: "Undefined step",
         summary: "The start, a target or an entry names a step that does not exist.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `unhandled_outcome`: a nested flow can finish with an outcome the parent step neither handles nor covers with `next`.
 enum UnhandledOutcomeRule: Rule {
     public static let description = RuleDescription(
-        identifier: "unhandled_outcome",
+        identifier: .unhandledOutcome,
         name: "Unhandled outcome",
         summary: "A nested flow can finish with an outcome that the parent step neither handles nor covers with 'next'.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `unreachable_option`: a target in a guarded list after an option with no `if`, which is always taken first.
 enum UnreachableOptionRule: Rule {
     public static let description = RuleDescription(
-        identifier: "unreachable_option",
+        identifier: .unreachableOption,
         name: "Unreachable option",
         summary: "A target in a guarded list comes after an option with no 'if', so it is never taken.",
         rationale: """

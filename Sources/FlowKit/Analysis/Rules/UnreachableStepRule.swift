@@ -1,7 +1,7 @@
 /// `unreachable_step`: no path of forward moves leads to the step from `start` or an entry.
 enum UnreachableStepRule: Rule {
     public static let description = RuleDescription(
-        identifier: "unreachable_step",
+        identifier: .unreachableStep,
         name: "Unreachable step",
         summary: "No path of forward or restart moves leads to the step from 'start' or any entry.",
         rationale: """

@@ -1,7 +1,7 @@
 /// `unused_event`: a declared event that no step handles.
 enum UnusedEventRule: Rule {
     public static let description = RuleDescription(
-        identifier: "unused_event",
+        identifier: .unusedEvent,
         name: "Unused event",
         summary: "An event is declared in 'events' but no step handles it.",
         rationale: """

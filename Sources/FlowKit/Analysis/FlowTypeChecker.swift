@@ -1,0 +1,353 @@
+/// A finding of the flow-wide type check, before it becomes a rule's diagnostic.
+struct TypeFinding: Hashable, Sendable {
+    /// Which rule reports it.
+    public let kind: TypeProblem.Kind
+    /// Where in the file.
+    public let position: SourcePosition
+    /// The step it is about, when there is one.
+    public let step: String?
+    /// What is wrong.
+    public let message: String
+    /// What it is about, for baselines, when it has a name.
+    public var subject: String? = nil
+}
+
+/// Type-checks every expression and state write of a flow: derived events, `set` and `input` of steps, and the
+/// `if` and `set` of targets. Each expression is inferred once for its slot; a derived event is inferred once with
+/// an unknown result and once more for each step that handles it in its own `on` and declares a `result`. Expressions
+/// that do not parse are skipped (the `expression` rule reports them).
+enum FlowTypeChecker {
+    /// The most checks of derived events and `"*"` targets, each against a distinct result shape (about a second).
+    public static let sharedCheckLimit = 1 << 18
+
+    /// The findings for `flow`; `nestedState` gives the declared state of the nested flow a `flow` step runs, nil when
+    /// it cannot be loaded (its `input` and `result` are then not checked against it).
+    /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
+    /// `sharedCheckLimit` bounds the checks of derived events and `"*"` targets at each result shape (see docs/format.md).
+    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
+                             parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
+                             sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit) -> [TypeFinding] {
+        withoutActuallyEscaping(parse) { parse in
+            var walker = Walker(flow: flow, parser: parse)
+            walker.sharedCheckLimit = sharedCheckLimit
+            walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
+            return walker.findings
+        }
+    }
+}
+
+/// What `result` holds at a step, as far as grouping steps for a shared check goes: no result, an unknown one, or
+/// a shape (the owner aside, which only names the step in messages).
+private enum ResultShape: Hashable {
+    case absent
+    case unknown
+    /// A shape; `always` when every completion has a result (a `flow` step).
+    case fields([String: StaticType], always: Bool)
+
+    init(_ step: Step, _ result: ResultContext) {
+        switch result {
+        case .fields(let fields, _), .fieldsUnlessAbsent(let fields, _, _):
+            self = step.kind != .flow && step.result == nil ? .absent : .fields(fields, always: step.kind == .flow)
+        case .absent:
+            self = .absent
+        case .unknown:
+            self = step.kind != .flow && step.result == nil ? .absent : .unknown
+        }
+    }
+}
+
+private struct Walker {
+    let flow: Flow
+    let base: TypeEnvironment
+    var findings: [TypeFinding] = []
+    /// While `merging`: the findings of the groups checked so far, each with its group's size.
+    var buffer: [(TypeFinding, Int)]?
+    var groupSize = 1
+    private var seen: Set<TypeFinding> = []
+
+    let parser: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>
+
+    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) {
+        self.flow = flow
+        self.base = TypeEnvironment(state: flow.state)
+        self.parser = parser
+    }
+
+    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, _ message: String) {
+        if buffer != nil {
+            buffer!.append((TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject), groupSize))
+            return
+        }
+        let finding = TypeFinding(kind: kind, position: position, step: nil, message: message)
+        guard seen.insert(finding).inserted else { return }
+        findings.append(TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject))
+    }
+
+    /// Checks the same expressions for several groups of steps (`body` is called with each group) and reports each
+    /// problem once: one finding per position and kind, the first group's, saying how many more steps share it.
+    mutating func merging(_ groups: [[Int]], _ body: (inout Walker, [Int]) -> Void) {
+        buffer = []
+        for group in groups {
+            groupSize = group.count
+            body(&self, group)
+        }
+        let collected = buffer!
+        buffer = nil
+        groupSize = 1
+        var merged: [String: (finding: TypeFinding, steps: Int, messages: Set<String>)] = [:]
+        for (finding, size) in collected {
+            let key = "\(finding.position.line):\(finding.position.column):\(finding.kind.rawValue)"
+            if var existing = merged[key] {
+                if existing.messages.insert(finding.message).inserted { existing.steps += size }
+                merged[key] = existing
+            } else {
+                merged[key] = (finding, size, [finding.message])
+            }
+        }
+        for entry in merged.values.sorted(by: { ($0.finding.position, $0.finding.kind.rawValue) < ($1.finding.position, $1.finding.kind.rawValue) }) {
+            let more = entry.steps - 1
+            let suffix = more > 0 ? " (and at \(more) more step\(more == 1 ? "" : "s"))" : ""
+            add(entry.finding.kind, at: entry.finding.position, step: entry.finding.step, subject: entry.finding.subject,
+                entry.finding.message + suffix)
+        }
+    }
+
+    mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
+        for problem in problems {
+            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, problem.message)
+        }
+    }
+
+    func parse(_ source: ExpressionSource) -> FlowExpression? {
+        if case .success(let expression) = parser(source) { return expression }
+        return nil
+    }
+
+    /// The most (`"*"` handler or derived event) × (distinct result shape) checks (about a second); past it, the
+    /// rest are checked once with an unknown result, and one `type_mismatch` finding at `start` says so, so that a
+    /// hostile flow's check stays near-linear and a clean lint still means what it says.
+    var sharedCheckLimit = FlowTypeChecker.sharedCheckLimit
+    /// Whether some derived event or `"*"` handler went past `sharedCheckLimit`.
+    var pastSharedLimit = false
+    var sharedShapes = 0
+
+    mutating func run(nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String]) {
+        let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
+        var results: [ResultContext] = []
+        for step in flow.steps {
+            var nested: [Field]?
+            var result = ResultContext.declared(by: step)
+            if step.kind == .flow {
+                nested = nestedState(step)
+                result = nested.map { .nestedFlow(state: $0, step: step.name.text, file: step.flowPath ?? "") } ?? .unknown
+            }
+            results.append(result)
+            checkStep(step, result: result, nested: nested, derived: derived, requiredInputs: nestedInputs)
+        }
+        checkEvents(results: results)
+        if let anyStep = flow.anyStep { checkShared(anyStep, results: results, derived: derived) }
+        if pastSharedLimit {
+            add(.typeMismatch, at: flow.start.position, step: nil,
+                "the flow is too large for this check: its derived events and '*' handlers times its \(sharedShapes) result shapes "
+                + "are more than \(sharedCheckLimit) checks, so those past the limit were not checked against each step's result; split the flow")
+        }
+    }
+
+    /// What `result` holds for the targets of a step's moves by `event` (nil: `next`, or a derived event), given
+    /// what it holds when the step completes with a result (see docs/format.md, "Running a flow").
+    func context(of step: Step, result: ResultContext, event: String?, derived: Set<String>) -> ResultContext {
+        let name = step.name.text
+        if step.kind == .flow { return result }
+        guard step.result != nil else {
+            return .absent(reason: "step '\(name)' declares no 'result', so it completes without one")
+        }
+        guard let event, !derived.contains(event), case .fields(let fields, let owner) = result else { return result }
+        return .fieldsUnlessAbsent(fields, owner: owner, when: "when step '\(name)' completes with event '\(event)'")
+    }
+
+    /// Derived events: once with an unknown result, then at every step that evaluates it (it or `"*"` handles the
+    /// event; never `flow` or `finish` steps) against that step's result, or its absence. Steps with the same result
+    /// shape are checked together, and each problem is reported once, naming the first step and how many more.
+    mutating func checkEvents(results: [ResultContext]) {
+        let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        var handlers: [String: [Int]] = [:]
+        for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish {
+            var handled: Set<String> = []
+            for handler in step.on where !starEvents.contains(handler.event.text) && handled.insert(handler.event.text).inserted {
+                handlers[handler.event.text, default: []].append(id)
+            }
+        }
+        let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
+        let groupsOfAll = groups(everyStep, results: results)
+        let budget = sharedCheckLimit / max(groupsOfAll.count, 1)
+        for (index, event) in flow.events.enumerated() {
+            guard let source = event.expression, let expression = parse(source) else { continue }
+            let what = "the expression of event '\(event.name.text)'"
+            let general = TypeInference.checkCondition(expression, in: base, what: what)
+            add(general, in: source, step: nil)
+            let stepGroups: [[Int]]
+            if !starEvents.contains(event.name.text) {
+                stepGroups = groups(handlers[event.name.text] ?? [], results: results)
+            } else if index < budget {
+                stepGroups = groupsOfAll
+            } else {
+                stepGroups = []
+                pastSharedLimit = true
+                sharedShapes = max(sharedShapes, groupsOfAll.count)
+            }
+            merging(stepGroups) { walker, group in
+                let first = walker.flow.steps[group[0]].name.text
+                let result = walker.context(of: walker.flow.steps[group[0]], result: results[group[0]], event: nil, derived: [])
+                let problems = TypeInference.checkCondition(expression, in: walker.base.with(result: result), what: what)
+                walker.add(problems.filter { !general.contains($0) }.map { problem in
+                    guard problem.kind == .typeMismatch else { return problem }
+                    let message = problem.message.contains("step '\(first)'") ? problem.message : "when step '\(first)' completes, \(problem.message)"
+                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message, subject: problem.subject)
+                }, in: source, step: first)
+            }
+        }
+    }
+
+    /// Steps grouped by what `result` holds there (its shape, or its absence), in file order of each group's first step.
+    func groups(_ ids: [Int], results: [ResultContext]) -> [[Int]] {
+        var index: [ResultShape: Int] = [:]
+        var groups: [[Int]] = []
+        for id in ids {
+            let shape = ResultShape(flow.steps[id], results[id])
+            if let existing = index[shape] {
+                groups[existing].append(id)
+            } else {
+                index[shape] = groups.count
+                groups.append([id])
+            }
+        }
+        return groups
+    }
+
+    /// The targets of `"*"`: each handler at every step that uses it (no finish step, not overridden), with the
+    /// result that step has on that move; steps with the same result shape are checked together.
+    mutating func checkShared(_ anyStep: Step, results: [ResultContext], derived: Set<String>) {
+        var overriders: [String: Set<Int>] = [:]
+        var nextOverriders: Set<Int> = []
+        for (id, step) in flow.steps.enumerated() {
+            for handler in step.on { overriders[handler.event.text, default: []].insert(id) }
+            if step.next != nil { nextOverriders.insert(id) }
+        }
+        let live = flow.steps.indices.filter { flow.steps[$0].kind != .finish }
+        let all = groups(live, results: results)
+        let budget = sharedCheckLimit / max(all.count, 1)
+        let groupOf = Dictionary(uniqueKeysWithValues: all.flatMap { group in group.map { ($0, group) } })
+        let lists: [(event: String?, targets: [Target])] = anyStep.on.map { ($0.event.text, $0.targets) } + (anyStep.next.map { [(nil, $0)] } ?? [])
+        for (index, (event, targets)) in lists.enumerated() {
+            let skipped = event.map { overriders[$0] ?? [] } ?? nextOverriders
+            var users: [Int] = []
+            if index < budget {
+                for group in all {
+                    if let first = group.first(where: { !skipped.contains($0) }) { users.append(first) }
+                }
+            } else {
+                pastSharedLimit = true
+                sharedShapes = max(sharedShapes, all.count)
+            }
+            let handler = event.map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
+            if users.isEmpty {
+                checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)")
+            }
+            merging(users.map { groupOf[$0] ?? [$0] }) { walker, group in
+                let id = group.first { !skipped.contains($0) } ?? group[0]
+                walker.groupSize = group.filter { !skipped.contains($0) }.count
+                let step = walker.flow.steps[id]
+                let result = walker.context(of: step, result: results[id], event: event, derived: derived)
+                walker.checkTargets(targets, step: "*", environment: walker.base.with(result: result),
+                                    what: "the 'if' of \(handler) at step '\(step.name.text)'")
+            }
+        }
+    }
+
+    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?, derived: Set<String>,
+                            requiredInputs: (Step) -> [String]) {
+        let name = step.name.text
+        // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
+        // but what it writes is still checked, with nothing known of `result`.
+        assignments(step.set, step: name, environment: base.with(result: result))
+        if step.kind == .flow {
+            checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
+        }
+        for handler in step.on {
+            let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
+            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'")
+        }
+        if let next = step.next {
+            let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
+            checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'")
+        }
+    }
+
+    /// A target list: each option's `if` (with what earlier options' failed `if`s prove) and `set` (with what its
+    /// own `if` proves too).
+    mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: String) {
+        var failed: Set<String> = []
+        for target in targets {
+            var holds = failed
+            if let source = target.condition, let expression = parse(source) {
+                add(TypeInference.checkCondition(expression, in: environment, what: what, guarded: failed), in: source, step: step)
+                holds.formUnion(PathGuards.whenTrue(expression.root))
+                failed.formUnion(PathGuards.whenFalse(expression.root))
+            }
+            assignments(target.set, step: step, environment: environment, guarded: holds)
+        }
+    }
+
+    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded: Set<String> = []) {
+        for assignment in list {
+            let key = assignment.key.text
+            let expression = parse(assignment.expression)
+            if let type = base.state[key] {
+                if let expression {
+                    let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'",
+                                                                 guarded: guarded)
+                    add(problems, in: assignment.expression, step: step)
+                }
+                continue
+            }
+            let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, "step '\(step)' sets '\(key)', which 'state' does not declare\(hint)")
+            if let expression {
+                add(TypeInference.infer(expression, in: environment, guarded: guarded).problems, in: assignment.expression, step: step)
+            }
+        }
+    }
+
+    /// A `flow` step's `input`: evaluated against the parent's state before the step has a result; each key must be
+    /// declared in the nested flow's state and take the value's type.
+    mutating func checkInput(_ step: Step, nested: [Field]?, required: [String]) {
+        let name = step.name.text
+        let environment = base.with(result: .absent(reason: "'input' is evaluated before step '\(name)' has a result"))
+        let child = nested.map { TypeEnvironment(state: $0) }
+        let file = Identifier.display(step.flowPath ?? "")
+        let passed = Set(step.input.map(\.key.text))
+        for key in required where !passed.contains(key) {
+            add(.typeMismatch, at: step.flowPathPosition ?? step.name.position, step: name,
+                "step '\(name)' does not pass '\(key)' in its 'input', and nested flow '\(file)' requires that input")
+        }
+        for assignment in step.input {
+            let key = assignment.key.text
+            let expression = parse(assignment.expression)
+            if let child, let type = child.state[key] {
+                if let expression {
+                    let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(name)' passes '\(key)'")
+                    add(problems, in: assignment.expression, step: name)
+                }
+                continue
+            }
+            if let child {
+                let hint = child.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+                add(.typeMismatch, at: assignment.key.position, step: name,
+                    "step '\(name)' passes '\(key)', which the state of nested flow '\(file)' does not declare\(hint)")
+            }
+            if let expression {
+                add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: name)
+            }
+        }
+    }
+}
