@@ -37,11 +37,13 @@ public enum Linter {
         rules.first { $0.description.identifier == identifier }
     }
 
-    /// The findings of only `rules` (rules that need no graph: `syntax`, `schema`, `expression`, ...), after the
-    /// steps' suppressions; for a run that must know whether a flow can run at all, without the whole analysis.
+    /// The findings of only `rules`, after the steps' suppressions, with no nested flows read: the graphs are built
+    /// only when one of the rules needs them (`Rule.needs`), and rules that need the nested flows do not run. For a
+    /// run that must know whether a flow can run at all (`runPrerequisites`) without the whole analysis.
     public static func lint(_ document: LoadedDocument, rules: [any Rule.Type]) -> [Diagnostic] {
-        let context = LintContext(document: document, graphs: false)
-        return finished(rules.flatMap { $0.check(context) }, context: context)
+        let runnable = rules.filter { !$0.needs.contains(.workspace) }
+        let context = LintContext(document: document, graphs: runnable.contains { $0.needs.contains(.graph) })
+        return finished(runnable.flatMap { $0.check(context) }, context: context)
     }
 
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
@@ -51,7 +53,7 @@ public enum Linter {
     static let parallelThreshold = 1_000
 
     /// Every finding for a loaded document, ordered by position and then rule, after the steps' suppressions.
-    /// Nested flows are followed through `workspace` (without one, the nested-flow rules stay silent). Rules
+    /// Nested flows are followed through `workspace` (without one, the rules that need them do not run). Rules
     /// named in `disabled` do not run at all (a configuration's `disabled`), so they cost nothing.
     public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil, disabled: Set<RuleID> = []) -> [Diagnostic] {
         lint(document, workspace: workspace, rules: rules.filter { !disabled.contains($0.description.identifier) })
@@ -59,6 +61,7 @@ public enum Linter {
 
     /// The findings of `rules`, run over the whole analysis (graphs included), after the steps' suppressions.
     static func lint(_ document: LoadedDocument, workspace: LintWorkspace?, rules: [any Rule.Type]) -> [Diagnostic] {
+        let rules = workspace == nil ? rules.filter { !$0.needs.contains(.workspace) } : rules
         let context = LintContext(document: document, workspace: workspace)
         let findings = (document.flow?.steps.count ?? 0) >= parallelThreshold
             ? Parallel.map(rules.count) { rules[$0].check(context) }.flatMap { $0 }

@@ -31,10 +31,28 @@ public struct RuleDescription: Sendable {
     }
 }
 
-/// A lint rule: its description and the check that produces its findings from a lint context.
+/// What a rule needs from a lint context beyond the loaded document, so that the linter builds it before the rule
+/// runs instead of the rule finding it missing and saying nothing.
+public struct RuleNeeds: OptionSet, Sendable {
+    public let rawValue: Int
+
+    /// Creates a set of needs.
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The flow's graphs (reachability, the step graph of the data-flow rules).
+    public static let graph = RuleNeeds(rawValue: 1 << 0)
+    /// The nested flows: without a workspace to read them from, the rule does not run.
+    public static let workspace = RuleNeeds(rawValue: 1 << 1)
+}
+
+/// A lint rule: its description, what it needs, and the check that produces its findings from a lint context.
 public protocol Rule: Sendable {
     /// The rule's description.
     static var description: RuleDescription { get }
+    /// What the rule needs besides the document and its flow model; the linter provides it or does not run the rule.
+    static var needs: RuleNeeds { get }
     /// The rule's findings in `context`.
     static func check(_ context: LintContext) -> [Diagnostic]
 }

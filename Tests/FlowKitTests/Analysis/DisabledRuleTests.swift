@@ -23,6 +23,7 @@ final class CheckCounter: @unchecked Sendable {
 /// `maybe_unset` itself, counting every file it is run on, so a test sees whether a disabled rule ran.
 enum CountingMaybeUnsetRule: Rule {
     static let description = MaybeUnsetRule.description
+    static let needs = MaybeUnsetRule.needs
     static let checks = CheckCounter()
 
     static func check(_ context: LintContext) -> [Diagnostic] {

@@ -143,6 +143,9 @@ enum BackTargetRule: Rule {
         let question: Int
     }
 
+    /// Needs the flow's graphs.
+    static let needs: RuleNeeds = [.graph]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, _) = context.reachabilityInput, let graph = context.stepGraph else { return [] }
         let steps = flow.steps

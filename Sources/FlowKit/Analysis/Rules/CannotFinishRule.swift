@@ -74,6 +74,9 @@ enum CannotFinishRule: Rule {
             """,
         ])
 
+    /// Needs the flow's graphs.
+    static let needs: RuleNeeds = [.graph]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         return graph.closedGroups.map { group in

@@ -39,6 +39,9 @@ enum DeadEndRule: Rule {
             """,
         ])
 
+    /// Needs the flow's graphs.
+    static let needs: RuleNeeds = [.graph]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         return graph.deadEnds.map { id in

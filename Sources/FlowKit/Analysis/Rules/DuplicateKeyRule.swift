@@ -32,5 +32,8 @@ enum DuplicateKeyRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
 }

@@ -64,6 +64,9 @@ enum ExpressionRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []

@@ -30,6 +30,9 @@ enum FinishHasTransitionsRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         return flow.steps.filter { $0.kind == .finish && $0.hasTransitions }.map { step in

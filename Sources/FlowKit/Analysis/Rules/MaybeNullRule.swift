@@ -62,6 +62,9 @@ enum MaybeNullRule: Rule {
         ])
 
     /// The `maybe_null` findings of the flow-wide type check.
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .maybeNull }

@@ -150,6 +150,9 @@ enum MaybeUnsetRule: Rule {
     /// (about a second of work).
     static let pairLimit = 1 << 31
 
+    /// Needs the flow's graphs.
+    static let needs: RuleNeeds = [.graph]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         check(context, bitBudget: bitBudget, pairLimit: pairLimit)
     }

@@ -55,5 +55,8 @@ enum SchemaRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
 }

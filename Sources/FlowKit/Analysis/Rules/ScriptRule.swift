@@ -32,6 +32,9 @@ enum ScriptRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         let document = context.document
         guard document.isScript, let root = document.root else { return [] }

@@ -50,6 +50,9 @@ enum SetWithoutResultRule: Rule {
         ])
 
     /// One finding per step with a `set`, no `result`, and a kind other than `flow` or `finish`.
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         return flow.steps.compactMap { step in

@@ -36,6 +36,9 @@ enum ShadowedHandlerRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let anyStep = flow.anyStep else { return [] }
         let shared = Set(anyStep.on.map(\.event.text))

@@ -33,6 +33,9 @@ enum SubflowCycleRule: Rule {
             """,
         ])
 
+    /// Needs the nested flows.
+    static let needs: RuleNeeds = [.workspace]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []

@@ -40,5 +40,8 @@ enum SyntaxRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
 }

@@ -105,6 +105,9 @@ enum TypeMismatchRule: Rule {
         ])
 
     /// The type errors of a well-formed flow.
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         typeFindings(context)
             .filter { $0.kind == .typeMismatch }

@@ -50,6 +50,9 @@ enum UndeclaredEventRule: Rule {
         return suggestions
     }
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let declared = Set(flow.events.map(\.name.text))

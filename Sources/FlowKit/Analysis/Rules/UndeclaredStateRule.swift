@@ -64,6 +64,9 @@ enum UndeclaredStateRule: Rule {
         ])
 
     /// The undeclared state keys read or written in a well-formed flow, at the path inside the expression or the key of the 'set'.
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         context.loaderFindings(self) + TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .undeclaredState }

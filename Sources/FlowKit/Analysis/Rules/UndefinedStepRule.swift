@@ -45,6 +45,9 @@ enum UndefinedStepRule: Rule {
             """,
         ])
 
+    /// Needs the flow's graphs.
+    static let needs: RuleNeeds = [.graph]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let graph = context.graph else { return [] }
         var findings: [Diagnostic] = []

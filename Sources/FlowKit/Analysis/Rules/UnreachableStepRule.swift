@@ -50,6 +50,9 @@ enum UnreachableStepRule: Rule {
             """,
         ])
 
+    /// Needs the flow's graphs.
+    static let needs: RuleNeeds = [.graph]
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         let origin = flow.entries.isEmpty ? "'\(flow.start.text)'" : "'\(flow.start.text)' or any entry"

@@ -36,6 +36,9 @@ enum UnusedEventRule: Rule {
             """,
         ])
 
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard context.isWellFormed, let flow = context.flow else { return [] }
         var handled = Set<String>()
