@@ -87,8 +87,9 @@ struct Lint: ParsableCommand {
             printError("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
-        let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count, skippedCount: outcome.skipped.count, strict: strict)
-        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO), files: outcome.files, toolVersion: Flowkit.version)
+        let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count, skippedCount: outcome.skipped.count, strict: strict,
+                                   files: outcome.files, toolVersion: Flowkit.version)
+        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO))
         try StandardOutput.write(reporter.render(lintReport))
         if outcome.baselined > 0 && output.format == .text {
             printError("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
@@ -97,7 +98,7 @@ struct Lint: ParsableCommand {
         for item in report {
             guard let (format, path) = LintReportFormat.parseReport(item) else { continue }
             do {
-                try OutputFile.write(Array(format.reporter(color: false, files: outcome.files, toolVersion: Flowkit.version).render(lintReport).utf8), to: path)
+                try OutputFile.write(Array(format.reporter().render(lintReport).utf8), to: path)
             } catch {
                 failures.append(error.localizedDescription)
             }

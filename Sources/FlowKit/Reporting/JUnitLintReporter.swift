@@ -24,25 +24,20 @@
 /// (warnings without `--strict`, notes) are listed in the test case's `<system-out>`. `errors` is always 0: JUnit
 /// keeps it for tests that could not run.
 ///
-/// A lint report does not list the files that had no findings, so the reporter is given the files checked; a file
-/// with findings that is not among them gets its test case after them, in the order of its first finding.
+/// The report's `files` (the files checked) give the test cases in order, those without findings too; a file with
+/// findings that is not among them gets its test case after them, in the order of its first finding.
 public struct JUnitLintReporter: Reporter {
     /// "junit", as `--format` takes it.
     public static let identifier = "junit"
 
-    /// The files checked, in the order their test cases appear.
-    public var files: [String]
-
-    /// Creates a JUnit reporter for a lint of `files` (duplicates are listed once).
-    public init(files: [String]) {
-        self.files = files
-    }
+    /// Creates a JUnit reporter.
+    public init() {}
 
     /// The JUnit XML of `report`: a test per file checked, ending in a newline.
     public func render(_ report: LintReport) -> String {
         var order: [String] = []
         var findings: [String: [Diagnostic]] = [:]
-        for file in files where findings[file] == nil {
+        for file in report.files where findings[file] == nil {
             order.append(file)
             findings[file] = []
         }

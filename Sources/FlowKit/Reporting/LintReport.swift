@@ -9,13 +9,20 @@ public struct LintReport: Sendable {
     public var skippedCount: Int
     /// Whether warnings fail the run (`--strict`), as errors always do.
     public var strict: Bool
+    /// The files checked, in order, when the lint knows them (a JUnit report has a test per file, findings or not).
+    public var files: [String]
+    /// The version of flowkit that made the report (SARIF names it).
+    public var toolVersion: String
 
-    /// Creates a report.
-    public init(diagnostics: [Diagnostic], fileCount: Int, skippedCount: Int = 0, strict: Bool = false) {
+    /// Creates a report. Every reporter needs only the report: the files checked and flowkit's version are in it.
+    public init(diagnostics: [Diagnostic], fileCount: Int, skippedCount: Int = 0, strict: Bool = false, files: [String] = [],
+                toolVersion: String = FlowKitVersion.current) {
         self.diagnostics = diagnostics
         self.fileCount = fileCount
         self.skippedCount = skippedCount
         self.strict = strict
+        self.files = files
+        self.toolVersion = toolVersion
     }
 
     /// How many findings have `severity`.

@@ -15,15 +15,15 @@ public enum LintReportFormat: String, CaseIterable, Sendable {
     /// Checkstyle XML.
     case checkstyle
 
-    /// The reporter of this format. `color` applies to `text` only, `files` (the files checked, in order) to `junit`
-    /// only, and `toolVersion` (flowkit's version) to `sarif` only.
-    public func reporter(color: Bool, files: [String], toolVersion: String) -> any Reporter {
+    /// The reporter of this format; `color` applies to `text` only (everything else a reporter needs is in the
+    /// report it renders).
+    public func reporter(color: Bool = false) -> any Reporter {
         switch self {
         case .text: return TextReporter(color: color)
         case .json: return JSONReporter()
-        case .sarif: return SARIFReporter(toolVersion: toolVersion)
+        case .sarif: return SARIFReporter()
         case .github: return GitHubReporter()
-        case .junit: return JUnitLintReporter(files: files)
+        case .junit: return JUnitLintReporter()
         case .xcode: return XcodeReporter()
         case .checkstyle: return CheckstyleReporter()
         }

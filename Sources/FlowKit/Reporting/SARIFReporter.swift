@@ -25,15 +25,12 @@ public struct SARIFReporter: Reporter {
     /// The key of flowkit's fingerprint in each result's `partialFingerprints`.
     public static let fingerprintKey = "flowkitFindingHash/v2"
 
-    /// flowkit's version, written as `tool.driver.version`.
-    public var toolVersion: String
     /// The rules described in `tool.driver.rules`, in order.
     public var rules: [RuleDescription]
 
-    /// Creates a SARIF reporter that names flowkit's version `toolVersion` and describes `rules` (every rule flowkit
-    /// has unless told otherwise).
-    public init(toolVersion: String, rules: [RuleDescription] = Linter.rules.map { $0.description }) {
-        self.toolVersion = toolVersion
+    /// Creates a SARIF reporter that describes `rules` (every rule flowkit has unless told otherwise); the version of
+    /// flowkit it names (`tool.driver.version`) is the report's.
+    public init(rules: [RuleDescription] = Linter.rules.map { $0.description }) {
         self.rules = rules
     }
 
@@ -68,7 +65,7 @@ public struct SARIFReporter: Reporter {
         let driver = SARIFNode.object([
             ("name", .string("flowkit")),
             ("informationUri", .string(Self.informationURI)),
-            ("version", .string(toolVersion)),
+            ("version", .string(report.toolVersion)),
             ("rules", .array(rules.map(Self.descriptor))),
         ])
         let log = SARIFNode.object([

