@@ -34,6 +34,12 @@ struct Flowkit: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let failure as CommandFailure {
+            if !failure.findings.isEmpty { printNote(failure.findings) }
+            for line in failure.errors { printNote("flowkit: error: " + Identifier.display(line, limit: .max, quoting: false)) }
+            // A command that gave up on work it cannot stop (a Graphviz layout) ends at once, tearing nothing down.
+            if failure.immediately { _exit(failure.exitCode) }
+            Foundation.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -47,23 +53,36 @@ struct Flowkit: ParsableCommand {
                 Foundation.exit(0)
             }
             if code == .validationFailure {
-                printError(fullMessage(for: error))
+                printNote(fullMessage(for: error))
                 Foundation.exit(2)
             }
-            if code == .failure, !(error is ExitCode) { fail(error) }
-            exit(withError: error)
+            fail(error)
         }
     }
 
     /// Prints `error` as the command's one error line (escaped) and exits 2: the command could not do its work.
     static func fail(_ error: Error) -> Never {
         let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-        printError("flowkit: error: " + Identifier.display(description, limit: .max, quoting: false))
+        printNote("flowkit: error: " + Identifier.display(description, limit: .max, quoting: false))
         Foundation.exit(2)
     }
 }
 
-/// Writes `text` to standard error, ending it with a newline.
-func printError(_ text: String) {
+/// Why a command stopped, for `Flowkit.main` to print in one place: the findings to show first (a rendered report),
+/// then each error as a `flowkit: error:` line (escaped there), and the exit code (1: the input has errors, 2: the
+/// command could not do its work). A failure with no errors is a verdict already shown (a lint that found errors).
+struct CommandFailure: Error {
+    /// Findings rendered as text, shown before the errors.
+    var findings = ""
+    /// The error lines, without the `flowkit: error:` prefix.
+    var errors: [String] = []
+    /// The exit code.
+    var exitCode: Int32
+    /// Whether to end the process without tearing anything down (work on another thread cannot be stopped).
+    var immediately = false
+}
+
+/// Writes `text` (a note for people, not the command's output) to standard error, ending it with a newline.
+func printNote(_ text: String) {
     StandardOutput.writeError(text.hasSuffix("\n") ? text : text + "\n")
 }

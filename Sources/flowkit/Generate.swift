@@ -43,15 +43,12 @@ struct GenerateSwift: ParsableCommand {
         do {
             let outcome = try SwiftGeneration(paths: files, outputDirectory: output, listedOnly: listedOnly).run()
             if !outcome.warnings.isEmpty {
-                printError(TextReporter(color: color).render(LintReport(diagnostics: outcome.warnings, fileCount: outcome.outputs.count)))
+                printNote(TextReporter(color: color).render(LintReport(diagnostics: outcome.warnings, fileCount: outcome.outputs.count)))
             }
-            for path in outcome.written { printError("wrote \(Identifier.display(path, limit: .max, quoting: false))") }
+            for path in outcome.written { printNote("wrote \(Identifier.display(path, limit: .max, quoting: false))") }
         } catch let failure as SwiftGenerator.Failure {
-            if !failure.diagnostics.isEmpty {
-                printError(TextReporter(color: color).render(LintReport(diagnostics: failure.diagnostics, fileCount: files.count)))
-            }
-            printError("flowkit: error: " + Identifier.display(failure.message, limit: .max, quoting: false))
-            throw ExitCode(1)
+            let findings = failure.diagnostics.isEmpty ? "" : TextReporter(color: color).render(LintReport(diagnostics: failure.diagnostics, fileCount: files.count))
+            throw CommandFailure(findings: findings, errors: [failure.message], exitCode: 1)
         }
     }
 }

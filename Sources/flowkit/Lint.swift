@@ -60,8 +60,7 @@ struct Lint: ParsableCommand {
             // A configuration that cannot be used stops the lint before any finding is printed.
             let broken = LintConfiguration.problems(for: collected.files)
             if !broken.isEmpty {
-                for problem in broken { printError("flowkit: error: \(problem)") }
-                throw ExitCode(2)
+                throw CommandFailure(errors: broken, exitCode: 2)
             }
         }
         var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration)
@@ -71,20 +70,18 @@ struct Lint: ParsableCommand {
         let outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys))
         if verbose {
             for file in outcome.skipped {
-                printError("skipped \(Identifier.display(file, limit: .max, quoting: false)): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
+                printNote("skipped \(Identifier.display(file, limit: .max, quoting: false)): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
             }
         }
         let problems = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome)
         if let writeBaseline {
             let failures = problems + outcome.failures
             guard failures.isEmpty else {
-                for failure in failures { printError("flowkit: error: \(failure)") }
-                printError("flowkit: error: no baseline written: the lint could not check everything")
-                throw ExitCode(2)
+                throw CommandFailure(errors: failures + ["no baseline written: the lint could not check everything"], exitCode: 2)
             }
             let recorded = outcome.allDiagnostics
             try OutputFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
-            printError("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
+            printNote("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
         let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count, skippedCount: outcome.skipped.count, strict: strict,
@@ -92,7 +89,7 @@ struct Lint: ParsableCommand {
         let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO))
         try StandardOutput.write(reporter.render(lintReport))
         if outcome.baselined > 0 && output.format == .text {
-            printError("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
+            printNote("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
         }
         var failures = problems + outcome.failures
         for item in report {
@@ -103,9 +100,8 @@ struct Lint: ParsableCommand {
                 failures.append(error.localizedDescription)
             }
         }
-        for failure in failures { printError("flowkit: error: \(failure)") }
-        if !failures.isEmpty { throw ExitCode(2) }
-        if lintReport.fails { throw ExitCode(1) }
+        if !failures.isEmpty { throw CommandFailure(errors: failures, exitCode: 2) }
+        if lintReport.fails { throw CommandFailure(exitCode: 1) }
     }
 
     /// The configuration named with --config, loaded; nil when each file's nearest one applies.

@@ -23,8 +23,7 @@ struct Play {
             try StandardOutput.write(session.prompt)
             guard let line = readLine() else {
                 try StandardOutput.write("\n")
-                printError("flowkit: error: the input ended at step '\(Identifier.display(session.run.currentStep ?? ""))' before the flow finished")
-                throw ExitCode(1)
+                throw CommandFailure(errors: ["the input ended at step '\(Identifier.display(session.run.currentStep ?? ""))' before the flow finished"], exitCode: 1)
             }
             // Piped input is not echoed by a terminal: echo it, so the transcript reads as a session.
             if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(line, limit: .max, quoting: false) + "\n") }

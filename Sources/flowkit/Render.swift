@@ -95,8 +95,7 @@ struct Render: ParsableCommand {
         guard let flow = document.flow, document.isWellFormed else {
             let findings = document.diagnostics.filter { $0.severity == .error }
             let text = TextReporter(color: ColorChoice.auto.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
-            printError(text + "flowkit: error: \(Identifier.display(file, limit: .max, quoting: false)) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : ""))
-            throw ExitCode(1)
+            throw CommandFailure(findings: text, errors: ["\(file) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : "")], exitCode: 1)
         }
         var options = DiagramOptions(focus: focus, radius: radius)
         options.direction = rankdir
@@ -130,13 +129,13 @@ struct Render: ParsableCommand {
             let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(Identifier.display(file, limit: .max, quoting: false))") {
                 try GraphvizRenderer.render(diagram, format: graphvizFormat, options: options)
             }
-            for warning in rendered.warnings { printError("flowkit: warning: Graphviz: \(warning)") }
+            for warning in rendered.warnings { printNote("flowkit: warning: Graphviz: \(warning)") }
             bytes = rendered.data
         }
         let destination = try output ?? Self.defaultOutput(for: file, format: chosenFormat)
         try OutputFile.write(bytes, to: destination)
         if destination != OutputFile.standardOutputName {
-            printError("wrote \(Identifier.display(destination, limit: .max, quoting: false))")
+            printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false))")
         }
     }
 
@@ -182,10 +181,9 @@ enum Watchdog {
         thread.stackSize = 64 << 20
         thread.start()
         guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
-            printError("flowkit: error: gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
-                       + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout")
-            // The layout thread is still running: end the process at once, tearing nothing down under it.
-            _exit(2)
+            // The layout thread is still running: the process ends at once, tearing nothing down under it.
+            throw CommandFailure(errors: ["gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
+                                          + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout"], exitCode: 2, immediately: true)
         }
         return try result.get()
     }

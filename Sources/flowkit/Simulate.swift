@@ -103,13 +103,11 @@ struct Simulate: ParsableCommand {
         if let scriptPath {
             let document = try load(scriptPath)
             guard document.isScript, let root = document.root else {
-                report(findings: document.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a simulation script (it has no 'flowkit-script' key)")
-                throw ExitCode(1)
+                throw failure(findings: document.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a simulation script (it has no 'flowkit-script' key)")
             }
             let decoded = ScriptDecoder.decode(root, file: scriptPath)
             guard let decodedScript = decoded.script, decoded.diagnostics.isEmpty else {
-                report(findings: decoded.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a valid script")
-                throw ExitCode(1)
+                throw failure(findings: decoded.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a valid script")
             }
             parsedScript = decodedScript
             if flowPath == nil {
@@ -157,7 +155,7 @@ struct Simulate: ParsableCommand {
         if let traceOut {
             try OutputFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
         }
-        if report.failed > 0 { throw ExitCode(1) }
+        if report.failed > 0 { throw CommandFailure(exitCode: 1) }
     }
 
     private func load(_ path: String) throws -> LoadedDocument {
@@ -172,23 +170,19 @@ struct Simulate: ParsableCommand {
         }
         let blocking = Linter.lint(document, rules: Linter.runPrerequisites).filter { $0.severity == .error }
         guard let flow = document.flow, blocking.isEmpty else {
-            report(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(Identifier.display(path, limit: .max))' is not a flow that can run")
-            throw ExitCode(1)
+            throw failure(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(Identifier.display(path, limit: .max))' is not a flow that can run")
         }
         do {
             return try CompiledFlow(flow: flow)
         } catch {
-            printError("flowkit: error: \(Identifier.display(error.description, limit: .max, quoting: false))")
-            throw ExitCode(1)
+            throw CommandFailure(errors: [error.description], exitCode: 1)
         }
     }
 
-    private func report(findings: [Diagnostic], fallback: String) {
-        if findings.isEmpty {
-            printError("flowkit: error: \(fallback)")
-            return
-        }
+    /// The failure that shows `findings` (without the report's summary line), or `fallback` when there are none.
+    private func failure(findings: [Diagnostic], fallback: String) -> CommandFailure {
+        guard !findings.isEmpty else { return CommandFailure(errors: [fallback], exitCode: 1) }
         let text = TextReporter(color: color.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
-        printError(String(text.split(separator: "\n").dropLast().joined(separator: "\n")))
+        return CommandFailure(findings: String(text.split(separator: "\n").dropLast().joined(separator: "\n")), exitCode: 1)
     }
 }
