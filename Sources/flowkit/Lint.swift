@@ -54,46 +54,31 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try explicitConfiguration()
-        let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
-        if configuration == nil {
-            // A configuration that cannot be used stops the lint before any finding is printed.
-            let broken = LintConfiguration.problems(for: collected.files)
-            if !broken.isEmpty {
-                throw CommandFailure(errors: broken, exitCode: 2)
-            }
+        let outcome: LintSession.Outcome
+        do {
+            outcome = try LintSession.lint(paths: paths, configuration: try config.map { try LintConfiguration.load(path: $0) },
+                                           baseline: try baseline.map { try Baseline.load(path: $0) }, allowOutside: allowOutside)
+        } catch let error as LintSetupError {
+            throw CommandFailure(errors: error.problems, exitCode: 2)
         }
-        var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration)
-        if let baseline {
-            session.baseline = try Baseline.load(path: baseline)
-        }
-        let outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys))
         if verbose {
-            for file in outcome.skipped {
-                printNote("skipped \(Identifier.display(file, limit: .max, quoting: false)): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
-            }
+            for file in outcome.skipped { printNote("skipped \(display(file)): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)") }
         }
-        let problems = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome)
         if let writeBaseline {
-            let failures = problems + outcome.failures
-            guard failures.isEmpty else {
-                throw CommandFailure(errors: failures + ["no baseline written: the lint could not check everything"], exitCode: 2)
+            guard outcome.failures.isEmpty else {
+                throw CommandFailure(errors: outcome.failures + ["no baseline written: the lint could not check everything"], exitCode: 2)
             }
-            let recorded = outcome.allDiagnostics
-            try OutputFile.write(Array(Baseline(findings: recorded, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
-            printNote("wrote \(Identifier.display(writeBaseline, limit: .max, quoting: false)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
+            try OutputFile.write(Array(Baseline(findings: outcome.allDiagnostics, relativeTo: writeBaseline).json.utf8), to: writeBaseline)
+            printNote("wrote \(display(writeBaseline)) with \(outcome.allDiagnostics.count) finding\(outcome.allDiagnostics.count == 1 ? "" : "s")")
             return
         }
-        let lintReport = LintReport(diagnostics: outcome.diagnostics, fileCount: outcome.files.count, skippedCount: outcome.skipped.count, strict: strict,
-                                   files: outcome.files, toolVersion: Flowkit.version)
-        let reporter = output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO))
-        try StandardOutput.write(reporter.render(lintReport))
+        let lintReport = outcome.report(strict: strict, toolVersion: Flowkit.version)
+        try StandardOutput.write(output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO)).render(lintReport))
         if outcome.baselined > 0 && output.format == .text {
             printNote("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
         }
-        var failures = problems + outcome.failures
-        for item in report {
-            guard let (format, path) = LintReportFormat.parseReport(item) else { continue }
+        var failures = outcome.failures
+        for case let (format, path)? in report.map(LintReportFormat.parseReport) {
             do {
                 try OutputFile.write(Array(format.reporter().render(lintReport).utf8), to: path)
             } catch {
@@ -104,9 +89,5 @@ struct Lint: ParsableCommand {
         if lintReport.fails { throw CommandFailure(exitCode: 1) }
     }
 
-    /// The configuration named with --config, loaded; nil when each file's nearest one applies.
-    private func explicitConfiguration() throws -> LintConfiguration? {
-        guard let config else { return nil }
-        return try LintConfiguration.load(path: config)
-    }
+    private func display(_ path: String) -> String { Identifier.display(path, limit: .max, quoting: false) }
 }

@@ -164,3 +164,36 @@ private final class ConfigurationCache: @unchecked Sendable {
         return problems.keys.sorted().compactMap { problems[$0] }
     }
 }
+
+/// Why a lint of paths stopped before linting anything: configuration files that cannot be used (exit 2).
+public struct LintSetupError: Error, Sendable {
+    /// One message per problem.
+    public let problems: [String]
+}
+
+extension LintSession {
+    /// `flowkit lint PATH…` without the command line: the files the paths lead to (`FileCollector`), linted with
+    /// `configuration` (else each file's nearest `.flowkit.yml`, all of which must be usable, or nothing is linted:
+    /// `LintSetupError`) and `baseline`. Paths that could not be used, and directories in which no flow file was
+    /// found, are among the outcome's failures, first.
+    public static func lint(paths: [String], configuration: LintConfiguration?, baseline: Baseline?,
+                            allowOutside: Bool) throws(LintSetupError) -> Outcome {
+        let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
+        if configuration == nil {
+            let broken = LintConfiguration.problems(for: collected.files)
+            if !broken.isEmpty { throw LintSetupError(problems: broken) }
+        }
+        let session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration, baseline: baseline)
+        var outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys))
+        outcome.failures = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome) + outcome.failures
+        return outcome
+    }
+}
+
+extension LintSession.Outcome {
+    /// The report of this outcome: the findings the baseline leaves, the files checked and skipped.
+    public func report(strict: Bool, toolVersion: String = FlowKitVersion.current) -> LintReport {
+        LintReport(diagnostics: diagnostics, fileCount: files.count, skippedCount: skipped.count, strict: strict, files: files,
+                   toolVersion: toolVersion)
+    }
+}
