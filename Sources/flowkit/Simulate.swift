@@ -89,58 +89,30 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        var scriptPath = script
-        var flowPath = input
-        if let input, script == nil, events.isEmpty, !interactive {
-            let document = try load(input)
-            guard document.isScript else {
-                throw ValidationError("'\(Identifier.display(input, limit: .max))' is a flow: give --script SCRIPT or --events e1,e2")
-            }
-            scriptPath = input
-            flowPath = nil
+        let setup: SimulationSetup
+        do {
+            setup = try SimulationSetup(input: input, script: script, needsScript: events.isEmpty && !interactive)
+        } catch SimulationSetup.Problem.usage(let message) {
+            throw ValidationError(message)
+        } catch SimulationSetup.Problem.input(let findings, let message) {
+            throw failure(findings: findings, fallback: message)
         }
-        var parsedScript: Script?
-        if let scriptPath {
-            let document = try load(scriptPath)
-            guard document.isScript, let root = document.root else {
-                throw failure(findings: document.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a simulation script (it has no 'flowkit-script' key)")
-            }
-            let decoded = ScriptDecoder.decode(root, file: scriptPath)
-            guard let decodedScript = decoded.script, decoded.diagnostics.isEmpty else {
-                throw failure(findings: decoded.diagnostics, fallback: "'\(Identifier.display(scriptPath, limit: .max))' is not a valid script")
-            }
-            parsedScript = decodedScript
-            if flowPath == nil {
-                guard let named = decodedScript.flow else {
-                    throw ValidationError("the script '\(Identifier.display(scriptPath, limit: .max))' names no 'flow'; give the flow: flowkit simulate FLOW --script \(Identifier.display(scriptPath, limit: .max, quoting: false))")
-                }
-                let directory = (scriptPath as NSString).deletingLastPathComponent
-                flowPath = DisplayPath.normalized(directory.isEmpty ? named : (directory as NSString).appendingPathComponent(named))
-            }
-        }
-        guard let flowPath else { throw ValidationError("no flow to run") }
-        let flow = try compileFlow(flowPath)
-        let resolver = FileFlowResolver(root: (flowPath as NSString).deletingLastPathComponent.isEmpty ? "." : (flowPath as NSString).deletingLastPathComponent)
-
+        let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
         if interactive {
-            let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
-            try Play(flowPath: flowPath, flow: flow, resolver: resolver, state: initial, maxSteps: maxSteps).run()
+            try Play(flowPath: setup.flowPath, flow: setup.flow, resolver: setup.resolver, state: initial, maxSteps: maxSteps).run()
             return
         }
-
         let report: SimulationReport
         if !events.isEmpty {
             let moves = try events.flatMap { try RunMove.parseList($0) }
-            let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
-            let result = ScriptRunner.run(moves: moves, start: .start(state: initial), flow: flow, resolver: resolver, maxSteps: maxSteps)
-            report = SimulationReport(script: "--events", flow: flowPath, results: [result])
-        } else if let parsedScript {
-            if let scenario, !parsedScript.scenarios.contains(where: { $0.name == scenario }) {
-                let hint = Suggestions.didYouMean(scenario, in: parsedScript.scenarios.map(\.name))
-                throw ValidationError("the script has no scenario '\(Identifier.display(scenario))'\(hint)")
+            let result = ScriptRunner.run(moves: moves, start: .start(state: initial), flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps)
+            report = SimulationReport(script: "--events", flow: setup.flowPath, results: [result])
+        } else if let script = setup.script {
+            if let scenario, !script.scenarios.contains(where: { $0.name == scenario }) {
+                throw ValidationError("the script has no scenario '\(Identifier.display(scenario))'\(Suggestions.didYouMean(scenario, in: script.scenarios.map(\.name)))")
             }
-            let results = ScriptRunner.run(parsedScript, flow: flow, resolver: resolver, maxSteps: maxSteps, only: scenario)
-            report = SimulationReport(script: parsedScript.file, flow: flowPath, results: results)
+            let results = ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps, only: scenario)
+            report = SimulationReport(script: script.file, flow: setup.flowPath, results: results)
         } else {
             throw ValidationError("give --script or --events")
         }
@@ -156,27 +128,6 @@ struct Simulate: ParsableCommand {
             try OutputFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
         }
         if report.failed > 0 { throw CommandFailure(exitCode: 1) }
-    }
-
-    private func load(_ path: String) throws -> LoadedDocument {
-        try FlowLoader.load(path: path)
-    }
-
-    /// Loads the flow as lint does; syntax, schema or expression errors stop the run with exit 1.
-    private func compileFlow(_ path: String) throws -> CompiledFlow {
-        let document = try load(path)
-        if document.isScript {
-            throw ValidationError("'\(Identifier.display(path, limit: .max))' is a simulation script, not a flow")
-        }
-        let blocking = Linter.lint(document, rules: Linter.runPrerequisites).filter { $0.severity == .error }
-        guard let flow = document.flow, blocking.isEmpty else {
-            throw failure(findings: blocking.isEmpty ? document.diagnostics : blocking, fallback: "'\(Identifier.display(path, limit: .max))' is not a flow that can run")
-        }
-        do {
-            return try CompiledFlow(flow: flow)
-        } catch {
-            throw CommandFailure(errors: [error.description], exitCode: 1)
-        }
     }
 
     /// The failure that shows `findings` (without the report's summary line), or `fallback` when there are none.
