@@ -57,6 +57,45 @@ struct SwiftGeneratorTests {
         }
     }
 
+    /// Property: any input, well formed or not, gives Swift files or a `Failure` with findings, never a crash: every
+    /// malformed corpus file, and mutations of the samples (a byte dropped, doubled or changed, cut short).
+    @Test func anyInputGivesFilesOrAFailure() throws {
+        let corpus = packageRoot + "/Tests/FlowKitTests/Malformed/Corpus"
+        var inputs: [SwiftGenerator.Input] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".json") {
+            inputs.append(SwiftGenerator.Input(name: name, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: corpus + "/" + name)))))
+        }
+        var rng = SplitMix64(seed: 0x6E4E)
+        for sample in ["flows/transfer.yaml", "flows/booking.json", "flows/signup.yaml"] {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + sample)))
+            for index in 0..<150 {
+                var mutated = bytes
+                let at = rng.below(mutated.count)
+                switch index % 4 {
+                case 0: mutated.remove(at: at)
+                case 1: mutated.insert(mutated[at], at: at)
+                case 2: mutated[at] = UInt8(truncatingIfNeeded: rng.below(256))
+                default: mutated = Array(mutated.prefix(at))
+                }
+                inputs.append(SwiftGenerator.Input(name: sample.split(separator: "/").last.map(String.init) ?? sample, bytes: mutated))
+            }
+        }
+        var generated = 0
+        var refused = 0
+        for input in inputs {
+            do {
+                let result = try SwiftGenerator.generate([input], read: nil)
+                #expect(!result.outputs.isEmpty)
+                generated += 1
+            } catch {
+                #expect(!error.message.isEmpty)
+                if error.message.hasPrefix("no Swift written") { #expect(error.diagnostics.contains { $0.severity == .error }) }
+                refused += 1
+            }
+        }
+        #expect(generated > 0 && refused > 0, "generated \(generated), refused \(refused)")
+    }
+
     // MARK: What is refused
 
     @Test func aFlowWithLintErrorsIsRefusedWithItsFindings() throws {
