@@ -9,18 +9,23 @@ import PackagePlugin
 struct FlowKitPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let flows = target.sourceFiles
-            .map(\.url)
+        return try Self.commands(files: target.sourceFiles.map(\.url), target: target.name, workDirectory: context.pluginWorkDirectoryURL,
+                                 tool: context.tool(named: "FlowKitGenerator").url)
+    }
+
+    /// The one build command for `files` (those that may be flows), or none when there is no such file.
+    static func commands(files: [URL], target: String, workDirectory: URL, tool: URL) -> [Command] {
+        let flows = files
             .filter { ["yaml", "yml", "json"].contains($0.pathExtension.lowercased()) }
             .sorted { $0.path < $1.path }
         guard !flows.isEmpty else { return [] }
-        let directory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
+        let directory = workDirectory.appending(path: "GeneratedSources")
         // The same name as SwiftGenerator.outputName(for:): the base name without its extension, then .flowkit.swift.
         let outputs = flows.map { directory.appending(path: $0.deletingPathExtension().lastPathComponent + ".flowkit.swift") }
         return [
             .buildCommand(
-                displayName: "Generating Swift for the flows of \(target.name)",
-                executable: try context.tool(named: "FlowKitGenerator").url,
+                displayName: "Generating Swift for the flows of \(target)",
+                executable: tool,
                 arguments: ["--listed-only", "-o", directory.path] + flows.map(\.path),
                 inputFiles: flows,
                 outputFiles: outputs
@@ -28,3 +33,15 @@ struct FlowKitPlugin: BuildToolPlugin {
         ]
     }
 }
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension FlowKitPlugin: XcodeBuildToolPlugin {
+    /// The same for a target of an Xcode project: its input files that may be flows.
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try Self.commands(files: target.inputFiles.map(\.url), target: target.displayName, workDirectory: context.pluginWorkDirectoryURL,
+                          tool: context.tool(named: "FlowKitGenerator").url)
+    }
+}
+#endif
