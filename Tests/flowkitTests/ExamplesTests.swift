@@ -105,4 +105,24 @@ struct ExamplesTests {
             if let shown { #expect(result.stdout == shown, "\(command)") }
         }
     }
+
+    /// Every relative link in the README and the docs names a file that is there (anchors aside).
+    @Test func everyRelativeLinkNamesAFile() throws {
+        for document in ["README.md", "docs/format.md", "flows/README.md"] {
+            let text = try String(contentsOfFile: packageRoot + "/" + document, encoding: .utf8)
+            let directory = (document as NSString).deletingLastPathComponent
+            var links = 0
+            var rest = Substring(text)
+            while let open = rest.range(of: "](") {
+                rest = rest[open.upperBound...]
+                guard let close = rest.firstIndex(of: ")") else { break }
+                let target = String(rest[..<close]).split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                guard !target.isEmpty, !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                let path = packageRoot + "/" + (directory.isEmpty ? target : directory + "/" + target)
+                #expect(FileManager.default.fileExists(atPath: path), "\(document) links to \(target), which is not there")
+                links += 1
+            }
+            if document == "README.md" { #expect(links >= 4) }
+        }
+    }
 }
