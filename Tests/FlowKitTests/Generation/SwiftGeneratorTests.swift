@@ -132,45 +132,14 @@ struct SwiftGeneratorTests {
 
     // MARK: Names
 
-    static let hostile = #"""
-        flowkit: 1
-        flow: default
-        title: "A \"quoted\" \\ title \u2028 with a */ comment end"
-        start: self
-        state:
-          Type: int?
-          init: string?
-          kind: ["first class", "1st", "a-b", "aB", "quote\"d", "\"\"\"", "ünï"]
-          values: bool?
-        events:
-          return:
-          in: result.Type > 1
-        entries:
-          where: { step: title, path: "/x/{Type}/{init}" }
-        steps:
-          self:
-            title: "\"\"\" triple \\(interpolation)"
-            result:
-              Type: int
-              init: string?
-              codingKeys: [a, b]
-              Swift: { FlowKit: int, _: bool? }
-              Tariff: string
-              tariff: [x]
-            set: { Type: result.Type }
-            on: { in: title, return: Self }
-            next: title
-          title:
-            kind: action
-            next: Self
-            on: { return: self }
-          Self:
-            kind: finish
-            outcome: Self
-        """#
+    /// The flow of names Swift reserves (shared with `GeneratedSwiftCompilesTests`).
+    static var hostile: String {
+        get throws { try String(contentsOfFile: packageRoot + "/Tests/Fixtures/reserved-names.yaml", encoding: .utf8) }
+    }
 
     @Test func namesThatSwiftReservesAreMadeSafe() throws {
-        let output = try #require(try generate([SwiftGenerator.Input(name: "default.yaml", bytes: Array(Self.hostile.utf8))]).first)
+        let hostile = try Self.hostile
+        let output = try #require(try generate([SwiftGenerator.Input(name: "reserved-names.yaml", bytes: Array(hostile.utf8))]).first)
         let text = output.contents
         for expected in [
             "public enum DefaultFlow {", "case self_ = \"self\"", "case Self_ = \"Self\"", "case `return` = \"return\"",
@@ -178,14 +147,14 @@ struct SwiftGeneratorTests {
             "public var codingKeys: CodingKeys_", "public struct Swift_:", "public var FlowKit: Swift.Int", "public var __: Swift.Bool?",
             "public var Tariff: Swift.String", "public var tariff: Tariff_", "case firstClass = \"first class\"", "case _1st = \"1st\"",
             "case aB = \"a-b\"", "case aB_ = \"aB\"", "case quoteD = \"quote\\\"d\"", "case value = \"\\\"\\\"\\\"\"",
-            "case `where`(Type_: Swift.Int, init_: Swift.String)",
+            "case `where`(Type_: Swift.Int, init_: Swift.String, kind: DefaultFlow.State.Kind)", "public var String: Swift.String?",
         ] {
             #expect(text.contains(expected), "missing: \(expected)")
         }
         // The embedded text gives the flow back byte for byte.
         let literal = try #require(text.range(of: "public static let text = ")).upperBound
         let end = try #require(text.range(of: "\n        \"\"\"\n", range: literal..<text.endIndex)).upperBound
-        #expect(try Self.unescape(String(text[literal..<end])) == Self.hostile)
+        #expect(try Self.unescape(String(text[literal..<end])) == hostile)
     }
 
     /// The text a Swift string literal written by `SwiftNames` spells: one line (`"…"`) or multi-line (`"""` with
