@@ -125,7 +125,7 @@ struct Simulate: ParsableCommand {
         }
         try StandardOutput.write(reporter.render(report))
         if let traceOut {
-            try OutputFile.write(Array(JSONSimulationReporter().render(report).utf8), to: traceOut)
+            try OutputFile.write(try SimulationTrace(report).json(), to: traceOut)
         }
         if report.failed > 0 { throw CommandFailure(exitCode: 1) }
     }

@@ -114,7 +114,7 @@ public struct DiagramOptions: Sendable {
     /// Options that draw a run on the diagram: the steps it showed and the edges it took, numbered in run order.
     /// Each completion is matched to the edge it took: the step's own handler or `next`, else the `"*"` one; a
     /// completion inside a nested flow highlights its flow step, and moves inside it draw nothing at this level.
-    public static func highlighting(run completions: [SimulationTrace.Scenario.Completion], path: [String], in flow: Flow) -> DiagramOptions {
+    public static func highlighting(run completions: [TraceEntry], path: [String], in flow: Flow) -> DiagramOptions {
         func top(_ name: String) -> String { String(name.split(separator: "/", maxSplits: 1).first ?? Substring(name)) }
         var moves: [DiagramMove: [Int]] = [:]
         for (index, completion) in completions.enumerated() {

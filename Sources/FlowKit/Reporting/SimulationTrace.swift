@@ -1,41 +1,46 @@
 import Foundation
 
-/// The runs `flowkit simulate --trace-out` writes (the `--format json` report, `JSONSimulationReporter`), read back
-/// for `flowkit render --trace`: each scenario's path, where it started, how it ended, and its completions with
-/// their moves as `TraceEntry.Move`, the type the engine records them with.
-public struct SimulationTrace: Decodable, Sendable {
+/// The runs `flowkit simulate --trace-out` writes, as a typed value: its JSON (`JSONEncoder`, keys sorted) is the
+/// file, and `flowkit render --trace` reads the file back through the same type. Each scenario keeps its path, where
+/// it started, how it ended, its final state and every completion as the engine recorded it (`TraceEntry`, its move
+/// a `TraceEntry.Move`).
+public struct SimulationTrace: Codable, Equatable, Sendable {
     /// One scenario's run.
-    public struct Scenario: Decodable, Sendable {
-        /// One completion: the step, the event handled, the move and the step shown next (qualified names).
-        public struct Completion: Decodable, Sendable {
-            /// The step completed.
-            public let step: String
-            /// The event handled, when there was one.
-            public let event: String?
-            /// The move taken.
-            public let move: TraceEntry.Move
-            /// The step shown next.
-            public let to: String
-        }
-
+    public struct Scenario: Codable, Equatable, Sendable {
         /// Where a run that began at an entry began.
-        public struct Start: Decodable, Sendable {
+        public struct Start: Codable, Equatable, Sendable {
             /// The entry.
-            public let entry: String?
+            public var entry: String?
         }
 
         /// The scenario's name.
-        public let name: String
+        public var name: String
         /// Whether it passed.
-        public let passed: Bool
+        public var passed: Bool
         /// Every step shown, in order.
-        public let path: [String]
+        public var path: [String]
+        /// The outcome, when the flow finished.
+        public var outcome: String?
+        /// The final state of the top-level flow.
+        public var state: [String: Value]
         /// Where it began, when at an entry.
-        public let start: Start?
-        /// The error that stopped it, when one did.
-        public let error: String?
+        public var start: Start?
+        /// The error that stopped it (or the first expectation it missed), when it failed.
+        public var error: String?
         /// Its completions.
-        public let trace: [Completion]
+        public var trace: [TraceEntry]
+
+        /// The run of `result`.
+        public init(_ result: ScenarioResult) {
+            name = result.name
+            passed = result.passed
+            path = result.path
+            outcome = result.outcome
+            state = result.state
+            start = result.entry.map { Start(entry: $0) }
+            error = result.error
+            trace = result.trace
+        }
 
         /// The entry the run began at, when it began at one.
         public var entry: String? { start?.entry }
@@ -56,7 +61,20 @@ public struct SimulationTrace: Decodable, Sendable {
     }
 
     /// The scenarios, in the order they ran.
-    public let scenarios: [Scenario]
+    public var scenarios: [Scenario]
+
+    /// The runs of `report`.
+    public init(_ report: SimulationReport) {
+        scenarios = report.results.map(Scenario.init)
+    }
+
+    /// The file's bytes: the JSON of this value, keys sorted, ending in a newline. It fails only for a number that
+    /// is not finite, which no run holds (the engine refuses them).
+    public func json() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
 
     /// Reads the trace file at `path` (at most 64 MiB).
     public static func read(path: String) throws(ReadError) -> SimulationTrace {

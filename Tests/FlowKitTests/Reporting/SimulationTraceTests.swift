@@ -3,13 +3,13 @@ import Testing
 import FlowGen
 @testable import FlowKit
 
-/// `--trace-out` files read back as `SimulationTrace`: what the JSON report writes, the library reads, moves typed.
+/// `--trace-out` files are the JSON of `SimulationTrace`, read back through the same type.
 @Suite("Simulation traces")
 struct SimulationTraceTests {
-    /// Property: for every sample script, and random runs of random flows, the report's JSON read back as a
-    /// `SimulationTrace` has each scenario's name, outcome, path, entry and every completion's step, event, move and
-    /// landing step as the engine recorded them.
-    @Test func theJSONReportReadsBackAsTheTrace() throws {
+    /// Property: for every sample script, and random runs of random flows (back buttons included), the trace
+    /// written as JSON reads back as the same value: each scenario's name, outcome, path, entry, state and every
+    /// completion as the engine recorded it.
+    @Test func aTraceReadsBackAsItWasWritten() throws {
         var reports: [SimulationReport] = []
         for name in ["booking", "onboarding", "profile", "signup", "transfer"] {
             let path = packageRoot + "/flows/scripts/\(name).yaml"
@@ -44,15 +44,14 @@ struct SimulationTraceTests {
         let kinds = Set(reports.flatMap { $0.results.flatMap { $0.trace.map(\.move) } })
         #expect(kinds.isSuperset(of: [.forward, .back, .backOne, .backButton]), "the runs make too few kinds of move: \(kinds)")
         for report in reports {
-            let text = JSONSimulationReporter().render(report)
-            let trace = try JSONDecoder().decode(SimulationTrace.self, from: Data(text.utf8))
-            #expect(trace.scenarios.count == report.results.count)
-            for (read, result) in zip(trace.scenarios, report.results) {
-                #expect(read.name == result.name && read.passed == result.passed && read.path == result.path && read.entry == result.entry)
-                #expect(read.trace.map(\.step) == result.trace.map(\.step))
-                #expect(read.trace.map(\.event) == result.trace.map(\.event))
-                #expect(read.trace.map(\.move) == result.trace.map(\.move))
-                #expect(read.trace.map(\.to) == result.trace.map(\.to))
+            let trace = SimulationTrace(report)
+            let read = try JSONDecoder().decode(SimulationTrace.self, from: Data(try trace.json()))
+            #expect(read == trace)
+            #expect(read.scenarios.count == report.results.count)
+            for (scenario, result) in zip(read.scenarios, report.results) {
+                #expect(scenario.name == result.name && scenario.passed == result.passed && scenario.path == result.path)
+                #expect(scenario.entry == result.entry && scenario.outcome == result.outcome && scenario.state == result.state)
+                #expect(scenario.trace == result.trace, "every completion as the engine recorded it")
             }
         }
     }
@@ -60,10 +59,14 @@ struct SimulationTraceTests {
     @Test func aFileThatIsNotATraceIsAClearError() throws {
         let path = NSTemporaryDirectory() + "flowkit-trace-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try #"{"scenarios": [{"name": "a", "passed": true, "path": [], "trace": [{"step": "a", "move": "sideways", "to": "b"}]}]}"#
+        try #"{"scenarios": [{"name": "a", "passed": true, "path": [], "state": {}, "trace": [{"step": "a", "move": "sideways", "to": "b", "changes": []}]}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         let error = try #require(throws: SimulationTrace.ReadError.self) { try SimulationTrace.read(path: path) }
         #expect(error.message == "'\(path)' is not a run written by 'flowkit simulate --trace-out'")
+        // The same file with a move the engine makes is read.
+        try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "sideways", with: "back: true")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try SimulationTrace.read(path: path).scenarios[0].trace[0].move == .backOne)
         let missing = try #require(throws: SimulationTrace.ReadError.self) { try SimulationTrace.read(path: path + ".none") }
         #expect(missing.message == "\(path).none: no such file or directory")
     }
