@@ -89,6 +89,21 @@ public struct TraceEntry: Equatable, Sendable, Codable {
     public let to: String
     /// State keys the completion changed, in key order.
     public let changes: [StateChange]
+    /// The option the completion took (nil for the back button): what coverage counts as the edge taken.
+    public let taken: Taken?
+
+    /// Which option of which target list a completion took.
+    public struct Taken: Equatable, Sendable, Codable {
+        /// The file of the flow whose step completed, as the run names it.
+        public let file: String
+        /// The event whose handler held the list (an explicit or derived event, or a nested flow's outcome); nil
+        /// for `next`.
+        public let handler: String?
+        /// Whether the list is the `"*"` step's.
+        public let shared: Bool
+        /// The option taken, counted from 0 in the list as written.
+        public let option: Int
+    }
 }
 
 /// A run of a flow: the current step, the state, the history, the path and the trace. A value type with no
@@ -278,7 +293,7 @@ public struct FlowRun: Sendable {
         frames.removeSubrange((index + 1)...)
         frames[index].history.removeLast()
         var landings = [Landing(traceIndex: trace.count, shownBefore: path.count)]
-        trace.append(TraceEntry(step: name, event: nil, eventKind: nil, result: nil, move: .backButton, to: "", changes: []))
+        trace.append(TraceEntry(step: name, event: nil, eventKind: nil, result: nil, move: .backButton, to: "", changes: [], taken: nil))
         try proceed(from: .show(frames[index].history.last!), landings: &landings)
         settle(landings)
     }
@@ -338,7 +353,7 @@ public struct FlowRun: Sendable {
             let landed = path.count > landing.shownBefore ? path[landing.shownBefore] : (currentStep ?? "")
             let entry = trace[landing.traceIndex]
             trace[landing.traceIndex] = TraceEntry(step: entry.step, event: entry.event, eventKind: entry.eventKind, result: entry.result,
-                                                   move: entry.move, to: landed, changes: entry.changes)
+                                                   move: entry.move, to: landed, changes: entry.changes, taken: entry.taken)
         }
     }
 
@@ -429,13 +444,26 @@ public struct FlowRun: Sendable {
 
         // 3-4. The handler for the event, else `next`.
         var targets: [CompiledFlow.Target]?
+        var handler: String?
+        var shared = false
         if let event {
-            targets = compiled.handlers[event] ?? flow.anyStep?.handlers[event]
+            if let own = compiled.handlers[event] {
+                targets = own
+            } else if let common = flow.anyStep?.handlers[event] {
+                (targets, shared) = (common, true)
+            }
             if targets == nil && kind != .outcome {
                 throw RunError("step '\(name)' has no transition for event '\(event)'", kind: .invalidCompletion, step: name)
             }
+            if targets != nil { handler = event }
         }
-        if targets == nil { targets = compiled.next ?? flow.anyStep?.next }
+        if targets == nil {
+            if let own = compiled.next {
+                targets = own
+            } else if let common = flow.anyStep?.next {
+                (targets, shared) = (common, true)
+            }
+        }
         guard let options = targets else {
             if let event, kind == .outcome {
                 throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", kind: .unhandledOutcome, step: name)
@@ -445,12 +473,13 @@ public struct FlowRun: Sendable {
 
         // 5. The first option whose `if` holds is taken, and its `set` runs.
         var chosen: CompiledFlow.Target?
-        for option in options {
+        var chosenIndex = 0
+        for (offset, option) in options.enumerated() {
             if let test = option.condition {
                 let current = scope(frames[index], result: result, resultTypes: resultTypes)
                 guard try condition(test, current, step: name, file: flow.flow.file, what: "condition") else { continue }
             }
-            chosen = option
+            (chosen, chosenIndex) = (option, offset)
             break
         }
         guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name) }
@@ -487,7 +516,8 @@ public struct FlowRun: Sendable {
         }
         let changes = pendingChanges.sorted { $0.key < $1.key }
         landings.append(Landing(traceIndex: trace.count, shownBefore: path.count))
-        trace.append(TraceEntry(step: name, event: event, eventKind: eventKind, result: result, move: move, to: "", changes: changes))
+        let taken = TraceEntry.Taken(file: flow.flow.file, handler: handler, shared: shared, option: chosenIndex)
+        trace.append(TraceEntry(step: name, event: event, eventKind: eventKind, result: result, move: move, to: "", changes: changes, taken: taken))
         return frames[index].history.last!
     }
 

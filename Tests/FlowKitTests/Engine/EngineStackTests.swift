@@ -118,7 +118,8 @@ struct EngineStackTests {
         #expect(summary.path.last == "done")
         #expect(summary.trace.count == count)
         #expect(summary.trace.first == TraceEntry(step: "s0", event: "ok", eventKind: .outcome, result: [:], move: .forward,
-                                                  to: "s1/end", changes: []))
+                                                  to: "s1/end", changes: [],
+                                                  taken: TraceEntry.Taken(file: "/tmp/flowkit-engine-test.yaml", handler: nil, shared: false, option: 0)))
         #expect(summary.trace.last?.to == "done")
         #expect(zip(summary.trace, summary.path.dropFirst()).allSatisfy { $0.to == $1 }, "each entry's 'to' is the next step shown")
     }
