@@ -14,7 +14,7 @@ all: build
 # (which ships the SARIF 2.1.0 schema) for the schema tests.
 deps:
 	@missing=""; \
-	for pkg in libgraphviz-dev pkg-config; do \
+	for pkg in libgraphviz-dev pkg-config libxml2-utils; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -55,6 +55,16 @@ struct Simulate: ParsableCommand {
     @Option(name: .customLong("max-steps"), help: ArgumentHelp("Stop a run that shows more steps than this.", valueName: "n"))
     var maxSteps: Int = 10_000
 
+    @Flag(name: .long, help: "After the runs, print what they covered of each flow file: steps, transitions, events, outcomes, entries.")
+    var coverage = false
+
+    @Option(name: .customLong("coverage-report"), help: ArgumentHelp("Also write the coverage as FORMAT:PATH (repeatable): json, lcov, cobertura or markdown.", valueName: "format:path"),
+            completion: .list(CoverageReportFormat.allCases.map { $0.rawValue + ":" }))
+    var coverageReport: [String] = []
+
+    @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail (exit 1) when a flow file's coverage is below these percentages, e.g. transitions=90,steps=100.", valueName: "kind=percent,..."))
+    var minCoverage: String?
+
     @Flag(name: .long, help: "Print only failing scenarios' traces.")
     var quiet = false
 
@@ -86,6 +96,19 @@ struct Simulate: ParsableCommand {
             }
         }
         if maxSteps < 1 { throw ValidationError("--max-steps takes a number of steps, 1 or more") }
+        for item in coverageReport where CoverageReportFormat.parse(item) == nil {
+            throw ValidationError("--coverage-report takes FORMAT:PATH with a format of \(CoverageReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(Identifier.display(item, limit: .max))'")
+        }
+        if let minCoverage {
+            do {
+                _ = try CoverageThreshold(parsing: minCoverage)
+            } catch {
+                throw ValidationError("--min-coverage: \(error.message)")
+            }
+        }
+        if interactive && (coverage || !coverageReport.isEmpty || minCoverage != nil) {
+            throw ValidationError("--interactive plays one run by hand; coverage is for --script or --events")
+        }
     }
 
     func run() throws {
@@ -127,7 +150,22 @@ struct Simulate: ParsableCommand {
         if let traceOut {
             try OutputFile.write(try SimulationTrace(report).json(), to: traceOut)
         }
-        if report.failed > 0 { throw CommandFailure(exitCode: 1) }
+        var shortfalls: [String] = []
+        if coverage || !coverageReport.isEmpty || minCoverage != nil {
+            var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
+            for result in report.results { recorder.record(result) }
+            let counted = recorder.coverage
+            if coverage {
+                // After a text report on standard output; beside a JSON or JUnit one, on standard error.
+                let table = CoverageTextReporter().render(counted)
+                if format == .text { try StandardOutput.write("\n" + table) } else { printNote(table) }
+            }
+            for case let (format, path)? in coverageReport.map(CoverageReportFormat.parse) {
+                try OutputFile.write(Array(format.reporter.render(counted).utf8), to: path)
+            }
+            shortfalls = try minCoverage.map { try CoverageThreshold(parsing: $0).shortfalls(in: counted) } ?? []
+        }
+        if report.failed > 0 || !shortfalls.isEmpty { throw CommandFailure(errors: shortfalls, exitCode: 1) }
     }
 
     /// The failure that shows `findings` (without the report's summary line), or `fallback` when there are none.

@@ -1,0 +1,184 @@
+import Foundation
+
+/// One thing a flow's runs can cover (docs/format.md, "Coverage"): a step shown, an option of a target list taken,
+/// a derived event raised, an outcome reached, an entry used. It stays at the position of its text in the file.
+public struct CoverageItem: Codable, Hashable, Sendable {
+    /// What kind of item it is.
+    public enum Kind: String, Codable, CaseIterable, Sendable {
+        case step, transition, event, outcome, entry
+
+        /// The plural the tables and `--min-coverage` use: `steps`, `transitions`, ….
+        public var plural: String { self == .entry ? "entries" : rawValue + "s" }
+
+        /// What the runs did not do with an item of this kind: `never shown`, `never taken`, ….
+        public var missedPhrase: String {
+            switch self {
+            case .step: return "never shown"
+            case .transition: return "never taken"
+            case .event: return "never raised"
+            case .outcome: return "never reached"
+            case .entry: return "never used"
+            }
+        }
+    }
+
+    /// What kind of item it is.
+    public var kind: Kind
+    /// Its identity across runs and merges: `step amount`, `transition amount on invalidAmount 0`, `transition
+    /// alert * next 0`, `event invalidAmount`, `outcome finish`, `entry editTariff`.
+    public var key: String
+    /// For people: `step 'amount'`, `tariffs --on editAmount--> amount`, `event 'invalidAmount'`.
+    public var description: String
+    /// The line of its text.
+    public var line: Int
+    /// The column of its text.
+    public var column: Int
+    /// How many times the runs covered it.
+    public var hits: Int
+    /// False for an option lint proves can never be taken (`unreachable_option`): listed, not counted.
+    public var coverable: Bool
+    /// For a `"*"` option used at a step: the key of the `"*"` option itself (`* on error 0`), for the folded view.
+    public var shared: String?
+
+    /// Creates an item.
+    public init(kind: Kind, key: String, description: String, line: Int, column: Int, hits: Int = 0, coverable: Bool = true,
+                shared: String? = nil) {
+        self.kind = kind
+        self.key = key
+        self.description = description
+        self.line = line
+        self.column = column
+        self.hits = hits
+        self.coverable = coverable
+        self.shared = shared
+    }
+}
+
+/// The coverage of one flow file: its items in file order.
+public struct FileCoverage: Codable, Equatable, Sendable {
+    /// The flow file, relative to the working directory.
+    public var file: String
+    /// Its items, in the order of their text.
+    public var items: [CoverageItem]
+
+    /// Creates a file's coverage.
+    public init(file: String, items: [CoverageItem]) {
+        self.file = file
+        self.items = items
+    }
+
+    /// Covered and total coverable items of `kind`.
+    public func count(_ kind: CoverageItem.Kind) -> (covered: Int, total: Int) {
+        let coverable = items.filter { $0.kind == kind && $0.coverable }
+        return (coverable.filter { $0.hits > 0 }.count, coverable.count)
+    }
+
+    /// The percentage of coverable items of `kind` covered; 100 when there are none.
+    public func percent(_ kind: CoverageItem.Kind) -> Double {
+        let (covered, total) = count(kind)
+        return total == 0 ? 100 : Double(covered) * 100 / Double(total)
+    }
+
+    /// The coverable items no run covered, in file order.
+    public var missed: [CoverageItem] { items.filter { $0.coverable && $0.hits == 0 } }
+
+    /// Each `"*"` option with the number of steps that use it and of those at which it was taken.
+    public var folded: [(shared: String, description: String, taken: Int, steps: Int)] {
+        var order: [String] = []
+        var counts: [String: (description: String, taken: Int, steps: Int)] = [:]
+        for item in items {
+            guard let shared = item.shared else { continue }
+            if counts[shared] == nil {
+                order.append(shared)
+                let description = item.description.range(of: " at ", options: .backwards).map { String(item.description[..<$0.lowerBound]) } ?? item.description
+                counts[shared] = (description, 0, 0)
+            }
+            counts[shared]!.steps += 1
+            if item.hits > 0 { counts[shared]!.taken += 1 }
+        }
+        return order.map { ($0, counts[$0]!.description, counts[$0]!.taken, counts[$0]!.steps) }
+    }
+}
+
+/// The coverage of every flow file some runs ran: what `--coverage-report json:PATH` writes and `flowkit coverage
+/// merge` adds up.
+public struct Coverage: Codable, Equatable, Sendable {
+    /// The flow files, in the order they were first run.
+    public var files: [FileCoverage]
+
+    /// Creates coverage of `files`.
+    public init(files: [FileCoverage]) {
+        self.files = files
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version = "flowkit-coverage"
+        case files
+    }
+
+    /// Decodes the JSON form; a `flowkit-coverage` other than 1 is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard try container.decode(Int.self, forKey: .version) == 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: "only version 1 is known")
+        }
+        files = try container.decode([FileCoverage].self, forKey: .files)
+    }
+
+    /// Encodes the JSON form with `"flowkit-coverage": 1`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(1, forKey: .version)
+        try container.encode(files, forKey: .files)
+    }
+
+    /// The JSON form, keys sorted, ending in a newline.
+    public func json() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// Why coverage files could not be read or merged.
+    public struct MergeError: Error, Sendable, CustomStringConvertible {
+        /// A lowercase message naming the file.
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Reads the coverage JSON at `path`.
+    public static func read(path: String) throws(MergeError) -> Coverage {
+        let bytes: [UInt8]
+        do {
+            bytes = try FlowLoader.read(path: path, limit: 256 << 20)
+        } catch {
+            throw MergeError(message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+        }
+        guard let coverage = try? JSONDecoder().decode(Coverage.self, from: Data(bytes)) else {
+            throw MergeError(message: "'\(Identifier.display(path, limit: .max))' is not coverage written by 'flowkit simulate --coverage-report json:PATH'")
+        }
+        return coverage
+    }
+
+    /// The coverage of all `parts`: the hits of the same item (file and key) added. A file whose items differ
+    /// between parts (the flow changed between runs) is an error.
+    public static func merged(_ parts: [Coverage]) throws(MergeError) -> Coverage {
+        var order: [String] = []
+        var files: [String: FileCoverage] = [:]
+        for part in parts {
+            for file in part.files {
+                guard var existing = files[file.file] else {
+                    order.append(file.file)
+                    files[file.file] = file
+                    continue
+                }
+                guard existing.items.map(\.key) == file.items.map(\.key) else {
+                    throw MergeError(message: "the coverage of '\(Identifier.display(file.file, limit: .max))' has other items in one of the files: the flow changed between the runs; run them again on one version")
+                }
+                for index in existing.items.indices { existing.items[index].hits += file.items[index].hits }
+                files[file.file] = existing
+            }
+        }
+        return Coverage(files: order.map { files[$0]! })
+    }
+}
