@@ -19,8 +19,9 @@ struct CoverageMerge: ParsableCommand {
             the files (the flow changed between the runs) is an error. Prints the coverage table unless --quiet.
 
             Examples:
-              flowkit simulate --script flows/scripts/transfer.yaml --coverage-report json:transfer.coverage.json
-              flowkit coverage merge transfer.coverage.json -o all.coverage.json --report lcov:flows.lcov
+              flowkit simulate --script flows/scripts/transfer.yaml \\
+                --coverage-report json:transfer.json
+              flowkit coverage merge transfer.json -o all.json --report lcov:flows.lcov
             """)
 
     @Argument(help: ArgumentHelp("The coverage files.", valueName: "file"), completion: .file(extensions: ["json"]))

@@ -13,6 +13,7 @@ struct Simulate: ParsableCommand {
 
             Examples:
               flowkit simulate --script flows/scripts/transfer.yaml
+              flowkit simulate --script flows/scripts/transfer.yaml --coverage
               flowkit simulate flows/transfer.yaml --script flows/scripts/transfer.yaml \\
                 --format junit > results.xml
               flowkit simulate flows/transfer.yaml --state '{"country": "RU"}' \\

@@ -1,0 +1,69 @@
+import FlowKit
+import Foundation
+import Testing
+
+/// `flowkit simulate --coverage …` and `flowkit coverage merge` (docs/format.md, "Coverage").
+@Suite("flowkit coverage")
+struct CoverageCommandTests {
+    @Test func simulatePrintsTheCoverageAfterTheRuns() throws {
+        let result = try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--coverage"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("4 passed, 0 failed\n\ncoverage of flows/transfer.yaml\n  steps           7/7  100.0%\n  transitions   10/15   66.7%\n"))
+        #expect(result.stdout.contains("flows/transfer.yaml:48:14: * --on error--> alert at amount never taken\n"))
+    }
+
+    @Test func besideAJSONReportTheTableGoesToStandardError() throws {
+        let result = try flowkit(["simulate", "--format", "json", "--script", "flows/scripts/transfer.yaml", "--coverage"])
+        #expect(result.status == 0)
+        #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "standard output is the JSON report alone")
+        #expect(result.stderr.hasPrefix("coverage of flows/transfer.yaml\n"))
+    }
+
+    @Test func aThresholdFailsTheRunNamingWhatIsMissing() throws {
+        let below = try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--min-coverage", "transitions=90,steps=100"])
+        #expect(below.status == 1)
+        #expect(below.stderr == "flowkit: error: coverage: transitions of flows/transfer.yaml are 66.7%, below 90.0%: 5 not covered\n")
+        let above = try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--min-coverage", "transitions=66,steps=100"])
+        #expect(above.status == 0, "\(above.stderr)")
+        let wrong = try flowkit(["simulate", "--script", "flows/scripts/transfer.yaml", "--min-coverage", "transitons=90"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("--min-coverage: 'transitons' is not a kind of coverage item; did you mean 'transitions'?"))
+    }
+
+    @Test func shardsMergeToWhatOneRunCounts() throws {
+        let path = try folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Two shards: each scenario of the transfer script on its own, against all of them at once.
+        let scenarios = ["retry after an invalid amount", "edit the amount and the tariff from the confirmation",
+                         "an error shows the alert, which returns to the step that raised it",
+                         "the editTariff deep link starts at the tariffs with the amount from the path"]
+        var shards: [String] = []
+        for (index, scenario) in scenarios.enumerated() {
+            let shard = path + "/shard\(index).json"
+            let result = try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--scenario", scenario,
+                                      "--coverage-report", "json:" + shard])
+            #expect(result.status == 0, "\(result.stderr)")
+            shards.append(shard)
+        }
+        #expect(try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--coverage-report", "json:" + path + "/all.json",
+                             "--coverage-report", "lcov:" + path + "/all.lcov"]).status == 0)
+        let merged = try flowkit(["coverage", "merge", "--quiet"] + shards + ["-o", path + "/merged.json", "--report", "lcov:" + path + "/merged.lcov"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try String(contentsOfFile: path + "/merged.json", encoding: .utf8) == String(contentsOfFile: path + "/all.json", encoding: .utf8))
+        #expect(try String(contentsOfFile: path + "/merged.lcov", encoding: .utf8) == String(contentsOfFile: path + "/all.lcov", encoding: .utf8))
+        let threshold = try flowkit(["coverage", "merge", "--quiet", path + "/merged.json", "--min-coverage", "transitions=100"])
+        #expect(threshold.status == 1)
+        #expect(threshold.stderr.hasPrefix("flowkit: error: coverage: transitions of flows/transfer.yaml are 66.7%, below 100.0%"))
+    }
+
+    @Test func mergeRefusesWhatItCannotAddUp() throws {
+        let path = try folder(with: ["not.json": "{\"scenarios\": []}"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let missing = try flowkit(["coverage", "merge", path + "/none.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "flowkit: error: \(path)/none.json: no such file or directory\n")
+        let wrong = try flowkit(["coverage", "merge", path + "/not.json"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr == "flowkit: error: '\(path)/not.json' is not coverage written by 'flowkit simulate --coverage-report json:PATH'\n")
+    }
+}
