@@ -185,7 +185,7 @@ public enum GraphvizRenderer {
 
     /// Adds the diagram's nodes and edges, with flowkit's attributes, to `graph`.
     private static func build(_ diagram: FlowDiagram, into graph: UnsafeMutablePointer<Agraph_t>, options: GraphvizOptions, strings: CStrings) {
-        var attributes = graphAttributes(title: diagram.title, direction: diagram.direction, options: options)
+        var attributes = graphAttributes(title: diagram.title + (diagram.subtitle.map { "\n" + $0 } ?? ""), direction: diagram.direction, options: options)
         if isLarge(diagram) { attributes += largeGraphAttributes }
         for (name, value) in attributes { agsafeset(graph, strings(name), strings(value), strings("")) }
         let nodeDefaults = [
@@ -245,6 +245,7 @@ public enum GraphvizRenderer {
             }
             if node.isStart { set("penwidth", "2") }
             if node.highlighted { set("color", "#d35400"); set("penwidth", "2.5") }
+            if node.neverShown { set("color", "#c0392b"); set("penwidth", "2.5") }
             if let failure = node.failure {
                 set("tooltip", escapeLabel(failure))
                 if node.role != .failureNote { set("color", "#c0392b"); set("penwidth", "3"); set("fillcolor", "#fdecea") }
@@ -265,6 +266,19 @@ public enum GraphvizRenderer {
                 if diagram.nodes[edge.from].role == .failureNote { set("style", "dashed") }
             }
             if edge.highlighted { set("color", "#d35400"); set("penwidth", "2.5"); set("fontcolor", "#d35400") }
+            // Coverage: an edge taken is solid with its hit count, one never taken red and dashed.
+            if let hits = edge.hits, let note = edge.coverageLabel {
+                label = (label.isEmpty ? "" : label + "\n") + note
+                set("label", escapeLabel(label))
+                if let shared = edge.sharedSteps, hits > 0, shared.taken < shared.total {
+                    // A "*" option taken at some of its steps only.
+                    set("style", "solid"); set("color", "#e67e22"); set("fontcolor", "#a04000"); set("penwidth", "1.5")
+                } else if hits > 0 {
+                    set("style", "solid"); set("color", "#2e7d32"); set("penwidth", "1.5")
+                } else {
+                    set("style", "dashed"); set("color", "#c0392b"); set("fontcolor", "#c0392b"); set("penwidth", "1.5")
+                }
+            }
         }
     }
 

@@ -56,6 +56,10 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --focus: how many moves away from the step to draw.", valueName: "n"))
     var radius: Int = 2
 
+    @Option(name: .long, help: ArgumentHelp("Draw coverage written by 'simulate --coverage-report json:PATH' (or merged) on the diagram.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
+    var coverage: String?
+
     @Option(name: .long, help: ArgumentHelp("Draw a run written by 'flowkit simulate --trace-out' on the diagram.", valueName: "file"),
             completion: .file(extensions: ["json"]))
     var trace: String?
@@ -112,6 +116,20 @@ struct Render: ParsableCommand {
             options.highlightedMoves = highlight.highlightedMoves
             options.startedAtEntry = run.entry
             options.failure = run.failure
+        }
+        if let coverage {
+            let counted: Coverage
+            do {
+                counted = try Coverage.read(path: coverage)
+            } catch {
+                throw ValidationError("--coverage: \(error.message)")
+            }
+            let name = CoverageRecorder.display(file)
+            guard let fileCoverage = counted.files.first(where: { $0.file == name }) else {
+                throw ValidationError("--coverage: '\(Identifier.display(coverage, limit: .max))' has no coverage of '\(Identifier.display(name, limit: .max))'"
+                                      + Suggestions.didYouMean(name, in: counted.files.map(\.file)))
+            }
+            options.coverage = fileCoverage
         }
         let diagram: FlowDiagram
         do {

@@ -66,4 +66,24 @@ struct CoverageCommandTests {
         #expect(wrong.status == 2)
         #expect(wrong.stderr == "flowkit: error: '\(path)/not.json' is not coverage written by 'flowkit simulate --coverage-report json:PATH'\n")
     }
+
+    @Test func renderDrawsCoverageOnTheDiagram() throws {
+        let path = try folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scenario = "an error shows the alert, which returns to the step that raised it"
+        #expect(try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--scenario", scenario,
+                             "--coverage-report", "json:" + path + "/one.json"]).status == 0)
+        let dot = try flowkit(["render", "--dot", "flows/transfer.yaml", "--coverage", path + "/one.json", "-o", "-"])
+        #expect(dot.status == 0, "\(dot.stderr)")
+        #expect(dot.stdout.contains("coverage: steps 6/7, transitions 6/15 (40.0%), events 0/1, outcomes 1/1, entries 0/1"))
+        #expect(dot.stdout.contains("on invalidAmount\\nnever taken"), "an edge never taken says so")
+        #expect(dot.stdout.contains("on error\\n×1 at 1 of 6 steps"), "a \"*\" option says at how many of its steps it was taken")
+        #expect(dot.stdout.contains("color=\"#c0392b\""), "red for what was never taken")
+        let mermaid = try flowkit(["render", "--mermaid", "flows/transfer.yaml", "--coverage", path + "/one.json", "-o", "-"])
+        #expect(mermaid.stdout.contains("n0 --> n1 : on invalidAmount ✗ never taken"))
+        #expect(mermaid.stdout.contains("class n1 nevershown"))
+        let other = try flowkit(["render", "--dot", "flows/booking.json", "--coverage", path + "/one.json", "-o", "-"])
+        #expect(other.status == 2)
+        #expect(other.stderr.contains("has no coverage of 'flows/booking.json'"))
+    }
 }

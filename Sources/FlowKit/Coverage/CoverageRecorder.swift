@@ -99,7 +99,7 @@ public struct CoverageRecorder: Sendable {
     }
 
     /// `path` relative to the working directory, so that runs in one repository name files the same.
-    static func display(_ path: String) -> String {
+    public static func display(_ path: String) -> String {
         let canonical = FileFlowResolver.canonical(path)
         return DisplayPath.relative(canonical, to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
     }

@@ -59,6 +59,8 @@ public struct FlowDiagram: Sendable {
         public var failure: String? = nil
         /// Whether the node belongs to the legend (`--legend`), not to the flow.
         public var inLegend: Bool = false
+        /// With coverage drawn: a step no run showed.
+        public var neverShown: Bool = false
     }
 
     /// An edge between two nodes, by index into `nodes`.
@@ -77,10 +79,33 @@ public struct FlowDiagram: Sendable {
         public var order: [Int]
         /// Whether the edge belongs to the legend.
         public var inLegend: Bool = false
+        /// With coverage drawn: how many times runs took the option (0: never), nil when coverage is not drawn or
+        /// the option cannot be taken. A `"*"` option adds up its takings at every step.
+        public var hits: Int? = nil
+        /// With coverage drawn, for a `"*"` option: at how many of the steps that use it runs took it.
+        public var sharedSteps: SharedUse? = nil
+
+        /// How many of the steps that use a `"*"` option took it.
+        public struct SharedUse: Sendable, Equatable {
+            /// The steps at which runs took it.
+            public var taken: Int
+            /// The steps that use it.
+            public var total: Int
+        }
+
+        /// The coverage text of the edge's label: `×3`, `×1 at 1 of 6 steps`, `never taken`; nil without coverage.
+        public var coverageLabel: String? {
+            guard let hits else { return nil }
+            guard hits > 0 else { return "never taken" }
+            if let shared = sharedSteps, shared.taken < shared.total { return "×\(hits) at \(shared.taken) of \(shared.total) steps" }
+            return "×\(hits)"
+        }
     }
 
     /// The flow's title, or its name.
     public var title: String
+    /// A line under the title: the coverage summary, when coverage is drawn.
+    public var subtitle: String?
     /// The nodes.
     public var nodes: [Node]
     /// The edges, in flow order.
@@ -110,6 +135,9 @@ public struct DiagramOptions: Sendable {
     public var direction: String?
     /// Whether to add a key of the shapes and edge styles.
     public var legend: Bool = false
+    /// The coverage to draw (`render --coverage`): hit counts on edges taken, red dashed edges never taken, steps
+    /// never shown outlined in red, and a summary under the title.
+    public var coverage: FileCoverage?
 
     /// Options that draw a run on the diagram: the steps it showed and the edges it took, numbered in run order.
     /// Each completion is matched to the edge it took: the step's own handler or `next`, else the `"*"` one; a
@@ -199,7 +227,8 @@ extension FlowDiagram {
             if step.kind == .finish, let outcome = step.outcome?.text, outcome != name { name += " → \(outcome)" }
             let label = step.title.map { "\($0)\n\(name)" } ?? name
             nodes.append(Node(id: "n\(id)", label: label, step: step.name.text, role: role,
-                              isStart: graph.startID == Int32(id), highlighted: options.highlightedSteps.contains(step.name.text)))
+                              isStart: graph.startID == Int32(id), highlighted: options.highlightedSteps.contains(step.name.text),
+                              neverShown: options.coverage.map { coverage in coverage.items.contains { $0.key == "step " + step.name.text && $0.hits == 0 } } ?? false))
         }
         var edges: [Edge] = []
         var undefinedNodes: [String: Int] = [:]
@@ -275,8 +304,14 @@ extension FlowDiagram {
                     let toName = target.move == .backOne ? "back" : (nodes[to].step ?? "")
                     let order = options.highlightedMoves[DiagramMove(from: fromName, to: toName)] ?? []
                     // The event and the condition on lines of their own, so that labels stay narrow.
-                    edges.append(Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"),
-                                      style: style, highlighted: !order.isEmpty, order: order))
+                    var edge = Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"),
+                                    style: style, highlighted: !order.isEmpty, order: order)
+                    edge.hits = Self.hits(of: target, at: step.name.text, in: options.coverage)
+                    if step.name.text == "*", let coverage = options.coverage {
+                        let uses = coverage.items.filter { $0.shared != nil && $0.coverable && $0.line == target.position.line && $0.column == target.position.column }
+                        edge.sharedSteps = Edge.SharedUse(taken: uses.filter { $0.hits > 0 }.count, total: uses.count)
+                    }
+                    edges.append(edge)
                 }
             }
             for handler in step.on { add(handler.targets, event: handler.event.text) }
@@ -295,8 +330,31 @@ extension FlowDiagram {
             edges.append(Edge(from: nodes.count - 1, to: index, label: nil, style: .annotation, highlighted: false, order: []))
         }
         self.init(title: flow.title ?? flow.name.text, nodes: nodes, edges: edges)
+        subtitle = options.coverage.map(Self.coverageSummary)
         direction = options.direction ?? preferredDirection()
         if options.legend { addLegend() }
+    }
+
+    /// The hits of the option `target` of step `step` (`"*"` for the shared step: its takings at every step that
+    /// uses it) in `coverage`; nil without coverage or for an option that cannot be taken.
+    static func hits(of target: Target, at step: String, in coverage: FileCoverage?) -> Int? {
+        guard let coverage else { return nil }
+        let items = coverage.items.filter {
+            $0.kind == .transition && $0.coverable && $0.line == target.position.line && $0.column == target.position.column
+                && (step == "*" ? $0.shared != nil : $0.shared == nil)
+        }
+        return items.isEmpty ? nil : items.reduce(0) { $0 + $1.hits }
+    }
+
+    /// The line under a coverage picture's title: each kind covered of total, with the transitions' percentage.
+    static func coverageSummary(_ coverage: FileCoverage) -> String {
+        var parts: [String] = []
+        for kind in CoverageItem.Kind.allCases {
+            let (covered, total) = coverage.count(kind)
+            guard total > 0 else { continue }
+            parts.append("\(kind.plural) \(covered)/\(total)" + (kind == .transition ? " (\(CoverageTextReporter.percent(coverage.percent(kind))))" : ""))
+        }
+        return "coverage: " + parts.joined(separator: ", ")
     }
 
     /// The most a picture may be wider than high, as laid out in the direction flowkit chooses (docs/format.md,

@@ -7,7 +7,7 @@ public enum MermaidWriter {
     public static func write(_ diagram: FlowDiagram, direction: String? = nil) -> String {
         let direction = direction ?? diagram.direction
         // The title sits in YAML front matter, where entity codes mean nothing: a JSON string is valid YAML.
-        let title = String(String.UnicodeScalarView(diagram.title.unicodeScalars.map { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0 }))
+        let title = String(String.UnicodeScalarView((diagram.title + (diagram.subtitle.map { " — " + $0 } ?? "")).unicodeScalars.map { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0 }))
         var lines = ["---", "title: \(JSONText.string(title))", "---", "stateDiagram-v2", "    direction \(direction == "TB" ? "TB" : "LR")"]
         lines.append("    classDef action fill:#eef4ff,stroke:#4a6fb5")
         lines.append("    classDef flow fill:#f3eefc,stroke:#7a57b8")
@@ -18,6 +18,7 @@ public enum MermaidWriter {
         lines.append("    classDef entry fill:#fff8e1,stroke:#b7950b,font-size:10px")
         lines.append("    classDef boundary fill:#f4f4f4,stroke:#bbbbbb,color:#888888,font-size:10px")
         lines.append("    classDef failed fill:#fdecea,stroke:#c0392b,stroke-width:3px")
+        lines.append("    classDef nevershown stroke:#c0392b,stroke-width:3px,stroke-dasharray:5 3")
         var classes: [String: [String]] = [:]
         var legend: [String] = []
         for node in diagram.nodes {
@@ -36,6 +37,7 @@ public enum MermaidWriter {
             }
             if node.highlighted { classes["highlighted", default: []].append(node.id) }
             if node.failure != nil { classes["failed", default: []].append(node.id) }
+            if node.neverShown { classes["nevershown", default: []].append(node.id) }
             if node.inLegend {
                 legend.append("        state \"\(escape(node.label))\" as \(node.id)")
             } else {
@@ -53,6 +55,8 @@ public enum MermaidWriter {
             var label = edge.label ?? ""
             if edge.style == .back && !label.contains("back") { label += label.isEmpty ? "back" : " (back)" }
             if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + ". " + label }
+            // Coverage: Mermaid cannot colour one transition, so the label says it.
+            if let note = edge.coverageLabel { label = (label.isEmpty ? "" : label + " ") + (edge.hits == 0 ? "✗ " : "") + note }
             let line = "\(from) --> \(to)" + (label.isEmpty ? "" : " : \(escape(label))")
             if edge.inLegend { legend.append("        " + line) } else { lines.append("    " + line) }
         }
