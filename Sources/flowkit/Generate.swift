@@ -1,11 +1,12 @@
 import ArgumentParser
 import FlowKit
+import Foundation
 
 /// `flowkit generate`: code generated from flow files.
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Generate code from flow files.",
-        subcommands: [GenerateSwift.self])
+        subcommands: [GenerateSwift.self, GenerateScenarios.self])
 }
 
 /// `flowkit generate swift`: the typed Swift an app compiles for its flows (docs/format.md, "Generated Swift").
@@ -49,6 +50,89 @@ struct GenerateSwift: ParsableCommand {
         } catch let failure as SwiftGenerator.Failure {
             let findings = failure.diagnostics.isEmpty ? "" : TextReporter(color: color).render(LintReport(diagnostics: failure.diagnostics, fileCount: files.count))
             throw CommandFailure(findings: findings, errors: [failure.message], exitCode: 1)
+        }
+    }
+}
+
+/// `flowkit generate scenarios`: a script whose scenarios cover the flow's transitions (docs/format.md, "Generated
+/// scenarios").
+struct GenerateScenarios: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenarios",
+        abstract: "Write a simulation script whose scenarios cover every transition of a flow that can be taken.",
+        discussion: """
+            Each scenario is the shortest run found to a transition no scenario before it takes, carried on to the \
+            nearest finish step; its expect is what the engine did. What cannot be covered within the budget is \
+            listed on standard error and at the top of the script. With --extend, scenarios are added to an \
+            existing script only for what it does not cover yet, and its own scenarios are left as they are.
+
+            Examples:
+              flowkit generate scenarios flows/transfer.yaml -o transfer.generated.yaml
+            """)
+
+    @Argument(help: ArgumentHelp("The flow file.", valueName: "flow"), completion: .file(extensions: ["json", "yaml", "yml"]))
+    var flow: String
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The script to write (with --extend: that script, unless named).", valueName: "path"),
+            completion: .file(extensions: ["yaml", "yml"]))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("Add scenarios to this script for what it does not cover yet.", valueName: "script"),
+            completion: .file(extensions: ["yaml", "yml"]))
+    var extend: String?
+
+    @Option(name: .long, help: ArgumentHelp("The most run states the search visits.", valueName: "n"))
+    var budget: Int = 20_000
+
+    func validate() throws {
+        if output == nil && extend == nil { throw ValidationError("name the script to write with -o, or one to extend with --extend") }
+        if budget < 1 { throw ValidationError("--budget takes a number of run states, 1 or more") }
+    }
+
+    func run() throws {
+        let setup: SimulationSetup
+        do {
+            setup = try SimulationSetup(input: flow, script: extend, needsScript: false)
+        } catch SimulationSetup.Problem.usage(let message) {
+            throw ValidationError(message)
+        } catch SimulationSetup.Problem.input(let findings, let message) {
+            let text = findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: findings, fileCount: 1))
+            throw CommandFailure(findings: text, errors: findings.isEmpty ? [message] : [], exitCode: 1)
+        }
+        var covered: Coverage?
+        if let script = setup.script {
+            var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
+            for result in ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver) { recorder.record(result) }
+            covered = recorder.coverage
+        }
+        let generated = ScenarioGenerator(budget: budget).generate(flow: setup.flow, resolver: setup.resolver, covered: covered)
+        let destination = output ?? extend!
+        let text: String
+        if let extend {
+            let existing = String(decoding: try FlowLoader.read(path: extend, limit: ReaderLimits.standard.maxBytes), as: UTF8.self)
+            let added = generated.scenarios.isEmpty ? "" : "\n  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
+                + GeneratedScript.uncoveredLines(generated).map { "  " + $0 }.joined(separator: "\n") + GeneratedScript.scenarios(generated)
+            text = existing + (existing.hasSuffix("\n") ? "" : "\n") + added
+            try Self.checkAppended(text, to: extend, expecting: (setup.script?.scenarios.count ?? 0) + generated.scenarios.count)
+        } else {
+            let directory = FileFlowResolver.canonical((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
+            let reference = DisplayPath.relative(FileFlowResolver.canonical(setup.flowPath), to: directory)
+            text = GeneratedScript.text(generated, flowReference: reference, flowName: setup.flowPath)
+        }
+        try OutputFile.write(Array(text.utf8), to: destination)
+        for line in generated.uncovered { printNote("not covered: " + Identifier.display(line, limit: .max, quoting: false)) }
+        let count = generated.scenarios.reduce(0) { $0 + $1.covers.count }
+        printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false)): \(generated.scenarios.count) scenario\(generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(count == 1 ? "" : "s")"
+                  + (generated.uncovered.isEmpty ? "" : ", \(generated.uncovered.count) not covered"))
+    }
+
+    /// Checks that `text`, the script with scenarios appended, reads as a script with `count` scenarios: appending
+    /// works only when `scenarios:` is the last thing in the file, written as a block list.
+    static func checkAppended(_ text: String, to path: String, expecting count: Int) throws {
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: path, format: .yaml)
+        guard let root = document.root, document.diagnostics.isEmpty, let script = ScriptDecoder.decode(root, file: path).script,
+              script.scenarios.count == count else {
+            throw CommandFailure(errors: ["cannot add scenarios to '\(path)': its 'scenarios' list must be the last thing in the file, one '- name:' item per scenario"], exitCode: 2)
         }
     }
 }
