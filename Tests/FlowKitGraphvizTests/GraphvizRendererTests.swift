@@ -187,9 +187,14 @@ struct GraphvizRendererTests {
     func noLeakOverAThousandRenders() throws {
         let diagram = try sampleDiagram("transfer.yaml")
         for _ in 0..<50 { _ = try GraphvizRenderer.render(diagram, format: .svg) }
-        let before = residentBytes()
-        for _ in 0..<1_000 { _ = try GraphvizRenderer.render(diagram, format: .svg) }
-        let grown = residentBytes() - before
-        #expect(grown < 8 << 20, "resident memory grew by \(grown / 1024) KiB over 1,000 renders")
+        // Resident memory is the whole process's, and other suites run beside this one: a leak grows it in every
+        // batch, while another test's allocations grow it in some. The least growth of three batches is the leak.
+        var least = Int.max
+        for _ in 0..<3 {
+            let before = residentBytes()
+            for _ in 0..<1_000 { _ = try GraphvizRenderer.render(diagram, format: .svg) }
+            least = min(least, residentBytes() - before)
+        }
+        #expect(least < 8 << 20, "resident memory grew by \(least / 1024) KiB over each of three batches of 1,000 renders")
     }
 }

@@ -8,7 +8,9 @@ public enum GeneratedScript {
                      "# to a transition no scenario before it takes, carried on to the nearest finish step. Its expect is what",
                      "# the engine did: review it, and keep what the flow should do."]
         lines += uncoveredLines(generated)
-        lines += ["flowkit-script: 1", "flow: \(string(flowReference))", "scenarios:"]
+        lines += ["flowkit-script: 1", "flow: \(string(flowReference))"]
+        guard !generated.scenarios.isEmpty else { return (lines + ["scenarios: []"]).joined(separator: "\n") + "\n" }
+        lines.append("scenarios:")
         return lines.joined(separator: "\n") + "\n" + scenarios(generated)
     }
 

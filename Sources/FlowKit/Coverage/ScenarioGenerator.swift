@@ -106,7 +106,8 @@ public struct ScenarioGenerator {
         var queue: [Int] = []
         var head = 0
         for (index, start) in starts.enumerated() {
-            guard let run = try? FlowRun(flow: flow, start: start.1, resolver: resolver) else { continue }
+            guard var run = try? FlowRun(flow: flow, start: start.1, resolver: resolver) else { continue }
+            run.forgetPast()
             if seen.insert(Self.stateKey(run)).inserted {
                 nodes.append(SearchNode(run: run, parent: nil, move: nil, start: index))
                 queue.append(nodes.count - 1)
@@ -138,6 +139,8 @@ public struct ScenarioGenerator {
                     witness[key] = newNode
                 }
                 guard run.outcome == nil, seen.insert(Self.stateKey(run)).inserted else { continue }
+                run.forgetPast()
+                if let witnessed = newNode { nodes[witnessed].run = run }
                 if newNode == nil {
                     nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
                     newNode = nodes.count - 1
@@ -151,6 +154,10 @@ public struct ScenarioGenerator {
         var scenarios: [GeneratedScenario] = []
         var coveredKeys: Set<String> = []
         var failed: [String: String] = [:]
+        // The searches on to a finish share one budget, each taking at most a quarter of it, so that work stays
+        // bounded however many items are witnessed.
+        var finishBudget = budget
+        var noFinish: Set<String> = []
         for (file, item) in wanted {
             let key = file + "\n" + item.key
             guard !coveredKeys.contains(key), let witnessNode = witness[key] else { continue }
@@ -161,7 +168,7 @@ public struct ScenarioGenerator {
                 cursor = nodes[at].parent
             }
             moves.reverse()
-            guard let ending = finish(from: nodes[witnessNode].run, literals: literals) else {
+            guard let ending = finish(from: nodes[witnessNode].run, literals: literals, remaining: &finishBudget, noFinish: &noFinish) else {
                 failed[key] = "a run takes it, but none found from there reaches a finish step within the budget"
                 continue
             }
@@ -199,13 +206,23 @@ public struct ScenarioGenerator {
         return Generated(scenarios: scenarios, uncovered: uncovered, statesVisited: nodes.count)
     }
 
-    /// The shortest continuation from `run` to a finished run, within the budget.
-    private func finish(from run: FlowRun, literals: Literals) -> [Move]? {
+    /// The shortest continuation from `run` to a finished run, visiting at most a quarter of the budget and no
+    /// more than `remaining` run states (which it lowers by what it visits). A search that fails adds the states
+    /// it saw to `noFinish`, and a later one from any of them fails at once.
+    private func finish(from run: FlowRun, literals: Literals, remaining: inout Int, noFinish: inout Set<String>) -> [Move]? {
         if run.outcome != nil { return [] }
+        var run = run
+        run.forgetPast()
+        let startKey = Self.stateKey(run)
+        if noFinish.contains(startKey) { return nil }
         var nodes: [(run: FlowRun, parent: Int?, move: Move?)] = [(run, nil, nil)]
-        var seen: Set<String> = [Self.stateKey(run)]
+        var seen: Set<String> = [startKey]
+        let limit = min(remaining, max(1, budget / 4))
+        defer {
+            remaining -= min(remaining, nodes.count)
+        }
         var head = 0
-        while head < nodes.count && nodes.count < budget {
+        while head < nodes.count && nodes.count < limit {
             let node = nodes[head]
             let index = head
             head += 1
@@ -227,9 +244,11 @@ public struct ScenarioGenerator {
                     return moves.reversed()
                 }
                 guard seen.insert(Self.stateKey(next)).inserted else { continue }
+                next.forgetPast()
                 nodes.append((next, index, move))
             }
         }
+        noFinish.formUnion(seen)
         return nil
     }
 
@@ -393,12 +412,22 @@ public struct ScenarioGenerator {
         }
         let plain = [Int](repeating: 0, count: fields.count)
         var results = [make(plain)]
+        var seen: Set<[Int]> = [plain]
+        func add(_ choice: [Int]) {
+            if results.count < limit && seen.insert(choice).inserted { results.append(make(choice)) }
+        }
         for index in fields.indices {
-            for alternative in options[index].indices.dropFirst() where results.count < limit {
+            for alternative in options[index].indices.dropFirst() {
                 var choice = plain
                 choice[index] = alternative
-                results.append(make(choice))
+                add(choice)
             }
+        }
+        // Lockstep: every key at its i-th value (its last when it has fewer), for guards that need several keys
+        // away from the plainest at once (`result.n > 99 && result.code == 'X7'`).
+        let longest = options.map(\.count).max() ?? 0
+        for step in 1..<max(longest, 1) {
+            add(options.map { $0.isEmpty ? 0 : min(step, $0.count - 1) })
         }
         return results
     }

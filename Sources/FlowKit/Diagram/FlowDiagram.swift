@@ -203,6 +203,7 @@ extension FlowDiagram {
     /// Builds the diagram of `flow`.
     public init(flow: Flow, options: DiagramOptions = DiagramOptions()) throws {
         let graph = FlowGraph(flow: flow)
+        let coverage = options.coverage.map(CoverageIndex.init)
         var included = [Bool](repeating: true, count: flow.steps.count)
         if let focus = options.focus {
             guard let center = graph.ids[focus] else {
@@ -228,7 +229,7 @@ extension FlowDiagram {
             let label = step.title.map { "\($0)\n\(name)" } ?? name
             nodes.append(Node(id: "n\(id)", label: label, step: step.name.text, role: role,
                               isStart: graph.startID == Int32(id), highlighted: options.highlightedSteps.contains(step.name.text),
-                              neverShown: options.coverage.map { coverage in coverage.items.contains { $0.key == "step " + step.name.text && $0.hits == 0 } } ?? false))
+                              neverShown: coverage?.neverShown.contains(step.name.text) ?? false))
         }
         var edges: [Edge] = []
         var undefinedNodes: [String: Int] = [:]
@@ -306,10 +307,15 @@ extension FlowDiagram {
                     // The event and the condition on lines of their own, so that labels stay narrow.
                     var edge = Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"),
                                     style: style, highlighted: !order.isEmpty, order: order)
-                    edge.hits = Self.hits(of: target, at: step.name.text, in: options.coverage)
-                    if step.name.text == "*", let coverage = options.coverage {
-                        let uses = coverage.items.filter { $0.shared != nil && $0.coverable && $0.line == target.position.line && $0.column == target.position.column }
-                        edge.sharedSteps = Edge.SharedUse(taken: uses.filter { $0.hits > 0 }.count, total: uses.count)
+                    if let coverage {
+                        let at = CoverageIndex.Position(line: target.position.line, column: target.position.column)
+                        if step.name.text == "*" {
+                            let uses = coverage.shared[at]
+                            edge.hits = uses?.hits
+                            if let uses { edge.sharedSteps = Edge.SharedUse(taken: uses.taken, total: uses.total) }
+                        } else {
+                            edge.hits = coverage.own[at]
+                        }
                     }
                     edges.append(edge)
                 }
@@ -335,15 +341,48 @@ extension FlowDiagram {
         if options.legend { addLegend() }
     }
 
-    /// The hits of the option `target` of step `step` (`"*"` for the shared step: its takings at every step that
-    /// uses it) in `coverage`; nil without coverage or for an option that cannot be taken.
-    static func hits(of target: Target, at step: String, in coverage: FileCoverage?) -> Int? {
-        guard let coverage else { return nil }
-        let items = coverage.items.filter {
-            $0.kind == .transition && $0.coverable && $0.line == target.position.line && $0.column == target.position.column
-                && (step == "*" ? $0.shared != nil : $0.shared == nil)
+    /// A file's coverage indexed once for drawing, so that a picture of a large flow costs time in proportion to
+    /// its steps and items, not their product.
+    struct CoverageIndex {
+        /// Where an option is written in the flow file.
+        struct Position: Hashable {
+            var line: Int
+            var column: Int
         }
-        return items.isEmpty ? nil : items.reduce(0) { $0 + $1.hits }
+
+        /// A `"*"` option's takings over the steps that use it.
+        struct SharedUse {
+            var hits = 0
+            var taken = 0
+            var total = 0
+        }
+
+        /// The steps no run showed.
+        var neverShown: Set<String> = []
+        /// The hits of each coverable option of a step's own handlers and `next`, by position.
+        var own: [Position: Int] = [:]
+        /// The takings of each coverable `"*"` option, by position.
+        var shared: [Position: SharedUse] = [:]
+
+        init(_ coverage: FileCoverage) {
+            for item in coverage.items {
+                switch item.kind {
+                case .step:
+                    if item.hits == 0 { neverShown.insert(String(item.key.dropFirst("step ".count))) }
+                case .transition where item.coverable:
+                    let at = Position(line: item.line, column: item.column)
+                    if item.shared != nil {
+                        shared[at, default: SharedUse()].hits += item.hits
+                        shared[at, default: SharedUse()].total += 1
+                        if item.hits > 0 { shared[at, default: SharedUse()].taken += 1 }
+                    } else {
+                        own[at, default: 0] += item.hits
+                    }
+                default:
+                    break
+                }
+            }
+        }
     }
 
     /// The line under a coverage picture's title: each kind covered of total, with the transitions' percentage.

@@ -18,7 +18,9 @@ public enum MermaidWriter {
         lines.append("    classDef entry fill:#fff8e1,stroke:#b7950b,font-size:10px")
         lines.append("    classDef boundary fill:#f4f4f4,stroke:#bbbbbb,color:#888888,font-size:10px")
         lines.append("    classDef failed fill:#fdecea,stroke:#c0392b,stroke-width:3px")
-        lines.append("    classDef nevershown stroke:#c0392b,stroke-width:3px,stroke-dasharray:5 3")
+        if diagram.nodes.contains(where: \.neverShown) {
+            lines.append("    classDef nevershown stroke:#c0392b,stroke-width:3px,stroke-dasharray:5 3")
+        }
         var classes: [String: [String]] = [:]
         var legend: [String] = []
         for node in diagram.nodes {

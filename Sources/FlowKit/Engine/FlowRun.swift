@@ -136,6 +136,13 @@ public struct FlowRun: Sendable {
     /// reaches into a nested flow; used once.
     private var pendingNestedEntry: (name: String, params: [String: String])?
 
+    /// Drops the path and trace kept so far, leaving the run where it is: a search that keeps many runs needs only
+    /// what each next move adds, and would otherwise hold every run's whole past.
+    mutating func forgetPast() {
+        path.removeAll()
+        trace.removeAll()
+    }
+
     /// A run put back together from its parts (`init(restoring:flow:resolver:)`).
     init(frames: [Frame], resolver: FlowResolver?, maxSteps: Int, path: [String], trace: [TraceEntry], outcome: String?, shown: Int) {
         self.frames = frames
