@@ -110,10 +110,10 @@ struct GenerateScenarios: ParsableCommand {
         let text: String
         if let extend {
             let existing = String(decoding: try FlowLoader.read(path: extend, limit: ReaderLimits.standard.maxBytes), as: UTF8.self)
-            let added = generated.scenarios.isEmpty ? "" : "\n  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
-                + GeneratedScript.uncoveredLines(generated).map { "  " + $0 }.joined(separator: "\n") + GeneratedScript.scenarios(generated)
-            text = existing + (existing.hasSuffix("\n") ? "" : "\n") + added
-            try Self.checkAppended(text, to: extend, expecting: (setup.script?.scenarios.count ?? 0) + generated.scenarios.count)
+            guard let extended = GeneratedScript.extending(existing, file: extend, existingScenarios: setup.script?.scenarios.count ?? 0, with: generated) else {
+                throw CommandFailure(errors: ["cannot add scenarios to '\(Identifier.display(extend, limit: .max, quoting: false))': its 'scenarios' list must be the last thing in the file, one '- name:' item per scenario"], exitCode: 2)
+            }
+            text = extended
         } else {
             let directory = FileFlowResolver.canonical((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
             let reference = DisplayPath.relative(FileFlowResolver.canonical(setup.flowPath), to: directory)
@@ -124,15 +124,5 @@ struct GenerateScenarios: ParsableCommand {
         let count = generated.scenarios.reduce(0) { $0 + $1.covers.count }
         printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false)): \(generated.scenarios.count) scenario\(generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(count == 1 ? "" : "s")"
                   + (generated.uncovered.isEmpty ? "" : ", \(generated.uncovered.count) not covered"))
-    }
-
-    /// Checks that `text`, the script with scenarios appended, reads as a script with `count` scenarios: appending
-    /// works only when `scenarios:` is the last thing in the file, written as a block list.
-    static func checkAppended(_ text: String, to path: String, expecting count: Int) throws {
-        let document = FlowLoader.load(bytes: Array(text.utf8), file: path, format: .yaml)
-        guard let root = document.root, document.diagnostics.isEmpty, let script = ScriptDecoder.decode(root, file: path).script,
-              script.scenarios.count == count else {
-            throw CommandFailure(errors: ["cannot add scenarios to '\(path)': its 'scenarios' list must be the last thing in the file, one '- name:' item per scenario"], exitCode: 2)
-        }
     }
 }

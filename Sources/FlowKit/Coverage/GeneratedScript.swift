@@ -26,19 +26,19 @@ public enum GeneratedScript {
             case .state(let state):
                 if !state.isEmpty { lines.append("    start: { state: \(object(state)) }") }
             case .entry(let name, let params):
-                let pairs = params.keys.sorted().map { "\($0): \(string(params[$0]!))" }
-                lines.append("    start: { entry: \(name), params: { \(pairs.joined(separator: ", ")) } }")
+                let pairs = params.keys.sorted().map { "\(Self.name($0)): \(string(params[$0]!))" }
+                lines.append("    start: { entry: \(Self.name(name)), params: { \(pairs.joined(separator: ", ")) } }")
             }
             lines.append("    steps:")
             for move in scenario.moves {
                 var parts: [String] = []
-                if let event = move.event { parts.append("event: \(event)") }
+                if let event = move.event { parts.append("event: \(Self.name(event))") }
                 if let result = move.result { parts.append("result: \(object(result))") }
-                lines.append("      - \(move.step): {" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + " ") + "}")
+                lines.append("      - \(Self.name(move.step)): {" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + " ") + "}")
             }
             lines.append("    expect:")
-            if let outcome = scenario.result.outcome { lines.append("      outcome: \(outcome)") }
-            lines.append("      path: [\(scenario.result.path.joined(separator: ", "))]")
+            if let outcome = scenario.result.outcome { lines.append("      outcome: \(Self.name(outcome))") }
+            lines.append("      path: [\(scenario.result.path.map(Self.name).joined(separator: ", "))]")
             if !scenario.result.state.isEmpty { lines.append("      state: \(object(scenario.result.state))") }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -53,6 +53,37 @@ public enum GeneratedScript {
     /// `text` on one comment line.
     static func comment(_ text: String) -> String {
         Identifier.display(text, limit: .max, quoting: false)
+    }
+
+    /// A name (of a step, event, outcome, entry or key) as YAML: plain when it is made of letters, digits, `_`,
+    /// `-`, `.` and `/`, starts with a letter or `_` and is not a word YAML reads as something else; quoted otherwise,
+    /// so that no name from a flow file can change the script's structure.
+    static func name(_ text: String) -> String {
+        let special: Set<String> = ["true", "false", "null", "yes", "no", "on", "off", "y", "n"]
+        guard let first = text.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
+              text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-./".unicodeScalars.contains($0)) }),
+              !special.contains(text.lowercased()) else {
+            return string(text)
+        }
+        return text
+    }
+
+    /// `existing`, the text of the script at `file` with `existingScenarios` scenarios, with `generated`'s
+    /// scenarios appended to its `scenarios` list (its own text left as it is); nil when the result does not read
+    /// back as that script with the new scenarios after its own, which is so when `scenarios` is not the last
+    /// thing in the file or is not a block list.
+    public static func extending(_ existing: String, file: String, existingScenarios: Int, with generated: ScenarioGenerator.Generated) -> String? {
+        guard !generated.scenarios.isEmpty else { return existing }
+        let added = "\n  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
+            + uncoveredLines(generated).map { "  " + $0 + "\n" }.joined() + scenarios(generated)
+        let text = existing + (existing.hasSuffix("\n") ? "" : "\n") + added
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
+        guard let root = document.root, document.diagnostics.isEmpty, let script = ScriptDecoder.decode(root, file: file).script,
+              script.scenarios.count == existingScenarios + generated.scenarios.count,
+              script.scenarios.suffix(generated.scenarios.count).map(\.name) == generated.scenarios.map(\.name) else {
+            return nil
+        }
+        return text
     }
 
     /// A YAML double-quoted string (JSON's escapes are YAML's).
@@ -76,6 +107,6 @@ public enum GeneratedScript {
 
     /// An object in YAML flow style, keys sorted.
     static func object(_ fields: [String: Value]) -> String {
-        "{ " + fields.keys.sorted().map { "\($0): \(value(fields[$0]!))" }.joined(separator: ", ") + " }"
+        "{ " + fields.keys.sorted().map { "\(name($0)): \(value(fields[$0]!))" }.joined(separator: ", ") + " }"
     }
 }

@@ -98,4 +98,31 @@ struct ScenarioGeneratorTests {
         let scenario = generated.scenarios.first { $0.covers.contains { $0.contains("--on big-->") } }
         #expect(scenario?.moves.first?.result == ["n": .int(100), "code": .string("X7")])
     }
+
+    /// Names that YAML reads as something else when plain (`yes`, `null`, `on`, `true`) are valid flowkit names:
+    /// the script quotes them, and reads back to the same runs.
+    @Test func namesYAMLWouldMisreadAreQuoted() throws {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: "yes"
+            events: { "on": null }
+            steps:
+              "yes":
+                on: { "on": done }
+                next: "null"
+              "null":
+                result: { "y": int }
+                next: done
+              done: { kind: finish, outcome: "true" }
+            """
+        let model = try #require(FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml).flow)
+        let flow = try CompiledFlow(flow: model)
+        let (generated, results, _) = try generateAndRun(flow, resolver: nil, reference: "t.yaml")
+        #expect(generated.uncovered.isEmpty && results.count == 2 && results.allSatisfy(\.passed))
+        let script = GeneratedScript.text(generated, flowReference: "t.yaml", flowName: "t.yaml")
+        for line in ["- \"yes\": { event: \"on\" }", "- \"null\": { result: { \"y\": 0 } }", "outcome: \"true\"", "path: [\"yes\", \"null\", done]"] {
+            #expect(script.contains(line), "\(line) in\n\(script)")
+        }
+    }
 }
