@@ -7,13 +7,14 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a flow with scripted step results and check where it ends.",
         discussion: """
-            Runs every scenario of a simulation script (or one, with --scenario) and prints a trace per scenario, \
+            Runs every scenario of each simulation script (or one, with --scenario) and prints a trace per scenario, \
             then 'N passed, N failed'. Exit 1 when a scenario fails or the flow has syntax, schema or expression \
             errors; 2 when the command cannot do its work.
 
             Examples:
               flowkit simulate --script flows/scripts/transfer.yaml
               flowkit simulate --script flows/scripts/transfer.yaml --coverage
+              flowkit simulate --coverage --script flows/scripts/*.yaml
               flowkit simulate flows/transfer.yaml --script flows/scripts/transfer.yaml \\
                 --format junit > results.xml
               flowkit simulate flows/transfer.yaml --state '{"country": "RU"}' \\
@@ -30,9 +31,10 @@ struct Simulate: ParsableCommand {
               completion: .file(extensions: ["json", "yaml", "yml"]))
     var input: String?
 
-    @Option(name: .long, help: ArgumentHelp("The simulation script (its 'flow' is ignored when a flow is given).", valueName: "script"),
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("The simulation scripts, run one after the other (their 'flow' is ignored when a flow is given).", valueName: "script"),
             completion: .file(extensions: ["yaml", "yml", "json"]))
-    var script: String?
+    var script: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Run only the scenario with this name.", valueName: "name"))
     var scenario: String?
@@ -78,9 +80,9 @@ struct Simulate: ParsableCommand {
     }
 
     func validate() throws {
-        if input == nil && script == nil { throw ValidationError("give a flow with --script or --events, or a script that names its flow") }
-        if !events.isEmpty && script != nil { throw ValidationError("--events runs without a script; give one or the other") }
-        if interactive && (script != nil || !events.isEmpty) { throw ValidationError("--interactive plays a flow by hand; give it without --script or --events") }
+        if input == nil && script.isEmpty { throw ValidationError("give a flow with --script or --events, or a script that names its flow") }
+        if !events.isEmpty && !script.isEmpty { throw ValidationError("--events runs without a script; give one or the other") }
+        if interactive && (!script.isEmpty || !events.isEmpty) { throw ValidationError("--interactive plays a flow by hand; give it without --script or --events") }
         if state != nil && events.isEmpty && !interactive { throw ValidationError("--state sets the initial state of an --events run; a script's scenarios give their own") }
         for list in events {
             do {
@@ -113,14 +115,18 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        let setup: SimulationSetup
-        do {
-            setup = try SimulationSetup(input: input, script: script, needsScript: events.isEmpty && !interactive)
-        } catch SimulationSetup.Problem.usage(let message) {
-            throw ValidationError(message)
-        } catch SimulationSetup.Problem.input(let findings, let message) {
-            throw failure(findings: findings, fallback: message)
+        // One setup per script (each names its flow unless one is given), or one without a script.
+        var setups: [SimulationSetup] = []
+        for scriptPath in script.isEmpty ? [nil] : script.map(Optional.some) {
+            do {
+                setups.append(try SimulationSetup(input: input, script: scriptPath, needsScript: events.isEmpty && !interactive))
+            } catch SimulationSetup.Problem.usage(let message) {
+                throw ValidationError(message)
+            } catch SimulationSetup.Problem.input(let findings, let message) {
+                throw failure(findings: findings, fallback: message)
+            }
         }
+        let setup = setups[0]
         let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
         if interactive {
             try Play(flowPath: setup.flowPath, flow: setup.flow, resolver: setup.resolver, state: initial, maxSteps: maxSteps).run()
@@ -131,14 +137,17 @@ struct Simulate: ParsableCommand {
             let moves = try events.flatMap { try RunMove.parseList($0) }
             let result = ScriptRunner.run(moves: moves, start: .start(state: initial), flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps)
             report = SimulationReport(script: "--events", flow: setup.flowPath, results: [result])
-        } else if let script = setup.script {
-            if let scenario, !script.scenarios.contains(where: { $0.name == scenario }) {
-                throw ValidationError("the script has no scenario '\(Identifier.display(scenario))'\(Suggestions.didYouMean(scenario, in: script.scenarios.map(\.name)))")
-            }
-            let results = ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps, only: scenario)
-            report = SimulationReport(script: script.file, flow: setup.flowPath, results: results)
         } else {
-            throw ValidationError("give --script or --events")
+            let scripts = setups.compactMap(\.script)
+            guard scripts.count == setups.count else { throw ValidationError("give --script or --events") }
+            if let scenario, !scripts.contains(where: { $0.scenarios.contains { $0.name == scenario } }) {
+                let names = scripts.flatMap { $0.scenarios.map(\.name) }
+                throw ValidationError("\(scripts.count == 1 ? "the script has" : "no script has a") \(scripts.count == 1 ? "no scenario" : "scenario") '\(Identifier.display(scenario))'\(Suggestions.didYouMean(scenario, in: names))")
+            }
+            report = SimulationReport(scripts: zip(setups, scripts).map { setup, script in
+                SimulationReport.ScriptRun(script: script.file, flow: setup.flowPath,
+                                           results: ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps, only: scenario))
+            })
         }
 
         let reporter: any SimulationReporter
@@ -153,9 +162,20 @@ struct Simulate: ParsableCommand {
         }
         var shortfalls: [String] = []
         if coverage || !coverageReport.isEmpty || minCoverage != nil {
-            var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
-            for result in report.results { recorder.record(result) }
-            let counted = recorder.coverage
+            // Each script's runs counted against its own flow, then added up (several scripts of one flow, or of
+            // flows sharing a nested flow, count into the same files).
+            var parts: [Coverage] = []
+            for (setup, run) in zip(setups, report.scripts) {
+                var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
+                for result in run.results { recorder.record(result) }
+                parts.append(recorder.coverage)
+            }
+            let counted: Coverage
+            do {
+                counted = try Coverage.merged(parts)
+            } catch {
+                throw CommandFailure(errors: ["cannot add up the scripts' coverage: \(error.message)"], exitCode: 2)
+            }
             if coverage {
                 // After a text report on standard output; beside a JSON or JUnit one, on standard error.
                 let table = CoverageTextReporter().render(counted)

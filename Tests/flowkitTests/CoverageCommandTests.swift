@@ -56,6 +56,39 @@ struct CoverageCommandTests {
         #expect(threshold.stderr.hasPrefix("flowkit: error: coverage: transitions of flows/transfer.yaml are 66.7%, below 100.0%"))
     }
 
+    @Test func severalScriptsInOneRunCountWhatTheirRunsApartMerge() throws {
+        let path = try folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scripts = ["flows/scripts/transfer.yaml", "flows/scripts/booking.yaml", "flows/scripts/transfer.yaml"]
+        var apart: [String] = []
+        for (index, script) in scripts.enumerated() {
+            let json = path + "/apart\(index).json"
+            #expect(try flowkit(["simulate", "--quiet", "--script", script, "--coverage-report", "json:" + json]).status == 0)
+            apart.append(json)
+        }
+        let together = try flowkit(["simulate", "--quiet", "--script"] + scripts + ["--coverage-report", "json:" + path + "/together.json"])
+        #expect(together.status == 0, "\(together.stderr)")
+        #expect(together.stdout.hasPrefix("script 'flows/scripts/transfer.yaml' on 'flows/transfer.yaml'\n"))
+        #expect(together.stdout.contains("\nscript 'flows/scripts/booking.yaml' on 'flows/booking.json'\n"))
+        #expect(together.stdout.hasSuffix("15 passed, 0 failed\n"))
+        #expect(try flowkit(["coverage", "merge", "--quiet"] + apart + ["-o", path + "/merged.json"]).status == 0)
+        #expect(try String(contentsOfFile: path + "/together.json", encoding: .utf8) == String(contentsOfFile: path + "/merged.json", encoding: .utf8))
+        // Repeating --script is the same as listing the scripts after one.
+        let repeated = try flowkit(["simulate", "--quiet", "--script", scripts[0], "--script", scripts[1], "--script", scripts[2],
+                                    "--coverage-report", "json:" + path + "/repeated.json"])
+        #expect(repeated.stdout == together.stdout)
+        #expect(try String(contentsOfFile: path + "/repeated.json", encoding: .utf8) == String(contentsOfFile: path + "/together.json", encoding: .utf8))
+        // JUnit: a test suite per script; JSON: each scenario names its script.
+        let junit = try flowkit(["simulate", "--format", "junit", "--script"] + scripts)
+        #expect(junit.stdout.components(separatedBy: "<testsuite ").count - 1 == 3)
+        #expect(junit.stdout.contains("<testsuites name=\"flowkit simulate\" tests=\"15\" failures=\"0\""))
+        let json = try flowkit(["simulate", "--format", "json", "--script"] + scripts)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let listed = try #require(object["scenarios"] as? [[String: Any]])
+        #expect(listed.compactMap { $0["script"] as? String } == Array(repeating: scripts[0], count: 4) + Array(repeating: scripts[1], count: 7)
+                + Array(repeating: scripts[2], count: 4))
+    }
+
     @Test func mergeRefusesWhatItCannotAddUp() throws {
         let path = try folder(with: ["not.json": "{\"scenarios\": []}"])
         defer { try? FileManager.default.removeItem(atPath: path) }

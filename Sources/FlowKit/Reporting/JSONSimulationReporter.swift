@@ -1,5 +1,6 @@
-/// `--format json` for simulations: `{"scenarios": [...], "summary": {...}}` with each scenario's name, `passed`,
-/// `path`, `outcome`, final `state`, `error` when it failed, and its full trace.
+/// `--format json` for simulations: `{"scenarios": [...], "summary": {...}}` with each scenario's name (and, when
+/// several scripts ran, its `script` and `flow`), `passed`, `path`, `outcome`, final `state`, `error` when it failed,
+/// and its full trace.
 public struct JSONSimulationReporter: SimulationReporter {
     public static let identifier = "json"
 
@@ -8,7 +9,7 @@ public struct JSONSimulationReporter: SimulationReporter {
 
     public func render(_ report: SimulationReport) -> String {
         var scenarios: [String] = []
-        for result in report.results {
+        for (run, result) in report.scripts.flatMap({ run in run.results.map { (run, $0) } }) {
             var fields = [
                 "\"name\": \(JSONText.string(result.name))",
                 "\"passed\": \(result.passed)",
@@ -16,6 +17,11 @@ public struct JSONSimulationReporter: SimulationReporter {
                 "\"outcome\": " + (result.outcome.map(JSONText.string) ?? "null"),
                 "\"state\": " + Value.object(result.state).jsonText,
             ]
+            // With several scripts, each scenario says which it came from.
+            if report.scripts.count > 1 {
+                fields.insert("\"script\": \(JSONText.string(run.script))", at: 1)
+                fields.insert("\"flow\": \(JSONText.string(run.flow))", at: 2)
+            }
             if let entry = result.entry { fields.append("\"start\": {\"entry\": \(JSONText.string(entry))}") }
             if let error = result.error {
                 fields.append("\"error\": \(JSONText.string(error))")

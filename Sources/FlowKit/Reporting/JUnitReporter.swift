@@ -6,12 +6,20 @@ public struct JUnitReporter: SimulationReporter {
     public init() {}
 
     public func render(_ report: SimulationReport) -> String {
-        let suite = Self.escape(report.script)
-        let className = "flowkit." + Self.escape(report.flow)
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         output += "<testsuites name=\"flowkit simulate\" tests=\"\(report.results.count)\" failures=\"\(report.failed)\" errors=\"0\">\n"
-        output += "  <testsuite name=\"\(suite)\" tests=\"\(report.results.count)\" failures=\"\(report.failed)\" errors=\"0\" skipped=\"0\">\n"
-        for result in report.results {
+        for run in report.scripts {
+            output += suite(run)
+        }
+        return output + "</testsuites>\n"
+    }
+
+    /// One script's scenarios as a `testsuite`.
+    private func suite(_ run: SimulationReport.ScriptRun) -> String {
+        let className = "flowkit." + Self.escape(run.flow)
+        let failed = run.results.filter { !$0.passed }.count
+        var output = "  <testsuite name=\"\(Self.escape(run.script))\" tests=\"\(run.results.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\">\n"
+        for result in run.results {
             output += "    <testcase name=\"\(Self.escape(result.name))\" classname=\"\(className)\">\n"
             if !result.passed {
                 let detail = result.failures.map { failure in
@@ -22,8 +30,7 @@ public struct JUnitReporter: SimulationReporter {
             output += "      <system-out>\(Self.escape(TextSimulationReporter.trace(result.trace)))</system-out>\n"
             output += "    </testcase>\n"
         }
-        output += "  </testsuite>\n</testsuites>\n"
-        return output
+        return output + "  </testsuite>\n"
     }
 
     /// `text` escaped for XML attributes and content; characters XML 1.0 forbids are dropped.

@@ -1,18 +1,41 @@
-/// The outcome of running scenarios: each scenario's result and the files involved.
+/// The outcome of running scenarios: each script's scenarios' results and the files involved.
 public struct SimulationReport: Sendable {
-    /// The script file (or a description of the run when there is no script).
-    public var script: String
-    /// The flow file.
-    public var flow: String
-    /// The scenarios' results, in order.
-    public var results: [ScenarioResult]
+    /// The runs of one script (or of `--events`) against its flow.
+    public struct ScriptRun: Sendable {
+        /// The script file (or a description of the run when there is no script).
+        public var script: String
+        /// The flow file.
+        public var flow: String
+        /// The scenarios' results, in order.
+        public var results: [ScenarioResult]
 
-    /// Creates a report.
-    public init(script: String, flow: String, results: [ScenarioResult]) {
-        self.script = script
-        self.flow = flow
-        self.results = results
+        /// Creates the runs of one script.
+        public init(script: String, flow: String, results: [ScenarioResult]) {
+            self.script = script
+            self.flow = flow
+            self.results = results
+        }
     }
+
+    /// The scripts run, in the order given.
+    public var scripts: [ScriptRun]
+
+    /// A report of one script.
+    public init(script: String, flow: String, results: [ScenarioResult]) {
+        scripts = [ScriptRun(script: script, flow: flow, results: results)]
+    }
+
+    /// A report of several scripts, run one after the other.
+    public init(scripts: [ScriptRun]) {
+        self.scripts = scripts
+    }
+
+    /// The (first) script file.
+    public var script: String { scripts.first?.script ?? "" }
+    /// The (first) script's flow file.
+    public var flow: String { scripts.first?.flow ?? "" }
+    /// Every scenario's result, script after script.
+    public var results: [ScenarioResult] { scripts.flatMap(\.results) }
 
     /// How many scenarios passed.
     public var passed: Int { results.filter(\.passed).count }

@@ -16,7 +16,21 @@ public struct TextSimulationReporter: SimulationReporter {
 
     public func render(_ report: SimulationReport) -> String {
         var output = ""
-        for result in report.results {
+        for run in report.scripts {
+            // With several scripts, a heading before each one's scenarios.
+            if report.scripts.count > 1 {
+                output += style("script '\(Identifier.display(run.script, limit: .max))' on '\(Identifier.display(run.flow, limit: .max))'", "1;4") + "\n\n"
+            }
+            output += scenarios(run.results)
+        }
+        output += report.summaryLine + "\n"
+        return output
+    }
+
+    /// Each scenario's name, trace and verdict.
+    private func scenarios(_ results: [ScenarioResult]) -> String {
+        var output = ""
+        for result in results {
             output += style("scenario '\(Identifier.display(result.name, limit: .max))'", "1") + "\n"
             if verbose || !result.passed { output += Self.trace(result.trace) }
             if result.passed {
@@ -36,7 +50,6 @@ public struct TextSimulationReporter: SimulationReporter {
             }
             output += "\n"
         }
-        output += report.summaryLine + "\n"
         return output
     }
 
