@@ -53,7 +53,7 @@ struct ExamplesTests {
         let path = try sandbox(withBroken: false)
         defer { try? FileManager.default.removeItem(atPath: path) }
         var count = 0
-        for command in [[], ["lint"], ["render"], ["simulate"], ["coverage", "merge"], ["generate", "swift"], ["generate", "scenarios"], ["schema"], ["rules"], ["explain"]] {
+        for command in [[], ["lint"], ["render"], ["simulate"], ["coverage", "merge"], ["generate", "swift"], ["generate", "scenarios"], ["diff"], ["schema"], ["rules"], ["explain"]] {
             let help = try shell((["flowkit"] + command + ["--help"]).joined(separator: " "), in: path)
             #expect(help.status == 0)
             let examples = Self.examples(inHelp: help.stdout)

@@ -1,0 +1,21 @@
+/// `flowkit diff --format json`: `{"changes": [...], "summary": {"breaking": N, "warning": N, "info": N}}`, each change
+/// with its `check`, `level`, `message`, and `old` and `new` places (`{"file", "line", "column"}` or null).
+public struct DiffJSONReporter: DiffReporter {
+    public static let identifier = "json"
+
+    /// Creates a JSON reporter.
+    public init() {}
+
+    public func render(_ report: DiffReport) -> String {
+        func place(_ place: FlowChange.Place?) -> String {
+            guard let place else { return "null" }
+            return "{\"file\": \(JSONText.string(place.file)), \"line\": \(place.line), \"column\": \(place.column)}"
+        }
+        let changes = report.changes.map { change in
+            "{\"check\": \"\(change.check.rawValue)\", \"level\": \"\(change.level.rawValue)\", \"message\": \(JSONText.string(change.message)), "
+                + "\"old\": \(place(change.old)), \"new\": \(place(change.new))}"
+        }
+        return "{\"changes\": [" + (changes.isEmpty ? "" : "\n  " + changes.joined(separator: ",\n  ") + "\n") + "],\n"
+            + " \"summary\": {\"breaking\": \(report.count(.breaking)), \"warning\": \(report.count(.warning)), \"info\": \(report.count(.info))}}\n"
+    }
+}

@@ -1,0 +1,164 @@
+/// How much a change matters to what depends on the flow (docs/format.md, "Flow changes").
+public enum ChangeLevel: String, Sendable, Comparable, CaseIterable, Codable {
+    /// Anything else a reviewer may want to see.
+    case info
+    /// A change that may break a run or a script that used to work.
+    case warning
+    /// A change that breaks what depends on the flow: deep links in shipped apps, parent flows, scripts.
+    case breaking
+
+    private var rank: Int {
+        switch self {
+        case .info: return 0
+        case .warning: return 1
+        case .breaking: return 2
+        }
+    }
+
+    /// Whether `lhs` matters less than `rhs`.
+    public static func < (lhs: ChangeLevel, rhs: ChangeLevel) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The checks `flowkit diff` makes, each with a stable identifier and its level (docs/format.md, "Flow changes").
+public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
+    /// `start_changed`: start names another step.
+    case startChanged = "start_changed"
+    /// `step_added`: a step is only in the new file.
+    case stepAdded = "step_added"
+    /// `step_removed`: a step is only in the old file (scripts and saved runs name steps).
+    case stepRemoved = "step_removed"
+    /// `step_kind_changed`: a step's kind changed.
+    case stepKindChanged = "step_kind_changed"
+    /// `step_title_changed`: a step's title changed.
+    case stepTitleChanged = "step_title_changed"
+    /// `step_result_changed`: a step's declared result changed.
+    case stepResultChanged = "step_result_changed"
+    /// `transition_added`: an option is only in the new target list.
+    case transitionAdded = "transition_added"
+    /// `transition_removed`: an option is only in the old target list.
+    case transitionRemoved = "transition_removed"
+    /// `transition_retargeted`: the option at the same place moves elsewhere.
+    case transitionRetargeted = "transition_retargeted"
+    /// `guard_changed`: the option at the same place has another condition.
+    case guardChanged = "guard_changed"
+    /// `set_changed`: the option or the step sets other keys or values.
+    case setChanged = "set_changed"
+    /// `event_added`: an event is only declared in the new file.
+    case eventAdded = "event_added"
+    /// `event_removed`: an event is only declared in the old file.
+    case eventRemoved = "event_removed"
+    /// `event_changed`: a derived event's expression changed.
+    case eventChanged = "event_changed"
+    /// `state_key_added`: a state key is only in the new file.
+    case stateKeyAdded = "state_key_added"
+    /// `state_key_removed`: a state key is only in the old file (a parent flow or the app may read it).
+    case stateKeyRemoved = "state_key_removed"
+    /// `state_type_changed`: a state key's type changed.
+    case stateTypeChanged = "state_type_changed"
+    /// `input_added`: an input is only in the new file (breaking when it is required).
+    case inputAdded = "input_added"
+    /// `input_removed`: an input is only in the old file.
+    case inputRemoved = "input_removed"
+    /// `entry_added`: an entry is only in the new file.
+    case entryAdded = "entry_added"
+    /// `entry_removed`: an entry is only in the old file (shipped apps open its links).
+    case entryRemoved = "entry_removed"
+    /// `entry_path_changed`: an entry's path or a parameter's type changed.
+    case entryPathChanged = "entry_path_changed"
+    /// `entry_step_changed`: an entry starts at another step.
+    case entryStepChanged = "entry_step_changed"
+    /// `outcome_added`: an outcome only the new file gives.
+    case outcomeAdded = "outcome_added"
+    /// `outcome_removed`: an outcome only the old file gives (parent flows handle outcomes).
+    case outcomeRemoved = "outcome_removed"
+    /// `nested_flow_changed`: a flow step runs another file or passes other inputs.
+    case nestedFlowChanged = "nested_flow_changed"
+    /// `step_unreachable`: a step reached in the old file is not reached in the new one.
+    case stepUnreachable = "step_unreachable"
+    /// `step_now_reachable`: a step not reached in the old file is reached in the new one.
+    case stepNowReachable = "step_now_reachable"
+
+    /// The level a change of this check has, unless the change says otherwise (`input_added` of an optional input
+    /// is info).
+    public var level: ChangeLevel {
+        switch self {
+        case .stepRemoved, .inputAdded, .entryRemoved, .entryPathChanged, .outcomeRemoved: return .breaking
+        case .stepResultChanged, .stateKeyRemoved, .stateTypeChanged, .entryStepChanged, .stepUnreachable: return .warning
+        default: return .info
+        }
+    }
+
+    /// What the check finds, in a few words, for `flowkit diff --checks`.
+    public var summary: String {
+        switch self {
+        case .startChanged: return "start names another step"
+        case .stepAdded: return "a step is only in the new file"
+        case .stepRemoved: return "a step is only in the old file (scripts and saved runs name steps)"
+        case .stepKindChanged: return "a step's kind changed"
+        case .stepTitleChanged: return "a step's title changed"
+        case .stepResultChanged: return "a step's declared result changed"
+        case .transitionAdded: return "an option is only in the new target list"
+        case .transitionRemoved: return "an option is only in the old target list"
+        case .transitionRetargeted: return "the option at the same place moves elsewhere"
+        case .guardChanged: return "the option at the same place has another condition"
+        case .setChanged: return "the option or the step sets other keys or values"
+        case .eventAdded: return "an event is only declared in the new file"
+        case .eventRemoved: return "an event is only declared in the old file"
+        case .eventChanged: return "a derived event's expression changed"
+        case .stateKeyAdded: return "a state key is only in the new file"
+        case .stateKeyRemoved: return "a state key is only in the old file (a parent flow or the app may read it)"
+        case .stateTypeChanged: return "a state key's type changed"
+        case .inputAdded: return "an input is only in the new file (breaking when it is required)"
+        case .inputRemoved: return "an input is only in the old file"
+        case .entryAdded: return "an entry is only in the new file"
+        case .entryRemoved: return "an entry is only in the old file (shipped apps open its links)"
+        case .entryPathChanged: return "an entry's path or a parameter's type changed"
+        case .entryStepChanged: return "an entry starts at another step"
+        case .outcomeAdded: return "an outcome only the new file gives"
+        case .outcomeRemoved: return "an outcome only the old file gives (parent flows handle outcomes)"
+        case .nestedFlowChanged: return "a flow step runs another file or passes other inputs"
+        case .stepUnreachable: return "a step reached in the old file is not reached in the new one"
+        case .stepNowReachable: return "a step not reached in the old file is reached in the new one"
+        }
+    }
+}
+
+/// One semantic change between two versions of a flow file.
+public struct FlowChange: Sendable, Equatable, Codable {
+    /// A place in one of the two files.
+    public struct Place: Sendable, Equatable, Codable {
+        /// The file, as it was named.
+        public var file: String
+        /// The 1-based line.
+        public var line: Int
+        /// The 1-based column.
+        public var column: Int
+
+        /// Creates a place.
+        public init(file: String, line: Int, column: Int) {
+            self.file = file
+            self.line = line
+            self.column = column
+        }
+    }
+
+    /// The check that found the change.
+    public var check: ChangeCheck
+    /// How much it matters.
+    public var level: ChangeLevel
+    /// What changed, lowercase, names in single quotes.
+    public var message: String
+    /// Where it was in the old file (nil for what was added).
+    public var old: Place?
+    /// Where it is in the new file (nil for what was removed).
+    public var new: Place?
+
+    /// Creates a change.
+    public init(check: ChangeCheck, level: ChangeLevel, message: String, old: Place?, new: Place?) {
+        self.check = check
+        self.level = level
+        self.message = message
+        self.old = old
+        self.new = new
+    }
+}

@@ -1,0 +1,330 @@
+/// The semantic changes between two versions of a flow (docs/format.md, "Flow changes"): steps, transitions,
+/// events, state, inputs, entries, outcomes and nested flows, matched by name, with expressions compared parsed.
+public enum FlowDiff {
+    /// The changes from `old` to `new`, in the order of the checks' sections (flow, steps in the new file's order
+    /// then the removed ones, events, state, entries, outcomes, reachability).
+    public static func compare(old: Flow, new: Flow) -> [FlowChange] {
+        var comparison = Comparison(old: old, new: new)
+        comparison.run()
+        return comparison.changes
+    }
+
+    /// Why a file cannot be compared: it cannot be read, is not a flow, or has syntax or schema errors.
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        /// A lowercase message naming the file.
+        public let message: String
+        /// The errors that stop the comparison, when there are some.
+        public let findings: [Diagnostic]
+        public var description: String { message }
+    }
+
+    /// The flow in the file at `path`, for comparing.
+    public static func load(path: String) throws(Problem) -> Flow {
+        let document: LoadedDocument
+        do {
+            document = try FlowLoader.load(path: path)
+        } catch {
+            throw Problem(message: error.localizedDescription, findings: [])
+        }
+        let errors = document.diagnostics.filter { $0.severity == .error }
+        guard !document.isScript, let flow = document.flow, errors.isEmpty else {
+            throw Problem(message: "'\(Identifier.display(path, limit: .max))' " + (document.isScript ? "is a simulation script, not a flow" : "is not a flow that can be compared"),
+                          findings: errors)
+        }
+        return flow
+    }
+
+    private struct Comparison {
+        let old: Flow
+        let new: Flow
+        var changes: [FlowChange] = []
+
+        init(old: Flow, new: Flow) {
+            self.old = old
+            self.new = new
+        }
+
+        func place(_ flow: Flow, _ position: SourcePosition) -> FlowChange.Place {
+            FlowChange.Place(file: flow.file, line: position.line, column: position.column)
+        }
+
+        mutating func add(_ check: ChangeCheck, _ message: String, old oldPosition: SourcePosition?, new newPosition: SourcePosition?,
+                          level: ChangeLevel? = nil) {
+            changes.append(FlowChange(check: check, level: level ?? check.level, message: message,
+                                      old: oldPosition.map { place(old, $0) }, new: newPosition.map { place(new, $0) }))
+        }
+
+        mutating func run() {
+            if old.start.text != new.start.text {
+                add(.startChanged, "start changed from '\(old.start.text)' to '\(new.start.text)'", old: old.start.position, new: new.start.position)
+            }
+            compareSteps()
+            compareEvents()
+            compareState()
+            compareEntries()
+            compareOutcomes()
+            compareReach()
+        }
+
+        // MARK: Steps and transitions
+
+        mutating func compareSteps() {
+            let oldSteps = Dictionary(old.steps.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let newNames = Set(new.steps.map(\.name.text))
+            var pairs: [(Step?, Step?)] = new.steps.map { (oldSteps[$0.name.text], $0) }
+            pairs += old.steps.filter { !newNames.contains($0.name.text) }.map { ($0, nil) }
+            if old.anyStep != nil || new.anyStep != nil { pairs.append((old.anyStep, new.anyStep)) }
+            for (before, after) in pairs {
+                switch (before, after) {
+                case (nil, let step?):
+                    add(.stepAdded, "step '\(step.name.text)' added", old: nil, new: step.name.position)
+                case (let step?, nil):
+                    add(.stepRemoved, "step '\(step.name.text)' removed", old: step.name.position, new: nil)
+                case (let before?, let after?):
+                    compareStep(before, after)
+                case (nil, nil):
+                    break
+                }
+            }
+        }
+
+        mutating func compareStep(_ before: Step, _ after: Step) {
+            let name = after.name.text
+            let at = (old: before.name.position, new: after.name.position)
+            if before.kind != after.kind {
+                add(.stepKindChanged, "step '\(name)' is now a \(after.kind.rawValue), not a \(before.kind.rawValue)", old: at.old, new: at.new)
+            }
+            if before.title != after.title {
+                add(.stepTitleChanged, "the title of step '\(name)' changed from \(quoted(before.title)) to \(quoted(after.title))", old: at.old, new: at.new)
+            }
+            if fields(before.result) != fields(after.result) {
+                add(.stepResultChanged, "the result of step '\(name)' changed from \(fields(before.result) ?? "none") to \(fields(after.result) ?? "none")",
+                    old: at.old, new: at.new)
+            }
+            if assignments(before.set) != assignments(after.set) {
+                add(.setChanged, "step '\(name)' now sets \(assignments(after.set) ?? "nothing"), not \(assignments(before.set) ?? "nothing")", old: at.old, new: at.new)
+            }
+            if before.flowPath != after.flowPath || assignments(before.input) != assignments(after.input) {
+                let what = before.flowPath != after.flowPath
+                    ? "runs '\(after.flowPath ?? "")', not '\(before.flowPath ?? "")'"
+                    : "passes \(assignments(after.input) ?? "no input"), not \(assignments(before.input) ?? "no input")"
+                add(.nestedFlowChanged, "flow step '\(name)' \(what)", old: before.flowPathPosition ?? at.old, new: after.flowPathPosition ?? at.new)
+            }
+            // Target lists: each handler by event, then `next`.
+            let oldHandlers = Dictionary(before.on.map { ($0.event.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let newEvents = Set(after.on.map(\.event.text))
+            for handler in after.on {
+                compareList(step: name, list: "on \(handler.event.text)", oldHandlers[handler.event.text]?.targets ?? [], handler.targets)
+            }
+            for handler in before.on where !newEvents.contains(handler.event.text) {
+                compareList(step: name, list: "on \(handler.event.text)", handler.targets, [])
+            }
+            compareList(step: name, list: "next", before.next ?? [], after.next ?? [])
+        }
+
+        mutating func compareList(step: String, list: String, _ before: [Target], _ after: [Target]) {
+            for index in 0..<max(before.count, after.count) {
+                let label = "\(step) --\(list)\(max(before.count, after.count) > 1 ? " [\(index)]" : "")-->"
+                switch (index < before.count ? before[index] : nil, index < after.count ? after[index] : nil) {
+                case (nil, let target?):
+                    add(.transitionAdded, "transition \(label) \(move(target)) added", old: nil, new: target.position)
+                case (let target?, nil):
+                    add(.transitionRemoved, "transition \(label) \(move(target)) removed", old: target.position, new: nil)
+                case (let was?, let now?):
+                    if move(was) != move(now) {
+                        add(.transitionRetargeted, "transition \(label) now goes to \(move(now)), not \(move(was))", old: was.position, new: now.position)
+                    }
+                    if expression(was.condition) != expression(now.condition) {
+                        add(.guardChanged, "the condition of \(label) \(move(now)) changed from \(quoted(was.condition?.text)) to \(quoted(now.condition?.text))",
+                            old: was.position, new: now.position)
+                    }
+                    if assignments(was.set) != assignments(now.set) {
+                        add(.setChanged, "\(label) \(move(now)) now sets \(assignments(now.set) ?? "nothing"), not \(assignments(was.set) ?? "nothing")",
+                            old: was.position, new: now.position)
+                    }
+                case (nil, nil):
+                    break
+                }
+            }
+        }
+
+        // MARK: Events, state, entries, outcomes
+
+        mutating func compareEvents() {
+            let oldEvents = Dictionary(old.events.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let newNames = Set(new.events.map(\.name.text))
+            for event in new.events {
+                guard let was = oldEvents[event.name.text] else {
+                    add(.eventAdded, "event '\(event.name.text)' added", old: nil, new: event.name.position)
+                    continue
+                }
+                if expression(was.expression) != expression(event.expression) {
+                    add(.eventChanged, "event '\(event.name.text)' is now raised when \(quoted(event.expression?.text)), not \(quoted(was.expression?.text))",
+                        old: was.name.position, new: event.name.position)
+                }
+            }
+            for event in old.events where !newNames.contains(event.name.text) {
+                add(.eventRemoved, "event '\(event.name.text)' removed", old: event.name.position, new: nil)
+            }
+        }
+
+        mutating func compareState() {
+            let oldKeys = Dictionary(old.state.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let newKeys = Set(new.state.map(\.name.text))
+            for field in new.state {
+                guard let was = oldKeys[field.name.text] else {
+                    add(.stateKeyAdded, "state key '\(field.name.text)' added", old: nil, new: field.name.position)
+                    continue
+                }
+                if was.type.description != field.type.description {
+                    add(.stateTypeChanged, "state key '\(field.name.text)' is now \(field.type), not \(was.type)", old: was.name.position, new: field.name.position)
+                }
+            }
+            for field in old.state where !newKeys.contains(field.name.text) {
+                add(.stateKeyRemoved, "state key '\(field.name.text)' removed", old: field.name.position, new: nil)
+            }
+            let oldInputs = Set(old.inputs.map(\.text))
+            let newInputs = Set(new.inputs.map(\.text))
+            let required = Set(new.requiredInputs)
+            for input in new.inputs where !oldInputs.contains(input.text) {
+                let isRequired = required.contains(input.text)
+                add(.inputAdded, "input '\(input.text)' added" + (isRequired ? ", and it is required: callers that do not pass it fail" : ""),
+                    old: nil, new: input.position, level: isRequired ? .breaking : .info)
+            }
+            for input in old.inputs where !newInputs.contains(input.text) {
+                add(.inputRemoved, "input '\(input.text)' removed", old: input.position, new: nil)
+            }
+        }
+
+        mutating func compareEntries() {
+            let oldEntries = Dictionary(old.entries.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let newNames = Set(new.entries.map(\.name.text))
+            for entry in new.entries {
+                guard let was = oldEntries[entry.name.text] else {
+                    add(.entryAdded, "entry '\(entry.name.text)' (\(entry.path)) added", old: nil, new: entry.name.position)
+                    continue
+                }
+                if shape(was, in: old) != shape(entry, in: new) {
+                    add(.entryPathChanged, "entry '\(entry.name.text)' now opens \(shape(entry, in: new)), not \(shape(was, in: old)): links in shipped apps stop working",
+                        old: was.pathPosition, new: entry.pathPosition)
+                }
+                if was.step.text != entry.step.text || was.nestedEntry?.text != entry.nestedEntry?.text {
+                    add(.entryStepChanged, "entry '\(entry.name.text)' now starts at '\(target(entry))', not '\(target(was))'", old: was.step.position, new: entry.step.position)
+                }
+            }
+            for entry in old.entries where !newNames.contains(entry.name.text) {
+                add(.entryRemoved, "entry '\(entry.name.text)' (\(entry.path)) removed: links in shipped apps stop working", old: entry.name.position, new: nil)
+            }
+        }
+
+        mutating func compareOutcomes() {
+            let before = outcomes(old)
+            let after = outcomes(new)
+            for (outcome, position) in after where !before.contains(where: { $0.name == outcome }) {
+                add(.outcomeAdded, "outcome '\(outcome)' added", old: nil, new: position)
+            }
+            for (outcome, position) in before where !after.contains(where: { $0.name == outcome }) {
+                add(.outcomeRemoved, "outcome '\(outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil)
+            }
+        }
+
+        mutating func compareReach() {
+            let before = reached(old)
+            let after = reached(new)
+            let oldSteps = Dictionary(old.steps.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            for step in new.steps {
+                guard let was = oldSteps[step.name.text] else { continue }
+                let name = step.name.text
+                if before.contains(name) && !after.contains(name) {
+                    add(.stepUnreachable, "step '\(name)' is no longer reached from the start or an entry", old: was.name.position, new: step.name.position)
+                } else if !before.contains(name) && after.contains(name) {
+                    add(.stepNowReachable, "step '\(name)' is now reached from the start or an entry", old: was.name.position, new: step.name.position)
+                }
+            }
+        }
+
+        // MARK: Normal forms
+
+        /// The outcomes finish steps give, each at its first finish step, in file order.
+        func outcomes(_ flow: Flow) -> [(name: String, position: SourcePosition)] {
+            var seen: Set<String> = []
+            var result: [(name: String, position: SourcePosition)] = []
+            for step in flow.steps where step.kind == .finish {
+                let name = step.outcome?.text ?? step.name.text
+                if seen.insert(name).inserted { result.append((name, step.outcome?.position ?? step.name.position)) }
+            }
+            return result
+        }
+
+        /// The steps reached from `start` and the entries, over every target of every list, guards ignored.
+        func reached(_ flow: Flow) -> Set<String> {
+            let steps = Dictionary(flow.steps.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            func targets(_ step: Step) -> [String] {
+                var lists = step.on.map(\.targets) + [step.next ?? []]
+                if step.kind != .finish, let any = flow.anyStep { lists += any.on.map(\.targets) + [any.next ?? []] }
+                return lists.joined().compactMap { $0.stepName?.text }
+            }
+            var seen: Set<String> = []
+            var stack = [flow.start.text] + flow.entries.map(\.step.text)
+            while let name = stack.popLast() {
+                guard let step = steps[name], seen.insert(name).inserted else { continue }
+                stack += targets(step)
+            }
+            return seen
+        }
+
+        /// An entry's path with each parameter's type: what a link must look like.
+        func shape(_ entry: Entry, in flow: Flow) -> String {
+            let types = Dictionary(flow.state.map { ($0.name.text, $0.type.description) }, uniquingKeysWith: { first, _ in first })
+            let parameters = EntryPath.parameters(entry.path)
+            return "'\(entry.path)'" + (parameters.isEmpty ? "" : " (" + parameters.map { "\($0): \(types[$0] ?? "undeclared")" }.joined(separator: ", ") + ")")
+        }
+
+        func target(_ entry: Entry) -> String {
+            entry.step.text + (entry.nestedEntry.map { "/" + $0.text } ?? "")
+        }
+
+        func move(_ target: Target) -> String {
+            switch target.move {
+            case .forward(let name): return "'\(name.text)'"
+            case .back(let name): return "back to '\(name.text)'"
+            case .backOne: return "back"
+            case .restart: return "restart"
+            }
+        }
+
+        func quoted(_ text: String?) -> String {
+            text.map { "'\(Identifier.display($0, limit: 60, quoting: false))'" } ?? "none"
+        }
+
+        func fields(_ fields: [Field]?) -> String? {
+            fields.map { "{ " + $0.map { "\($0.name.text): \($0.type)" }.sorted().joined(separator: ", ") + " }" }
+        }
+
+        func assignments(_ list: [Assignment]) -> String? {
+            list.isEmpty ? nil : "{ " + list.map { "\($0.key.text): \(expression($0.expression) ?? "")" }.sorted().joined(separator: ", ") + " }"
+        }
+
+        /// An expression in a normal form: parsed and printed with single spaces and full parentheses, so that
+        /// spacing and redundant parentheses do not count; the text itself when it does not parse.
+        func expression(_ source: ExpressionSource?) -> String? {
+            guard let source else { return nil }
+            switch ExpressionParser.parse(source) {
+            case .success(let parsed): return Self.normal(parsed.root)
+            case .failure: return source.text
+            }
+        }
+
+        static func normal(_ node: ExpressionNode) -> String {
+            switch node {
+            case .literal(let value, _): return value.jsonText
+            case .path(let path): return path.description
+            case .exists(let path, _): return "exists(\(path.description))"
+            case .unary(let op, let operand, _): return op.rawValue + normal(operand)
+            case .binary(let op, let lhs, let rhs, _): return "(\(normal(lhs)) \(op.rawValue) \(normal(rhs)))"
+            case .conditional(let condition, let then, let otherwise, _): return "(\(normal(condition)) ? \(normal(then)) : \(normal(otherwise)))"
+            case .membership(let value, let list, _): return "(\(normal(value)) in [\(list.map(normal).joined(separator: ", "))])"
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import FlowKit
+
+/// `flowkit diff`: the semantic changes between two versions of a flow, classified for what depends on it.
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what changed between two versions of a flow, and what the change breaks.",
+        discussion: """
+            Steps, transitions, conditions, events, state, inputs, entries and outcomes are compared by meaning \
+            (expressions parsed, not as text). Each change has a check and a level: breaking, warning or info \
+            (see --checks). Exit 1 when --fail-on is given and a change of that level or worse is found; 2 when \
+            the files cannot be compared.
+
+            Examples:
+              flowkit diff flows/transfer.yaml flows/transfer.json
+              flowkit diff --checks
+            """)
+
+    @Argument(help: ArgumentHelp("The old and the new flow file.", valueName: "file"), completion: .file(extensions: ["json", "yaml", "yml"]))
+    var files: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
+    var format: DiffFormat = .text
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 1 when a change of this level or worse is found: breaking or warning.", valueName: "level"))
+    var failOn: FailLevel?
+
+    @Flag(name: .long, help: "List the checks with their levels.")
+    var checks = false
+
+    /// The formats `diff` writes.
+    enum DiffFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    /// The levels `--fail-on` takes.
+    enum FailLevel: String, ExpressibleByArgument, CaseIterable {
+        case breaking, warning
+    }
+
+    func validate() throws {
+        if checks && !files.isEmpty { throw ValidationError("--checks lists the checks; give it without files") }
+        if !checks && files.count != 2 { throw ValidationError("give the old and the new flow file (\(files.count) given)") }
+    }
+
+    func run() throws {
+        if checks {
+            let width = ChangeCheck.allCases.map(\.rawValue.count).max() ?? 0
+            try StandardOutput.write(ChangeCheck.allCases.map { check in
+                check.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + check.level.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + check.summary
+            }.joined(separator: "\n") + "\n")
+            return
+        }
+        let flows: [Flow]
+        do {
+            flows = try files.map { path throws(FlowDiff.Problem) in try FlowDiff.load(path: path) }
+        } catch {
+            let findings = error.findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: error.findings, fileCount: 1))
+            throw CommandFailure(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), errors: [error.message], exitCode: 2)
+        }
+        let report = DiffReport(old: files[0], new: files[1], changes: FlowDiff.compare(old: flows[0], new: flows[1]))
+        let reporter: any DiffReporter = format == .json ? DiffJSONReporter() : DiffTextReporter()
+        try StandardOutput.write(reporter.render(report))
+        if let failOn {
+            let threshold: ChangeLevel = failOn == .breaking ? .breaking : .warning
+            let found = report.changes.filter { $0.level >= threshold }.count
+            if found > 0 { throw CommandFailure(errors: ["\(found) change\(found == 1 ? "" : "s") at level \(failOn.rawValue) or worse"], exitCode: 1) }
+        }
+    }
+}

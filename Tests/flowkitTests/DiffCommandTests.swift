@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// `flowkit diff` (docs/format.md, "Flow changes"): output, levels and exit codes.
+@Suite("flowkit diff")
+struct DiffCommandTests {
+    private func pair(_ edit: (String) -> String) throws -> (folder: String, old: String, new: String) {
+        let folder = NSTemporaryDirectory() + "flowkit-diff-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
+        try text.write(toFile: folder + "/old.yaml", atomically: true, encoding: .utf8)
+        try edit(text).write(toFile: folder + "/new.yaml", atomically: true, encoding: .utf8)
+        return (folder, folder + "/old.yaml", folder + "/new.yaml")
+    }
+
+    @Test func aFlowAndItsTwinHaveNoChanges() throws {
+        let result = try flowkit(["diff", "flows/transfer.yaml", "flows/transfer.json", "--fail-on", "warning"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "no changes\n")
+    }
+
+    @Test func aRemovedEntryIsBreakingAndFailsOnlyWhenAsked() throws {
+        let files = try pair { $0.replacingOccurrences(of: "  editTariff:\n    step: tariffs", with: "  changeTariff:\n    step: tariffs") }
+        defer { try? FileManager.default.removeItem(atPath: files.folder) }
+        let plain = try flowkit(["diff", files.old, files.new])
+        #expect(plain.status == 0)
+        #expect(plain.stdout == """
+            \(files.new):40:3: info: entry 'changeTariff' (/transfer/{amount}/tariffs) added [entry_added]
+            \(files.old):40:3: breaking: entry 'editTariff' (/transfer/{amount}/tariffs) removed: links in shipped apps stop working [entry_removed]
+            2 changes: 1 breaking, 0 warnings, 1 info
+
+            """)
+        let failing = try flowkit(["diff", files.old, files.new, "--fail-on", "breaking"])
+        #expect(failing.status == 1)
+        #expect(failing.stderr == "flowkit: error: 1 change at level breaking or worse\n")
+        let json = try flowkit(["diff", "--format", "json", files.old, files.new])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let changes = try #require(object["changes"] as? [[String: Any]])
+        #expect(changes.compactMap { $0["check"] as? String } == ["entry_added", "entry_removed"])
+        #expect((object["summary"] as? [String: Int]) == ["breaking": 1, "warning": 0, "info": 1])
+    }
+
+    @Test func aWarningFailsWithFailOnWarningButNotBreaking() throws {
+        let files = try pair { $0.replacingOccurrences(of: "  note: string?", with: "  note: int?") }
+        defer { try? FileManager.default.removeItem(atPath: files.folder) }
+        #expect(try flowkit(["diff", files.old, files.new, "--fail-on", "breaking"]).status == 0)
+        let warning = try flowkit(["diff", files.old, files.new, "--fail-on", "warning"])
+        #expect(warning.status == 1)
+        #expect(warning.stdout.contains("warning: state key 'note' is now int?, not string? [state_type_changed]"))
+    }
+
+    @Test func whatCannotBeComparedExitsTwo() throws {
+        let missing = try flowkit(["diff", "flows/transfer.yaml", "nope.yaml"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "flowkit: error: nope.yaml: no such file or directory\n")
+        let script = try flowkit(["diff", "flows/transfer.yaml", "flows/scripts/transfer.yaml"])
+        #expect(script.status == 2)
+        #expect(script.stderr.contains("'flows/scripts/transfer.yaml' is a simulation script, not a flow"))
+        let one = try flowkit(["diff", "flows/transfer.yaml"])
+        #expect(one.status == 2)
+        #expect(one.stderr.contains("give the old and the new flow file (1 given)"))
+    }
+
+    @Test func checksListsEveryCheckWithItsLevel() throws {
+        let result = try flowkit(["diff", "--checks"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 28)
+        #expect(lines.contains { $0.hasPrefix("entry_removed") && $0.contains(" breaking ") })
+        #expect(lines.contains { $0.hasPrefix("step_unreachable") && $0.contains(" warning ") })
+    }
+}
