@@ -11,13 +11,20 @@ struct Diff: ParsableCommand {
             (see --checks). Exit 1 when --fail-on is given and a change of that level or worse is found; 2 when \
             the files cannot be compared.
 
+            With --git REV, each flow file given (or found in the directories given) is compared with its version \
+            at that git revision, read with 'git show' (no checkout).
+
             Examples:
               flowkit diff flows/transfer.yaml flows/transfer.json
+              flowkit diff --git HEAD flows/
               flowkit diff --checks
             """)
 
     @Argument(help: ArgumentHelp("The old and the new flow file.", valueName: "file"), completion: .file(extensions: ["json", "yaml", "yml"]))
     var files: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Compare each file with its version at this git revision.", valueName: "rev"))
+    var git: String?
 
     @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: DiffFormat = .text
@@ -40,7 +47,8 @@ struct Diff: ParsableCommand {
 
     func validate() throws {
         if checks && !files.isEmpty { throw ValidationError("--checks lists the checks; give it without files") }
-        if !checks && files.count != 2 { throw ValidationError("give the old and the new flow file (\(files.count) given)") }
+        if !checks && git == nil && files.count != 2 { throw ValidationError("give the old and the new flow file (\(files.count) given)") }
+        if git != nil && files.isEmpty { throw ValidationError("--git compares the flow files or directories given; name at least one") }
     }
 
     func run() throws {
@@ -51,16 +59,25 @@ struct Diff: ParsableCommand {
             }.joined(separator: "\n") + "\n")
             return
         }
-        let flows: [Flow]
+        let report: DiffReport
+        var problems: [String] = []
         do {
-            flows = try files.map { path throws(FlowDiff.Problem) in try FlowDiff.load(path: path) }
+            if let git {
+                let comparison = try FlowDiff.compare(paths: files, atRevision: git)
+                for note in comparison.notes { printNote(note) }
+                problems = comparison.problems
+                report = DiffReport(old: git, new: files.joined(separator: " "), changes: comparison.changes)
+            } else {
+                let flows = try files.map { path throws(FlowDiff.Problem) in try FlowDiff.load(path: path) }
+                report = DiffReport(old: files[0], new: files[1], changes: FlowDiff.compare(old: flows[0], new: flows[1]))
+            }
         } catch {
             let findings = error.findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: error.findings, fileCount: 1))
             throw CommandFailure(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), errors: [error.message], exitCode: 2)
         }
-        let report = DiffReport(old: files[0], new: files[1], changes: FlowDiff.compare(old: flows[0], new: flows[1]))
         let reporter: any DiffReporter = format == .json ? DiffJSONReporter() : DiffTextReporter()
         try StandardOutput.write(reporter.render(report))
+        if !problems.isEmpty { throw CommandFailure(errors: problems, exitCode: 2) }
         if let failOn {
             let threshold: ChangeLevel = failOn == .breaking ? .breaking : .warning
             let found = report.changes.filter { $0.level >= threshold }.count

@@ -69,4 +69,36 @@ struct DiffCommandTests {
         #expect(lines.contains { $0.hasPrefix("entry_removed") && $0.contains(" breaking ") })
         #expect(lines.contains { $0.hasPrefix("step_unreachable") && $0.contains(" warning ") })
     }
+
+    @Test func gitComparesEachFlowWithItsVersionAtARevision() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-diff-git-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/flows", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func git(_ arguments: [String]) throws {
+            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: folder)
+            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        let text = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
+        try text.write(toFile: folder + "/flows/transfer.yaml", atomically: true, encoding: .utf8)
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-q", "-m", "first"])
+        try text.replacingOccurrences(of: "  note: string?", with: "  note: int?").write(toFile: folder + "/flows/transfer.yaml", atomically: true, encoding: .utf8)
+        try text.write(toFile: folder + "/flows/copy.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows", "--fail-on", "warning"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == "\(folder)/flows/transfer.yaml:23:3: warning: state key 'note' is now int?, not string? [state_type_changed]\n1 change: 0 breaking, 1 warning, 0 info\n")
+        #expect(result.stderr.contains("'\(folder)/flows/copy.yaml' is not in 'HEAD': a new file, nothing to compare"))
+        // The revision's text is read, not the working tree's: after a commit there is nothing to show.
+        try git(["commit", "-q", "-am", "second"])
+        let clean = try flowkit(["diff", "--git", "HEAD", folder + "/flows/transfer.yaml"])
+        #expect(clean.status == 0)
+        #expect(clean.stdout == "no changes\n")
+        let bad = try flowkit(["diff", "--git", "no-such-revision", folder + "/flows/transfer.yaml"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("at 'no-such-revision': fatal:"), "\(bad.stderr)")
+        let option = try flowkit(["diff", "--git=--output=/tmp/x", folder + "/flows/transfer.yaml"])
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("is not a git revision"))
+    }
 }

@@ -26,6 +26,16 @@ public enum FlowDiff {
         } catch {
             throw Problem(message: error.localizedDescription, findings: [])
         }
+        return try check(document, path: path)
+    }
+
+    /// The flow in `bytes` (read from `file`, named in findings and changes as `name`), for comparing.
+    public static func load(bytes: [UInt8], file: String, name: String) throws(Problem) -> Flow {
+        try check(FlowLoader.load(bytes: bytes, file: name, format: DocumentFormat(path: file)), path: name)
+    }
+
+    /// The flow of a loaded document, or why it cannot be compared.
+    static func check(_ document: LoadedDocument, path: String) throws(Problem) -> Flow {
         let errors = document.diagnostics.filter { $0.severity == .error }
         guard !document.isScript, let flow = document.flow, errors.isEmpty else {
             throw Problem(message: "'\(Identifier.display(path, limit: .max))' " + (document.isScript ? "is a simulation script, not a flow" : "is not a flow that can be compared"),
