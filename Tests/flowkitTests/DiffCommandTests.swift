@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FlowKit
 
 /// `flowkit diff` (docs/format.md, "Flow changes"): output, levels and exit codes.
 @Suite("flowkit diff")
@@ -65,7 +66,7 @@ struct DiffCommandTests {
         let result = try flowkit(["diff", "--checks"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 28)
+        #expect(lines.count == ChangeCheck.allCases.count)
         #expect(lines.contains { $0.hasPrefix("entry_removed") && $0.contains(" breaking ") })
         #expect(lines.contains { $0.hasPrefix("step_unreachable") && $0.contains(" warning ") })
     }

@@ -27,6 +27,8 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     case stepAdded = "step_added"
     /// `step_removed`: a step is only in the old file (scripts and saved runs name steps).
     case stepRemoved = "step_removed"
+    /// `step_renamed`: a step only in the old file and one only in the new file are the same step renamed.
+    case stepRenamed = "step_renamed"
     /// `step_kind_changed`: a step's kind changed.
     case stepKindChanged = "step_kind_changed"
     /// `step_title_changed`: a step's title changed.
@@ -47,6 +49,8 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     case eventAdded = "event_added"
     /// `event_removed`: an event is only declared in the old file.
     case eventRemoved = "event_removed"
+    /// `event_renamed`: an event only in the old file and one only in the new file are used alike.
+    case eventRenamed = "event_renamed"
     /// `event_changed`: a derived event's expression changed.
     case eventChanged = "event_changed"
     /// `state_key_added`: a state key is only in the new file.
@@ -71,6 +75,8 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     case outcomeAdded = "outcome_added"
     /// `outcome_removed`: an outcome only the old file gives (parent flows handle outcomes).
     case outcomeRemoved = "outcome_removed"
+    /// `outcome_renamed`: the finish steps that gave an outcome give another one instead.
+    case outcomeRenamed = "outcome_renamed"
     /// `nested_flow_changed`: a flow step runs another file or passes other inputs.
     case nestedFlowChanged = "nested_flow_changed"
     /// `step_unreachable`: a step reached in the old file is not reached in the new one.
@@ -82,7 +88,7 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     /// is info).
     public var level: ChangeLevel {
         switch self {
-        case .stepRemoved, .inputAdded, .entryRemoved, .entryPathChanged, .outcomeRemoved: return .breaking
+        case .stepRemoved, .stepRenamed, .eventRenamed, .outcomeRenamed, .inputAdded, .entryRemoved, .entryPathChanged, .outcomeRemoved: return .breaking
         case .stepResultChanged, .stateKeyRemoved, .stateTypeChanged, .entryStepChanged, .stepUnreachable: return .warning
         default: return .info
         }
@@ -94,6 +100,7 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
         case .startChanged: return "start names another step"
         case .stepAdded: return "a step is only in the new file"
         case .stepRemoved: return "a step is only in the old file (scripts and saved runs name steps)"
+        case .stepRenamed: return "a step is renamed (scripts, saved runs and generated code name steps)"
         case .stepKindChanged: return "a step's kind changed"
         case .stepTitleChanged: return "a step's title changed"
         case .stepResultChanged: return "a step's declared result changed"
@@ -104,6 +111,7 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
         case .setChanged: return "the option or the step sets other keys or values"
         case .eventAdded: return "an event is only declared in the new file"
         case .eventRemoved: return "an event is only declared in the old file"
+        case .eventRenamed: return "an event is renamed (scripts and the app raise events by name)"
         case .eventChanged: return "a derived event's expression changed"
         case .stateKeyAdded: return "a state key is only in the new file"
         case .stateKeyRemoved: return "a state key is only in the old file (a parent flow or the app may read it)"
@@ -116,6 +124,7 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
         case .entryStepChanged: return "an entry starts at another step"
         case .outcomeAdded: return "an outcome only the new file gives"
         case .outcomeRemoved: return "an outcome only the old file gives (parent flows handle outcomes)"
+        case .outcomeRenamed: return "an outcome is renamed (parent flows handle outcomes)"
         case .nestedFlowChanged: return "a flow step runs another file or passes other inputs"
         case .stepUnreachable: return "a step reached in the old file is not reached in the new one"
         case .stepNowReachable: return "a step not reached in the old file is reached in the new one"

@@ -47,12 +47,24 @@ public enum FlowDiff {
     private struct Comparison {
         let old: Flow
         let new: Flow
+        let renames: FlowRenames
+        /// Old step, event and outcome names to new ones, for what was renamed.
+        let steps: [String: String]
+        let events: [String: String]
+        let outcomeNames: [String: String]
         var changes: [FlowChange] = []
 
         init(old: Flow, new: Flow) {
             self.old = old
             self.new = new
+            renames = FlowRenames.find(old: old, new: new)
+            steps = renames.stepNames
+            events = renames.eventNames
+            outcomeNames = renames.outcomeNames
         }
+
+        /// A step's name in the new file's terms.
+        func renamed(_ step: String) -> String { steps[step] ?? step }
 
         func place(_ flow: Flow, _ position: SourcePosition) -> FlowChange.Place {
             FlowChange.Place(file: flow.file, line: position.line, column: position.column)
@@ -65,7 +77,7 @@ public enum FlowDiff {
         }
 
         mutating func run() {
-            if old.start.text != new.start.text {
+            if renamed(old.start.text) != new.start.text {
                 add(.startChanged, "start changed from '\(old.start.text)' to '\(new.start.text)'", old: old.start.position, new: new.start.position)
             }
             compareSteps()
@@ -79,10 +91,13 @@ public enum FlowDiff {
         // MARK: Steps and transitions
 
         mutating func compareSteps() {
-            let oldSteps = Dictionary(old.steps.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let oldSteps = Dictionary(old.steps.map { (renamed($0.name.text), $0) }, uniquingKeysWith: { first, _ in first })
             let newNames = Set(new.steps.map(\.name.text))
+            for rename in renames.steps {
+                add(.stepRenamed, "step '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position)
+            }
             var pairs: [(Step?, Step?)] = new.steps.map { (oldSteps[$0.name.text], $0) }
-            pairs += old.steps.filter { !newNames.contains($0.name.text) }.map { ($0, nil) }
+            pairs += old.steps.filter { !newNames.contains(renamed($0.name.text)) }.map { ($0, nil) }
             if old.anyStep != nil || new.anyStep != nil { pairs.append((old.anyStep, new.anyStep)) }
             for (before, after) in pairs {
                 switch (before, after) {
@@ -107,26 +122,26 @@ public enum FlowDiff {
             if before.title != after.title {
                 add(.stepTitleChanged, "the title of step '\(name)' changed from \(quoted(before.title)) to \(quoted(after.title))", old: at.old, new: at.new)
             }
-            if fields(before.result) != fields(after.result) {
-                add(.stepResultChanged, "the result of step '\(name)' changed from \(fields(before.result) ?? "none") to \(fields(after.result) ?? "none")",
+            if DiffNormal.fields(before.result) != DiffNormal.fields(after.result) {
+                add(.stepResultChanged, "the result of step '\(name)' changed from \(DiffNormal.fields(before.result) ?? "none") to \(DiffNormal.fields(after.result) ?? "none")",
                     old: at.old, new: at.new)
             }
-            if assignments(before.set) != assignments(after.set) {
-                add(.setChanged, "step '\(name)' now sets \(assignments(after.set) ?? "nothing"), not \(assignments(before.set) ?? "nothing")", old: at.old, new: at.new)
+            if DiffNormal.assignments(before.set) != DiffNormal.assignments(after.set) {
+                add(.setChanged, "step '\(name)' now sets \(DiffNormal.assignments(after.set) ?? "nothing"), not \(DiffNormal.assignments(before.set) ?? "nothing")", old: at.old, new: at.new)
             }
-            if before.flowPath != after.flowPath || assignments(before.input) != assignments(after.input) {
+            if before.flowPath != after.flowPath || DiffNormal.assignments(before.input) != DiffNormal.assignments(after.input) {
                 let what = before.flowPath != after.flowPath
                     ? "runs '\(after.flowPath ?? "")', not '\(before.flowPath ?? "")'"
-                    : "passes \(assignments(after.input) ?? "no input"), not \(assignments(before.input) ?? "no input")"
+                    : "passes \(DiffNormal.assignments(after.input) ?? "no input"), not \(DiffNormal.assignments(before.input) ?? "no input")"
                 add(.nestedFlowChanged, "flow step '\(name)' \(what)", old: before.flowPathPosition ?? at.old, new: after.flowPathPosition ?? at.new)
             }
             // Target lists: each handler by event, then `next`.
-            let oldHandlers = Dictionary(before.on.map { ($0.event.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let oldHandlers = Dictionary(before.on.map { (events[$0.event.text] ?? $0.event.text, $0) }, uniquingKeysWith: { first, _ in first })
             let newEvents = Set(after.on.map(\.event.text))
             for handler in after.on {
                 compareList(step: name, list: "on \(handler.event.text)", oldHandlers[handler.event.text]?.targets ?? [], handler.targets)
             }
-            for handler in before.on where !newEvents.contains(handler.event.text) {
+            for handler in before.on where !newEvents.contains(events[handler.event.text] ?? handler.event.text) {
                 compareList(step: name, list: "on \(handler.event.text)", handler.targets, [])
             }
             compareList(step: name, list: "next", before.next ?? [], after.next ?? [])
@@ -137,19 +152,19 @@ public enum FlowDiff {
                 let label = "\(step) --\(list)\(max(before.count, after.count) > 1 ? " [\(index)]" : "")-->"
                 switch (index < before.count ? before[index] : nil, index < after.count ? after[index] : nil) {
                 case (nil, let target?):
-                    add(.transitionAdded, "transition \(label) \(move(target)) added", old: nil, new: target.position)
+                    add(.transitionAdded, "transition \(label) \(DiffNormal.move(target)) added", old: nil, new: target.position)
                 case (let target?, nil):
-                    add(.transitionRemoved, "transition \(label) \(move(target)) removed", old: target.position, new: nil)
+                    add(.transitionRemoved, "transition \(label) \(DiffNormal.move(target)) removed", old: target.position, new: nil)
                 case (let was?, let now?):
-                    if move(was) != move(now) {
-                        add(.transitionRetargeted, "transition \(label) now goes to \(move(now)), not \(move(was))", old: was.position, new: now.position)
+                    if DiffNormal.move(was, renamed: steps) != DiffNormal.move(now) {
+                        add(.transitionRetargeted, "transition \(label) now goes to \(DiffNormal.move(now)), not \(DiffNormal.move(was))", old: was.position, new: now.position)
                     }
-                    if expression(was.condition) != expression(now.condition) {
-                        add(.guardChanged, "the condition of \(label) \(move(now)) changed from \(quoted(was.condition?.text)) to \(quoted(now.condition?.text))",
+                    if DiffNormal.expression(was.condition) != DiffNormal.expression(now.condition) {
+                        add(.guardChanged, "the condition of \(label) \(DiffNormal.move(now)) changed from \(quoted(was.condition?.text)) to \(quoted(now.condition?.text))",
                             old: was.position, new: now.position)
                     }
-                    if assignments(was.set) != assignments(now.set) {
-                        add(.setChanged, "\(label) \(move(now)) now sets \(assignments(now.set) ?? "nothing"), not \(assignments(was.set) ?? "nothing")",
+                    if DiffNormal.assignments(was.set) != DiffNormal.assignments(now.set) {
+                        add(.setChanged, "\(label) \(DiffNormal.move(now)) now sets \(DiffNormal.assignments(now.set) ?? "nothing"), not \(DiffNormal.assignments(was.set) ?? "nothing")",
                             old: was.position, new: now.position)
                     }
                 case (nil, nil):
@@ -161,19 +176,22 @@ public enum FlowDiff {
         // MARK: Events, state, entries, outcomes
 
         mutating func compareEvents() {
-            let oldEvents = Dictionary(old.events.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let oldEvents = Dictionary(old.events.map { (events[$0.name.text] ?? $0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
             let newNames = Set(new.events.map(\.name.text))
+            for rename in renames.events {
+                add(.eventRenamed, "event '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position)
+            }
             for event in new.events {
                 guard let was = oldEvents[event.name.text] else {
                     add(.eventAdded, "event '\(event.name.text)' added", old: nil, new: event.name.position)
                     continue
                 }
-                if expression(was.expression) != expression(event.expression) {
+                if DiffNormal.expression(was.expression) != DiffNormal.expression(event.expression) {
                     add(.eventChanged, "event '\(event.name.text)' is now raised when \(quoted(event.expression?.text)), not \(quoted(was.expression?.text))",
                         old: was.name.position, new: event.name.position)
                 }
             }
-            for event in old.events where !newNames.contains(event.name.text) {
+            for event in old.events where !newNames.contains(events[event.name.text] ?? event.name.text) {
                 add(.eventRemoved, "event '\(event.name.text)' removed", old: event.name.position, new: nil)
             }
         }
@@ -218,7 +236,7 @@ public enum FlowDiff {
                     add(.entryPathChanged, "entry '\(entry.name.text)' now opens \(shape(entry, in: new)), not \(shape(was, in: old)): links in shipped apps stop working",
                         old: was.pathPosition, new: entry.pathPosition)
                 }
-                if was.step.text != entry.step.text || was.nestedEntry?.text != entry.nestedEntry?.text {
+                if renamed(was.step.text) != entry.step.text || was.nestedEntry?.text != entry.nestedEntry?.text {
                     add(.entryStepChanged, "entry '\(entry.name.text)' now starts at '\(target(entry))', not '\(target(was))'", old: was.step.position, new: entry.step.position)
                 }
             }
@@ -230,18 +248,22 @@ public enum FlowDiff {
         mutating func compareOutcomes() {
             let before = outcomes(old)
             let after = outcomes(new)
-            for (outcome, position) in after where !before.contains(where: { $0.name == outcome }) {
+            for rename in renames.outcomes {
+                add(.outcomeRenamed, "outcome '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename))): parent flows that handle it no longer get it",
+                    old: rename.old.position, new: rename.new.position)
+            }
+            for (outcome, position) in after where !before.contains(where: { (outcomeNames[$0.name] ?? $0.name) == outcome }) {
                 add(.outcomeAdded, "outcome '\(outcome)' added", old: nil, new: position)
             }
-            for (outcome, position) in before where !after.contains(where: { $0.name == outcome }) {
+            for (outcome, position) in before where !after.contains(where: { $0.name == (outcomeNames[outcome] ?? outcome) }) {
                 add(.outcomeRemoved, "outcome '\(outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil)
             }
         }
 
         mutating func compareReach() {
-            let before = reached(old)
+            let before = Set(reached(old).map(renamed))
             let after = reached(new)
-            let oldSteps = Dictionary(old.steps.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+            let oldSteps = Dictionary(old.steps.map { (renamed($0.name.text), $0) }, uniquingKeysWith: { first, _ in first })
             for step in new.steps {
                 guard let was = oldSteps[step.name.text] else { continue }
                 let name = step.name.text
@@ -294,47 +316,66 @@ public enum FlowDiff {
             entry.step.text + (entry.nestedEntry.map { "/" + $0.text } ?? "")
         }
 
-        func move(_ target: Target) -> String {
-            switch target.move {
-            case .forward(let name): return "'\(name.text)'"
-            case .back(let name): return "back to '\(name.text)'"
-            case .backOne: return "back"
-            case .restart: return "restart"
+        /// `confidence N%: same title and transitions; references differ`.
+        static func evidence(_ rename: FlowRenames.Rename) -> String {
+            func list(_ items: [String]) -> String {
+                items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
             }
+            return "confidence \(rename.confidence)%: same \(list(rename.agreeing))"
+                + (rename.differing.isEmpty ? "" : "; \(list(rename.differing)) differ\(rename.differing.count == 1 ? "s" : "")")
         }
 
         func quoted(_ text: String?) -> String {
             text.map { "'\(Identifier.display($0, limit: 60, quoting: false))'" } ?? "none"
         }
+    }
+}
 
-        func fields(_ fields: [Field]?) -> String? {
-            fields.map { "{ " + $0.map { "\($0.name.text): \($0.type)" }.sorted().joined(separator: ", ") + " }" }
+/// The normal forms changes are compared in: expressions parsed, fields and assignments sorted.
+enum DiffNormal {
+    /// Where an option moves, in words: `'name'`, `back to 'name'`, `back`, `restart`; step names read through
+    /// `renamed` (old name to new), so that a move to a renamed step reads as the move to its new name.
+    static func move(_ target: Target, renamed: [String: String] = [:]) -> String {
+        switch target.move {
+        case .forward(let name): return "'\(renamed[name.text] ?? name.text)'"
+        case .back(let name): return "back to '\(renamed[name.text] ?? name.text)'"
+        case .backOne: return "back"
+        case .restart: return "restart"
         }
+    }
 
-        func assignments(_ list: [Assignment]) -> String? {
-            list.isEmpty ? nil : "{ " + list.map { "\($0.key.text): \(expression($0.expression) ?? "")" }.sorted().joined(separator: ", ") + " }"
+    /// A target list in a normal form: each option's move, condition and assignments, in order.
+    static func list(_ targets: [Target], renamed: [String: String] = [:]) -> String {
+        targets.map { "\(move($0, renamed: renamed)) if \(expression($0.condition) ?? "-") set \(assignments($0.set) ?? "-")" }.joined(separator: "; ")
+    }
+
+    static func fields(_ fields: [Field]?) -> String? {
+        fields.map { "{ " + $0.map { "\($0.name.text): \($0.type)" }.sorted().joined(separator: ", ") + " }" }
+    }
+
+    static func assignments(_ list: [Assignment]) -> String? {
+        list.isEmpty ? nil : "{ " + list.map { "\($0.key.text): \(expression($0.expression) ?? "")" }.sorted().joined(separator: ", ") + " }"
+    }
+
+    /// An expression in a normal form: parsed and printed with single spaces and full parentheses, so that
+    /// spacing and redundant parentheses do not count; the text itself when it does not parse.
+    static func expression(_ source: ExpressionSource?) -> String? {
+        guard let source else { return nil }
+        switch ExpressionParser.parse(source) {
+        case .success(let parsed): return normal(parsed.root)
+        case .failure: return source.text
         }
+    }
 
-        /// An expression in a normal form: parsed and printed with single spaces and full parentheses, so that
-        /// spacing and redundant parentheses do not count; the text itself when it does not parse.
-        func expression(_ source: ExpressionSource?) -> String? {
-            guard let source else { return nil }
-            switch ExpressionParser.parse(source) {
-            case .success(let parsed): return Self.normal(parsed.root)
-            case .failure: return source.text
-            }
-        }
-
-        static func normal(_ node: ExpressionNode) -> String {
-            switch node {
-            case .literal(let value, _): return value.jsonText
-            case .path(let path): return path.description
-            case .exists(let path, _): return "exists(\(path.description))"
-            case .unary(let op, let operand, _): return op.rawValue + normal(operand)
-            case .binary(let op, let lhs, let rhs, _): return "(\(normal(lhs)) \(op.rawValue) \(normal(rhs)))"
-            case .conditional(let condition, let then, let otherwise, _): return "(\(normal(condition)) ? \(normal(then)) : \(normal(otherwise)))"
-            case .membership(let value, let list, _): return "(\(normal(value)) in [\(list.map(normal).joined(separator: ", "))])"
-            }
+    static func normal(_ node: ExpressionNode) -> String {
+        switch node {
+        case .literal(let value, _): return value.jsonText
+        case .path(let path): return path.description
+        case .exists(let path, _): return "exists(\(path.description))"
+        case .unary(let op, let operand, _): return op.rawValue + normal(operand)
+        case .binary(let op, let lhs, let rhs, _): return "(\(normal(lhs)) \(op.rawValue) \(normal(rhs)))"
+        case .conditional(let condition, let then, let otherwise, _): return "(\(normal(condition)) ? \(normal(then)) : \(normal(otherwise)))"
+        case .membership(let value, let list, _): return "(\(normal(value)) in [\(list.map(normal).joined(separator: ", "))])"
         }
     }
 }

@@ -51,6 +51,8 @@ struct FlowDiffTests {
         var check: ChangeCheck
         var from: String
         var to: String
+        /// Further replacements made with the first (a rename touches every use).
+        var more: [[String]] = []
         var description: String { "\(check.rawValue): \(from) → \(to)" }
     }
 
@@ -58,6 +60,7 @@ struct FlowDiffTests {
         Case(check: .startChanged, from: "start: ask", to: "start: review"),
         Case(check: .stepAdded, from: "  done: { kind: finish }", to: "  extra: { next: done }\n  done: { kind: finish }"),
         Case(check: .stepRemoved, from: "  review:\n    title: Review\n    next: done\n", to: ""),
+        Case(check: .stepRenamed, from: "      - review\n  review:", to: "      - reviewIt\n  reviewIt:"),
         Case(check: .stepKindChanged, from: "  review:\n    title: Review\n", to: "  review:\n    kind: action\n    title: Review\n"),
         Case(check: .stepTitleChanged, from: "title: Review", to: "title: Check it"),
         Case(check: .stepResultChanged, from: "result: { amount: int }", to: "result: { amount: number }"),
@@ -68,6 +71,7 @@ struct FlowDiffTests {
         Case(check: .setChanged, from: "set: { amount: result.amount }", to: "set: { amount: result.amount + 1 }"),
         Case(check: .eventAdded, from: "  help:\n", to: "  help:\n  other:\n"),
         Case(check: .eventRemoved, from: "  help:\n", to: "  help:\n  other:\n"),
+        Case(check: .eventRenamed, from: "  help:\n", to: "  assist:\n", more: [["on: { help: ask }", "on: { assist: ask }"]]),
         Case(check: .eventChanged, from: "big: \"result.amount > 100\"", to: "big: \"result.amount > 200\""),
         Case(check: .stateKeyAdded, from: "  name: string?", to: "  name: string?\n  note: string?"),
         Case(check: .stateKeyRemoved, from: "  name: string?\n", to: ""),
@@ -79,7 +83,8 @@ struct FlowDiffTests {
         Case(check: .entryPathChanged, from: "path: /t/{amount}", to: "path: /t/{name}"),
         Case(check: .entryStepChanged, from: "    step: ask\n    path", to: "    step: review\n    path"),
         Case(check: .outcomeAdded, from: "  done: { kind: finish }", to: "  done: { kind: finish }\n  quit: { kind: finish }"),
-        Case(check: .outcomeRemoved, from: "  done: { kind: finish }", to: "  done: { kind: finish, outcome: finished }"),
+        Case(check: .outcomeRemoved, from: "  done: { kind: finish }", to: "  done: { kind: finish }\n  quit: { kind: finish }"),
+        Case(check: .outcomeRenamed, from: "  done: { kind: finish }", to: "  done: { kind: finish, outcome: finished }"),
         Case(check: .nestedFlowChanged, from: "flow: nested/login.yaml", to: "flow: nested/signin.yaml"),
         Case(check: .stepUnreachable, from: "      - review", to: "      - done"),
         Case(check: .stepNowReachable, from: "    title: Review\n    next: done", to: "    title: Review\n    next: login"),
@@ -97,6 +102,14 @@ struct FlowDiffTests {
         Case(check: .stepUnreachable, from: "title: Review", to: "title: Check"),
         Case(check: .outcomeRemoved, from: "  done: { kind: finish }", to: "  done: { kind: finish, outcome: done }"),
         Case(check: .stepRemoved, from: "  done: { kind: finish }", to: "  extra: { next: done }\n  done: { kind: finish }"),
+        // Removed and added, but not alike: another file, other transitions, nothing moves to either.
+        Case(check: .stepRenamed, from: "  login:\n    kind: flow\n    flow: nested/login.yaml\n    next: done\n",
+             to: "  other:\n    kind: flow\n    flow: nested/other.yaml\n    next: review\n"),
+        // The same title only: one thing of three agrees.
+        Case(check: .stepRenamed, from: "  review:\n    title: Review\n    next: done\n", to: "  review2:\n    title: Review\n    next: login\n",
+             more: [["      - review\n", "      - { back: ask }\n"]]),
+        // Handled by the same step, but on another target.
+        Case(check: .eventRenamed, from: "  help:\n", to: "  assist:\n", more: [["on: { help: ask }", "on: { assist: check }"]]),
     ]
 
     static func flow(_ text: String, file: String = "t.yaml") throws -> Flow {
@@ -107,13 +120,18 @@ struct FlowDiffTests {
 
     static func changed(_ change: Case) throws -> String {
         #expect(base.contains(change.from), "the base flow holds \(change.from)")
-        return base.replacingOccurrences(of: change.from, with: change.to)
+        var text = base.replacingOccurrences(of: change.from, with: change.to)
+        for pair in change.more {
+            #expect(text.contains(pair[0]), "the changed flow holds \(pair[0])")
+            text = text.replacingOccurrences(of: pair[0], with: pair[1])
+        }
+        return text
     }
 
     @Test(arguments: triggering)
     func eachCheckFires(_ change: Case) throws {
         // Removed-type checks read the pair the other way round (the base is the new file).
-        let reversed = [.eventRemoved].contains(change.check)
+        let reversed = [.eventRemoved, .outcomeRemoved].contains(change.check)
         let old = try Self.flow(reversed ? Self.changed(change) : Self.base, file: "old.yaml")
         let new = try Self.flow(reversed ? Self.base : Self.changed(change), file: "new.yaml")
         let changes = FlowDiff.compare(old: old, new: new)
