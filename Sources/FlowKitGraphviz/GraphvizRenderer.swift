@@ -246,6 +246,15 @@ public enum GraphvizRenderer {
             if node.isStart { set("penwidth", "2") }
             if node.highlighted { set("color", "#d35400"); set("penwidth", "2.5") }
             if node.neverShown { set("color", "#c0392b"); set("penwidth", "2.5") }
+            switch node.change {
+            case .added?: set("color", "#2e7d32"); set("fillcolor", "#e9f7ef"); set("penwidth", "2"); set("style", node.role == .screen ? "rounded,filled" : "filled")
+            case .removed?:
+                set("color", "#c0392b"); set("fontcolor", "#c0392b"); set("fillcolor", "#fdecea")
+                set("style", node.role == .screen ? "rounded,filled,dashed" : "filled,dashed")
+            case .changed?: set("color", "#e67e22"); set("fillcolor", "#fff3e0"); set("penwidth", "2"); set("style", node.role == .screen ? "rounded,filled" : "filled")
+            case .unchanged?: set("color", "#c8c8c8"); set("fontcolor", "#999999"); if node.role != .screen { set("fillcolor", "#f7f7f7") }
+            case nil: break
+            }
             if let failure = node.failure {
                 set("tooltip", escapeLabel(failure))
                 if node.role != .failureNote { set("color", "#c0392b"); set("penwidth", "3"); set("fillcolor", "#fdecea") }
@@ -266,6 +275,13 @@ public enum GraphvizRenderer {
                 if diagram.nodes[edge.from].role == .failureNote { set("style", "dashed") }
             }
             if edge.highlighted { set("color", "#d35400"); set("penwidth", "2.5"); set("fontcolor", "#d35400") }
+            switch edge.change {
+            case .added?: set("color", "#2e7d32"); set("fontcolor", "#2e7d32"); set("penwidth", "2")
+            case .removed?: set("color", "#c0392b"); set("fontcolor", "#c0392b"); set("style", "dashed"); set("penwidth", "1.5")
+            case .changed?: set("color", "#e67e22"); set("fontcolor", "#a04000"); set("penwidth", "2")
+            case .unchanged?: set("color", "#c8c8c8"); set("fontcolor", "#aaaaaa")
+            case nil: break
+            }
             // Coverage: an edge taken is solid with its hit count, one never taken red and dashed.
             if let hits = edge.hits, let note = edge.coverageLabel {
                 label = (label.isEmpty ? "" : label + "\n") + note

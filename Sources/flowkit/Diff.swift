@@ -26,19 +26,21 @@ struct Diff: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Compare each file with its version at this git revision.", valueName: "rev"))
     var git: String?
 
-    @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output format: text, json, markdown, github or changelog.", valueName: "format"))
     var format: DiffFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: each new file's nearest .flowkit.yml).", valueName: "file"),
+            completion: .file(extensions: ["yml", "yaml"]))
+    var config: String?
 
     @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 1 when a change of this level or worse is found: breaking or warning.", valueName: "level"))
     var failOn: FailLevel?
 
+    @Flag(name: .customLong("fix-scripts"), help: "Rewrite the scripts of the compared flows for the steps, events and outcomes they renamed.")
+    var fixScripts = false
+
     @Flag(name: .long, help: "List the checks with their levels.")
     var checks = false
-
-    /// The formats `diff` writes.
-    enum DiffFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
 
     /// The levels `--fail-on` takes.
     enum FailLevel: String, ExpressibleByArgument, CaseIterable {
@@ -59,25 +61,22 @@ struct Diff: ParsableCommand {
             }.joined(separator: "\n") + "\n")
             return
         }
-        let report: DiffReport
-        var problems: [String] = []
+        let outcome: DiffFrontend.Outcome
         do {
-            if let git {
-                let comparison = try FlowDiff.compare(paths: files, atRevision: git)
-                for note in comparison.notes { printNote(note) }
-                problems = comparison.problems
-                report = DiffReport(old: git, new: files.joined(separator: " "), changes: comparison.changes)
-            } else {
-                let flows = try files.map { path throws(FlowDiff.Problem) in try FlowDiff.load(path: path) }
-                report = DiffReport(old: files[0], new: files[1], changes: FlowDiff.compare(old: flows[0], new: flows[1]))
-            }
+            outcome = try DiffFrontend.run(DiffFrontend.Options(files: files, revision: git, format: format, configuration: config, fixScripts: fixScripts))
         } catch {
             let findings = error.findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: error.findings, fileCount: 1))
             throw CommandFailure(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), errors: [error.message], exitCode: 2)
         }
-        let reporter: any DiffReporter = format == .json ? DiffJSONReporter() : DiffTextReporter()
-        try StandardOutput.write(reporter.render(report))
-        if !problems.isEmpty { throw CommandFailure(errors: problems, exitCode: 2) }
+        for note in outcome.notes { printNote(note) }
+        for script in outcome.fixed {
+            for edit in script.edits {
+                printNote("\(Identifier.display(script.file, limit: .max, quoting: false)):\(edit.line):\(edit.column): \(edit.kind) '\(Identifier.display(edit.old))' is now '\(Identifier.display(edit.new))'")
+            }
+        }
+        try StandardOutput.write(outcome.output)
+        if !outcome.problems.isEmpty { throw CommandFailure(errors: outcome.problems, exitCode: 2) }
+        let report = outcome.report
         if let failOn {
             let threshold: ChangeLevel = failOn == .breaking ? .breaking : .warning
             let found = report.changes.filter { $0.level >= threshold }.count
@@ -85,3 +84,5 @@ struct Diff: ParsableCommand {
         }
     }
 }
+
+extension DiffFormat: ExpressibleByArgument {}

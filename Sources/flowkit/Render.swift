@@ -20,6 +20,13 @@ struct Render: ParsableCommand {
               flowkit render --svg flows/booking.json --focus checkout --radius 1
               flowkit simulate --script flows/scripts/transfer.yaml --trace-out run.json
               flowkit render --png flows/transfer.yaml --trace run.json -o run.png
+              flowkit render --diff flows/transfer.yaml flows/transfer.json --mermaid -o -
+
+            With --diff OLD, the picture is of the change from OLD to the flow given: added steps and edges \
+            green, changed ones orange, removed ones red dashed where they were, the rest grey (the changes \
+            'flowkit diff' reports). --focus-changes draws only the steps a change touches and their neighbours \
+            (--radius, 1 by default there). The default output name is the flow's with '.diff' before the \
+            format's extension.
             """)
 
     /// The formats `render` writes.
@@ -54,7 +61,7 @@ struct Render: ParsableCommand {
     var focus: String?
 
     @Option(name: .long, help: ArgumentHelp("With --focus: how many moves away from the step to draw.", valueName: "n"))
-    var radius: Int = 2
+    var radius: Int?
 
     @Option(name: .long, help: ArgumentHelp("Draw coverage written by 'simulate --coverage-report json:PATH' (or merged) on the diagram.", valueName: "file"),
             completion: .file(extensions: ["json"]))
@@ -66,6 +73,13 @@ struct Render: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("With --trace: the scenario to draw (default: the first).", valueName: "name"))
     var scenario: String?
+
+    @Option(name: .long, help: ArgumentHelp("Draw the change from this older version of the flow.", valueName: "old"),
+            completion: .file(extensions: ["json", "yaml", "yml"]))
+    var diff: String?
+
+    @Flag(name: .customLong("focus-changes"), help: "With --diff: draw only the changed steps and their neighbours.")
+    var focusChanges = false
 
     @Option(name: .long, help: ArgumentHelp("The Graphviz layout engine.", valueName: "engine"),
             completion: .list(["dot", "neato", "fdp", "sfdp", "circo", "twopi", "osage", "patchwork"]))
@@ -80,7 +94,10 @@ struct Render: ParsableCommand {
             throw ValidationError("choose one format: --svg, --png, --dot, --mermaid or --format")
         }
         if let rankdir, !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(Identifier.display(rankdir))'") }
-        if radius < 0 { throw ValidationError("--radius takes a number of moves, 0 or more") }
+        if let radius, radius < 0 { throw ValidationError("--radius takes a number of moves, 0 or more") }
+        if focusChanges && diff == nil { throw ValidationError("--focus-changes draws the neighbourhood of a change; give --diff OLD") }
+        if diff != nil && (trace != nil || coverage != nil) { throw ValidationError("--diff draws a change; it does not draw --trace or --coverage") }
+        if diff != nil && focus != nil && focusChanges { throw ValidationError("give --focus STEP or --focus-changes, not both") }
         if !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds above 0") }
         if engine.isEmpty || !engine.allSatisfy({ $0.isLetter || $0.isNumber }) {
             throw ValidationError("--engine takes a Graphviz layout engine name such as dot or neato")
@@ -101,7 +118,7 @@ struct Render: ParsableCommand {
             let text = TextReporter(color: ColorChoice.auto.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
             throw CommandFailure(findings: text, errors: ["\(file) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : "")], exitCode: 1)
         }
-        var options = DiagramOptions(focus: focus, radius: radius)
+        var options = DiagramOptions(focus: focus, radius: radius ?? (focusChanges ? 1 : 2))
         options.direction = rankdir
         options.legend = legend
         if let trace {
@@ -133,7 +150,17 @@ struct Render: ParsableCommand {
         }
         let diagram: FlowDiagram
         do {
-            diagram = try FlowDiagram(flow: flow, options: options)
+            if let diff {
+                let old: Flow
+                do {
+                    old = try FlowDiff.load(path: diff)
+                } catch {
+                    throw CommandFailure(errors: [error.message], exitCode: 2)
+                }
+                diagram = try FlowDiagram(change: old, to: flow, options: options, focusOnChanges: focusChanges)
+            } else {
+                diagram = try FlowDiagram(flow: flow, options: options)
+            }
         } catch let error as DiagramError {
             throw ValidationError("--focus: \(error)")
         }
@@ -150,7 +177,7 @@ struct Render: ParsableCommand {
             for warning in rendered.warnings { printNote("flowkit: warning: Graphviz: \(warning)") }
             bytes = rendered.data
         }
-        let destination = try output ?? Self.defaultOutput(for: file, format: chosenFormat)
+        let destination = try output ?? Self.defaultOutput(for: file, format: chosenFormat, suffix: diff == nil ? "" : ".diff")
         try OutputFile.write(bytes, to: destination)
         if destination != OutputFile.standardOutputName {
             printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false))")
@@ -159,8 +186,8 @@ struct Render: ParsableCommand {
 
     /// The input's path with its extension replaced by the format's; an error when that names the input file
     /// itself (`render --mermaid flow.mmd`, or a link or a case-insensitive file system making them one file).
-    static func defaultOutput(for input: String, format: Format) throws -> String {
-        let destination = (input as NSString).deletingPathExtension + "." + format.fileExtension
+    static func defaultOutput(for input: String, format: Format, suffix: String = "") throws -> String {
+        let destination = (input as NSString).deletingPathExtension + suffix + "." + format.fileExtension
         var inputInfo = stat()
         var destinationInfo = stat()
         let sameName = destination == input

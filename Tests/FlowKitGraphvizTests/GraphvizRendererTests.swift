@@ -45,6 +45,19 @@ func residentBytes() -> Int {
 
 @Suite("Graphviz renderer", .serialized)
 struct GraphvizRendererTests {
+    /// The picture of the README's example change: added green, changed orange, removed red dashed, the rest grey.
+    @Test func changePictureGolden() throws {
+        func load(_ path: String) throws -> Flow {
+            try FlowDiff.load(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + path))), file: path, name: path)
+        }
+        let diagram = try FlowDiagram(change: try load("flows/transfer.yaml"), to: try load("docs/examples/transfer-v2.yaml"))
+        let dot = String(decoding: try GraphvizRenderer.render(diagram, format: .dot).data, as: UTF8.self)
+        try expectGolden(dot, "transfer-v2.diff.dot")
+        try expectGolden(MermaidWriter.write(diagram), "transfer-v2.diff.mmd")
+        let svg = try GraphvizRenderer.render(diagram, format: .svg).data
+        #expect(xmlError(svg) == nil)
+    }
+
     @Test(arguments: sampleFlows)
     func dotGolden(_ name: String) throws {
         let dot = String(decoding: try GraphvizRenderer.render(try sampleDiagram(name), format: .dot).data, as: UTF8.self)

@@ -102,4 +102,71 @@ struct DiffCommandTests {
         #expect(option.status == 2)
         #expect(option.stderr.contains("is not a git revision"))
     }
+
+    @Test func theMarkdownCommentEmbedsThePictureAndGitHubAnnotatesTheNewFile() throws {
+        let markdown = try flowkit(["diff", "--format", "markdown", "flows/transfer.yaml", "docs/examples/transfer-v2.yaml"])
+        #expect(markdown.status == 0)
+        #expect(markdown.stdout.hasPrefix("### Flow changes\n\n8 changes: 2 breaking, 0 warnings, 6 info\n"))
+        #expect(markdown.stdout.contains("```mermaid\n") && markdown.stdout.contains("class n6 added"))
+        let github = try flowkit(["diff", "--format", "github", "flows/transfer.yaml", "docs/examples/transfer-v2.yaml", "--fail-on", "breaking"])
+        #expect(github.status == 1)
+        #expect(github.stdout.split(separator: "\n").count == 8)
+        #expect(github.stdout.contains("::error file=docs/examples/transfer-v2.yaml,title=flowkit diff (step_removed)::step 'alert' removed (was at flows/transfer.yaml:86:3)\n"))
+        let changelog = try flowkit(["diff", "--format", "changelog", "flows/transfer.yaml", "docs/examples/transfer-v2.yaml"])
+        #expect(changelog.stdout.split(separator: "\n").count == 6)
+    }
+
+    @Test func levelsComeFromTheConfiguration() throws {
+        let files = try pair { $0.replacingOccurrences(of: "title: Choose tariff", with: "title: Pick a tariff") }
+        defer { try? FileManager.default.removeItem(atPath: files.folder) }
+        #expect(try flowkit(["diff", files.old, files.new, "--fail-on", "warning"]).status == 0)
+        try "diff:\n  levels:\n    step_title_changed: breaking\n".write(toFile: files.folder + "/.flowkit.yml", atomically: true, encoding: .utf8)
+        let raised = try flowkit(["diff", files.old, files.new, "--fail-on", "breaking"])
+        #expect(raised.status == 1)
+        #expect(raised.stdout.contains(": breaking: the title of step 'tariffs' changed"))
+        try "diff:\n  levels:\n    step_title_change: breaking\n".write(toFile: files.folder + "/.flowkit.yml", atomically: true, encoding: .utf8)
+        let broken = try flowkit(["diff", files.old, files.new])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains(".flowkit.yml:3:5: unknown check 'step_title_change'; did you mean 'step_title_changed'?"), "\(broken.stderr)")
+        #expect(broken.stdout.isEmpty)
+    }
+
+    @Test func renderDiffDrawsTheChangeNextToTheNewFile() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-render-diff-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/docs/examples/transfer-v2.yaml", toPath: folder + "/transfer.yaml")
+        let png = try flowkit(["render", "--diff", "flows/transfer.yaml", folder + "/transfer.yaml", "--png"])
+        #expect(png.status == 0, "\(png.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/transfer.diff.png"))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let mermaid = try flowkit(["render", "--diff", "flows/transfer.yaml", folder + "/transfer.yaml", "--mermaid", "--focus-changes", "-o", "-"])
+        #expect(mermaid.status == 0)
+        #expect(mermaid.stdout.contains("classDef added") && mermaid.stdout.contains(" : + on confirmationCancel"))
+        let lonely = try flowkit(["render", "--focus-changes", "flows/transfer.yaml", "--mermaid", "-o", "-"])
+        #expect(lonely.status != 0)
+        #expect(lonely.stderr.contains("--focus-changes draws the neighbourhood of a change; give --diff OLD"))
+        let script = try flowkit(["render", "--diff", "flows/scripts/transfer.yaml", "flows/transfer.yaml", "--mermaid", "-o", "-"])
+        #expect(script.status == 2)
+        #expect(script.stderr.contains("is a simulation script, not a flow"))
+    }
+
+    @Test func fixScriptsRewritesTheScriptsOfTheNewFileAndSaysWhat() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-fix-scripts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/scripts", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/old.yaml")
+        try FileManager.default.copyItem(atPath: packageRoot + "/docs/examples/transfer-v2.yaml", toPath: folder + "/transfer.yaml")
+        let script = try String(contentsOfFile: packageRoot + "/flows/scripts/transfer.yaml", encoding: .utf8)
+        try script.write(toFile: folder + "/scripts/transfer.yaml", atomically: true, encoding: .utf8)
+        // A script of another flow that names a step 'success' too is left alone.
+        let other = script.replacingOccurrences(of: "flow: ../transfer.yaml", with: "flow: ../old.yaml")
+        try other.write(toFile: folder + "/scripts/old.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["diff", folder + "/old.yaml", folder + "/transfer.yaml", "--fix-scripts"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(folder)/scripts/transfer.yaml:14:9: step 'success' is now 'sent'\n"), "\(result.stderr)")
+        let fixed = try String(contentsOfFile: folder + "/scripts/transfer.yaml", encoding: .utf8)
+        #expect(fixed == script.replacingOccurrences(of: "- success: {}", with: "- sent: {}").replacingOccurrences(of: "confirmation, success, finish]", with: "confirmation, sent, finish]"))
+        #expect(try String(contentsOfFile: folder + "/scripts/old.yaml", encoding: .utf8) == other)
+    }
 }

@@ -14,6 +14,9 @@ struct ExamplesTests {
         let path = try folder(with: [:])
         try FileManager.default.copyItem(atPath: packageRoot + "/flows", toPath: path + "/flows")
         if !withBroken { try FileManager.default.removeItem(atPath: path + "/flows/broken") }
+        // The README's example of a changed flow, compared with the samples.
+        try FileManager.default.createDirectory(atPath: path + "/docs", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: packageRoot + "/docs/examples", toPath: path + "/docs/examples")
         try FileManager.default.createDirectory(atPath: path + "/bin", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: path + "/bin/flowkit", withDestinationPath: flowkitBinary)
         return path

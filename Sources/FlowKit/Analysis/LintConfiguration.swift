@@ -20,6 +20,9 @@ public struct LintConfiguration: Sendable {
     public var include: [Glob] = []
     /// Files not to check, even when included.
     public var exclude: [Glob] = []
+    /// `diff: { levels: { CHECK: LEVEL } }`: the level `flowkit diff` gives each change of a check, in place of
+    /// the check's own.
+    public var diffLevels: [ChangeCheck: ChangeLevel] = [:]
     /// The folder the globs are relative to.
     public var directory: String
     /// The configuration file, when there is one.
@@ -101,8 +104,32 @@ public struct LintConfiguration: Sendable {
                 }
             case "include": configuration.include = try globs(entry.value, key: "include")
             case "exclude": configuration.exclude = try globs(entry.value, key: "exclude")
+            case "diff":
+                guard let settings = entry.value.entries else { throw fail("'diff' takes a mapping with 'levels', found \(entry.value.kindDescription)", entry.value.position) }
+                for setting in settings {
+                    guard setting.key == "levels" else {
+                        throw fail("unknown key '\(Identifier.display(setting.key))' in 'diff'\(Suggestions.didYouMean(setting.key, in: ["levels"]))", setting.keyPosition)
+                    }
+                    guard let pairs = setting.value.entries else {
+                        throw fail("'levels' maps checks to breaking, warning or info, found \(setting.value.kindDescription)", setting.value.position)
+                    }
+                    let checks = ChangeCheck.allCases.map(\.rawValue)
+                    let levels = ChangeLevel.allCases.map(\.rawValue)
+                    for pair in pairs {
+                        guard let check = ChangeCheck(rawValue: pair.key) else {
+                            throw fail("unknown check '\(Identifier.display(pair.key))'\(Suggestions.didYouMean(pair.key, in: checks))", pair.keyPosition)
+                        }
+                        guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
+                            throw fail("the level of '\(Identifier.display(pair.key))' must be breaking, warning or info, found \(pair.value.kindDescription)", pair.value.position)
+                        }
+                        guard let level = ChangeLevel(rawValue: text) else {
+                            throw fail("level '\(Identifier.display(text))' must be breaking, warning or info\(Suggestions.didYouMean(text, in: levels))", pair.value.position)
+                        }
+                        configuration.diffLevels[check] = level
+                    }
+                }
             default:
-                throw fail("unknown key '\(Identifier.display(entry.key))'\(Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude"]))", entry.keyPosition)
+                throw fail("unknown key '\(Identifier.display(entry.key))'\(Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff"]))", entry.keyPosition)
             }
         }
         return configuration

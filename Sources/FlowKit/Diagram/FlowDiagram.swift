@@ -27,6 +27,16 @@ public struct FlowDiagram: Sendable {
         case entry
         /// A note: where a drawn run failed, and why.
         case failureNote
+
+        /// The role of a step of `kind`.
+        init(_ kind: StepKind) {
+            switch kind {
+            case .screen: self = .screen
+            case .action: self = .action
+            case .flow: self = .flow
+            case .finish: self = .finish
+            }
+        }
     }
 
     /// How an edge moves through the history, which decides its line style.
@@ -61,6 +71,20 @@ public struct FlowDiagram: Sendable {
         public var inLegend: Bool = false
         /// With coverage drawn: a step no run showed.
         public var neverShown: Bool = false
+        /// In a picture of a change (`render --diff`): what the change did to the step.
+        public var change: ChangeMark? = nil
+    }
+
+    /// What a change did to a node or an edge, in a picture of the change (`render --diff`).
+    public enum ChangeMark: String, Sendable, Equatable {
+        /// Only in the new file (drawn green).
+        case added
+        /// Only in the old file, drawn where it was (a red dashed ghost).
+        case removed
+        /// In both, changed (drawn orange).
+        case changed
+        /// In both, the same (drawn grey).
+        case unchanged
     }
 
     /// An edge between two nodes, by index into `nodes`.
@@ -84,6 +108,10 @@ public struct FlowDiagram: Sendable {
         public var hits: Int? = nil
         /// With coverage drawn, for a `"*"` option: at how many of the steps that use it runs took it.
         public var sharedSteps: SharedUse? = nil
+        /// In a picture of a change: what the change did to the option.
+        public var change: ChangeMark? = nil
+        /// Where the option is written in the flow file (nil for edges that are no option: start, entries, notes).
+        var position: SourcePosition? = nil
 
         /// How many of the steps that use a `"*"` option took it.
         public struct SharedUse: Sendable, Equatable {
@@ -138,6 +166,8 @@ public struct DiagramOptions: Sendable {
     /// The coverage to draw (`render --coverage`): hit counts on edges taken, red dashed edges never taken, steps
     /// never shown outlined in red, and a summary under the title.
     public var coverage: FileCoverage?
+    /// Only steps within `radius` moves of any of these, when not empty (a picture of a change's neighbourhood).
+    var focusSteps: Set<String> = []
 
     /// Options that draw a run on the diagram: the steps it showed and the edges it took, numbered in run order.
     /// Each completion is matched to the edge it took: the step's own handler or `next`, else the `"*"` one; a
@@ -210,19 +240,16 @@ extension FlowDiagram {
                 throw DiagramError.unknownFocus(focus, suggestion: Suggestions.closest(to: focus, in: graph.names))
             }
             included = Self.neighbourhood(of: Int(center), radius: max(0, options.radius), flow: flow, graph: graph)
+        } else if !options.focusSteps.isEmpty {
+            let centers = options.focusSteps.compactMap { graph.ids[$0].map(Int.init) }
+            included = Self.neighbourhood(of: centers, radius: max(0, options.radius), flow: flow, graph: graph)
         }
         let runStartedAtStart = !options.highlightedSteps.isEmpty && options.startedAtEntry == nil
         var nodes: [Node] = [Node(id: "start", label: "", step: nil, role: .initial, isStart: false, highlighted: runStartedAtStart)]
         var stepNode = [Int](repeating: -1, count: flow.steps.count)
         for (id, step) in flow.steps.enumerated() where included[id] {
             stepNode[id] = nodes.count
-            let role: Role
-            switch step.kind {
-            case .screen: role = .screen
-            case .action: role = .action
-            case .flow: role = .flow
-            case .finish: role = .finish
-            }
+            let role = Role(step.kind)
             var name = step.name.text
             // A finish step shows the outcome it ends the flow with, when that is not its own name.
             if step.kind == .finish, let outcome = step.outcome?.text, outcome != name { name += " → \(outcome)" }
@@ -307,6 +334,7 @@ extension FlowDiagram {
                     // The event and the condition on lines of their own, so that labels stay narrow.
                     var edge = Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"),
                                     style: style, highlighted: !order.isEmpty, order: order)
+                    edge.position = target.position
                     if let coverage {
                         let at = CoverageIndex.Position(line: target.position.line, column: target.position.column)
                         if step.name.text == "*" {
@@ -492,6 +520,11 @@ extension FlowDiagram {
 
     /// Steps within `radius` moves of `center`, following moves in either direction.
     static func neighbourhood(of center: Int, radius: Int, flow: Flow, graph: FlowGraph) -> [Bool] {
+        neighbourhood(of: [center], radius: radius, flow: flow, graph: graph)
+    }
+
+    /// Steps within `radius` moves of any of `centers`, following moves in either direction.
+    static func neighbourhood(of centers: [Int], radius: Int, flow: Flow, graph: FlowGraph) -> [Bool] {
         let n = flow.steps.count
         var neighbours = [[Int]](repeating: [], count: n)
         func link(_ a: Int, _ b: Int) {
@@ -508,8 +541,11 @@ extension FlowDiagram {
             }
         }
         var distance = [Int](repeating: -1, count: n)
-        distance[center] = 0
-        var queue = [center]
+        var queue: [Int] = []
+        for center in centers where distance[center] < 0 {
+            distance[center] = 0
+            queue.append(center)
+        }
         var head = 0
         while head < queue.count {
             let v = queue[head]

@@ -21,6 +21,12 @@ public enum MermaidWriter {
         if diagram.nodes.contains(where: \.neverShown) {
             lines.append("    classDef nevershown stroke:#c0392b,stroke-width:3px,stroke-dasharray:5 3")
         }
+        if diagram.nodes.contains(where: { $0.change != nil }) {
+            lines.append("    classDef added fill:#e9f7ef,stroke:#2e7d32,stroke-width:2px")
+            lines.append("    classDef removed fill:#fdecea,stroke:#c0392b,stroke-dasharray:5 3,color:#c0392b")
+            lines.append("    classDef changed fill:#fff3e0,stroke:#e67e22,stroke-width:2px")
+            lines.append("    classDef unchanged fill:#f7f7f7,stroke:#c8c8c8,color:#999999")
+        }
         var classes: [String: [String]] = [:]
         var legend: [String] = []
         for node in diagram.nodes {
@@ -40,6 +46,7 @@ public enum MermaidWriter {
             if node.highlighted { classes["highlighted", default: []].append(node.id) }
             if node.failure != nil { classes["failed", default: []].append(node.id) }
             if node.neverShown { classes["nevershown", default: []].append(node.id) }
+            if let change = node.change { classes[change.rawValue, default: []].append(node.id) }
             if node.inLegend {
                 legend.append("        state \"\(escape(node.label))\" as \(node.id)")
             } else {
@@ -59,6 +66,14 @@ public enum MermaidWriter {
             if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + ". " + label }
             // Coverage: Mermaid cannot colour one transition, so the label says it.
             if let note = edge.coverageLabel { label = (label.isEmpty ? "" : label + " ") + (edge.hits == 0 ? "✗ " : "") + note }
+            // A change: Mermaid cannot colour one transition either, so the label says what happened to it.
+            switch edge.change {
+            case .added?: label = "+ " + label
+            case .removed?: label = "− " + label
+            case .changed?: label = "~ " + label
+            case .unchanged?, nil: break
+            }
+            label = label.trimmingCharacters(in: .whitespaces)
             let line = "\(from) --> \(to)" + (label.isEmpty ? "" : " : \(escape(label))")
             if edge.inLegend { legend.append("        " + line) } else { lines.append("    " + line) }
         }

@@ -1,5 +1,5 @@
 /// `flowkit diff --format json`: `{"changes": [...], "summary": {"breaking": N, "warning": N, "info": N}}`, each change
-/// with its `check`, `level`, `message`, and `old` and `new` places (`{"file", "line", "column"}` or null).
+/// with its `check`, `level`, `message`, `file` (the new file of the two), and `old` and `new` places (`{"file", "line", "column"}` or null).
 public struct DiffJSONReporter: DiffReporter {
     public static let identifier = "json"
 
@@ -13,7 +13,7 @@ public struct DiffJSONReporter: DiffReporter {
         }
         let changes = report.changes.map { change in
             "{\"check\": \"\(change.check.rawValue)\", \"level\": \"\(change.level.rawValue)\", \"message\": \(JSONText.string(change.message)), "
-                + "\"old\": \(place(change.old)), \"new\": \(place(change.new))}"
+                + "\"file\": \(JSONText.string(change.file)), \"old\": \(place(change.old)), \"new\": \(place(change.new))}"
         }
         return "{\"changes\": [" + (changes.isEmpty ? "" : "\n  " + changes.joined(separator: ",\n  ") + "\n") + "],\n"
             + " \"summary\": {\"breaking\": \(report.count(.breaking)), \"warning\": \(report.count(.warning)), \"info\": \(report.count(.info))}}\n"

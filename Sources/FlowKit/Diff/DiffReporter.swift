@@ -6,12 +6,29 @@ public struct DiffReport: Sendable {
     public var new: String
     /// The changes, in the order `FlowDiff.compare` gives them.
     public var changes: [FlowChange]
+    /// Each changed file's change drawn as a Mermaid flowchart, for the Markdown format to embed.
+    public var pictures: [Picture]
+
+    /// A changed file's picture.
+    public struct Picture: Sendable {
+        /// The new file, as named.
+        public var file: String
+        /// The Mermaid flowchart.
+        public var mermaid: String
+
+        /// Creates a picture.
+        public init(file: String, mermaid: String) {
+            self.file = file
+            self.mermaid = mermaid
+        }
+    }
 
     /// Creates a report.
-    public init(old: String, new: String, changes: [FlowChange]) {
+    public init(old: String, new: String, changes: [FlowChange], pictures: [Picture] = []) {
         self.old = old
         self.new = new
         self.changes = changes
+        self.pictures = pictures
     }
 
     /// How many changes there are of `level`.
@@ -22,6 +39,31 @@ public struct DiffReport: Sendable {
         guard !changes.isEmpty else { return "no changes" }
         let warnings = count(.warning)
         return "\(changes.count) change\(changes.count == 1 ? "" : "s"): \(count(.breaking)) breaking, \(warnings) warning\(warnings == 1 ? "" : "s"), \(count(.info)) info"
+    }
+}
+
+/// The output formats of `flowkit diff` (docs/format.md, "Flow changes").
+public enum DiffFormat: String, Sendable, CaseIterable {
+    /// One line per change, then a summary.
+    case text
+    /// The changes as JSON.
+    case json
+    /// A pull request comment: a summary table, the changes by level, the picture.
+    case markdown
+    /// GitHub Actions annotations on the new file's lines.
+    case github
+    /// One line per change a user of the flow sees.
+    case changelog
+
+    /// The reporter that writes this format.
+    public var reporter: any DiffReporter {
+        switch self {
+        case .text: return DiffTextReporter()
+        case .json: return DiffJSONReporter()
+        case .markdown: return DiffMarkdownReporter()
+        case .github: return DiffGitHubReporter()
+        case .changelog: return DiffChangelogReporter()
+        }
     }
 }
 

@@ -94,6 +94,18 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// Whether only those who read the flow's inside see a change of this check (transitions, conditions, sets,
+    /// derived events, a new state key, a step now reached): `--format changelog` leaves such changes out unless
+    /// their level is warning or breaking.
+    public var isInternal: Bool {
+        switch self {
+        case .transitionAdded, .transitionRemoved, .transitionRetargeted, .guardChanged, .setChanged, .eventChanged, .stateKeyAdded, .stepNowReachable:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// What the check finds, in a few words, for `flowkit diff --checks`.
     public var summary: String {
         switch self {
@@ -161,13 +173,17 @@ public struct FlowChange: Sendable, Equatable, Codable {
     public var old: Place?
     /// Where it is in the new file (nil for what was removed).
     public var new: Place?
+    /// The new file of the two compared: where a change that has no place there (something removed) is
+    /// annotated.
+    public var file: String
 
-    /// Creates a change.
-    public init(check: ChangeCheck, level: ChangeLevel, message: String, old: Place?, new: Place?) {
+    /// Creates a change; `file` is the new place's file, or the old one's, unless given.
+    public init(check: ChangeCheck, level: ChangeLevel, message: String, old: Place?, new: Place?, file: String? = nil) {
         self.check = check
         self.level = level
         self.message = message
         self.old = old
         self.new = new
+        self.file = file ?? new?.file ?? old?.file ?? ""
     }
 }

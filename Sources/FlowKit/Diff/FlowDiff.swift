@@ -73,7 +73,7 @@ public enum FlowDiff {
         mutating func add(_ check: ChangeCheck, _ message: String, old oldPosition: SourcePosition?, new newPosition: SourcePosition?,
                           level: ChangeLevel? = nil) {
             changes.append(FlowChange(check: check, level: level ?? check.level, message: message,
-                                      old: oldPosition.map { place(old, $0) }, new: newPosition.map { place(new, $0) }))
+                                      old: oldPosition.map { place(old, $0) }, new: newPosition.map { place(new, $0) }, file: new.file))
         }
 
         mutating func run() {

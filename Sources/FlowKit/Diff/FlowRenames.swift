@@ -42,6 +42,7 @@ public struct FlowRenames: Sendable, Equatable {
         renames.findSteps(old: old, new: new)
         renames.findEvents(old: old, new: new)
         renames.findOutcomes(old: old, new: new)
+        renames.scoreSteps(old: old, new: new)
         return renames
     }
 
@@ -63,14 +64,15 @@ public struct FlowRenames: Sendable, Equatable {
         }
     }
 
-    private static func features(of flow: Flow, steps: [Step], renamed: [String: String]) -> [StepFeatures] {
+    private static func features(of flow: Flow, steps: [Step], renamed: [String: String], events: [String: String]) -> [StepFeatures] {
+        func on(_ event: String) -> String { "on " + (events[event] ?? event) }
         // Every option that moves to a step, as `FROM LIST [INDEX] MOVE`, and the start and entries.
         var references: [String: [String]] = [:]
         references[flow.start.text, default: []].append("start")
         for entry in flow.entries { references[entry.step.text, default: []].append("entry \(entry.name.text)") }
         for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
             let from = step.name.text
-            let lists = step.on.map { ("on \($0.event.text)", $0.targets) } + [("next", step.next ?? [])]
+            let lists = step.on.map { (on($0.event.text), $0.targets) } + [("next", step.next ?? [])]
             for (list, targets) in lists {
                 for (index, target) in targets.enumerated() {
                     guard let to = target.stepName?.text else { continue }
@@ -83,8 +85,8 @@ public struct FlowRenames: Sendable, Equatable {
         return steps.map { step in
             var names = renamed
             names[step.name.text] = "\u{0}self"
-            let transitions = step.on.sorted { $0.event.text < $1.event.text }
-                .map { "on \($0.event.text): " + DiffNormal.list($0.targets, renamed: names) }
+            let transitions = step.on.map { (on($0.event.text), $0.targets) }.sorted { $0.0 < $1.0 }
+                .map { "\($0.0): " + DiffNormal.list($0.1, renamed: names) }
                 + (step.next.map { ["next: " + DiffNormal.list($0, renamed: names)] } ?? [])
             let body = [DiffNormal.fields(step.result), DiffNormal.assignments(step.set), step.flowPath, DiffNormal.assignments(step.input),
                         step.outcome?.text].map { $0 ?? "" }
@@ -122,14 +124,19 @@ public struct FlowRenames: Sendable, Equatable {
         var newOnly = new.steps.filter { !oldNames.contains($0.name.text) }
         var renamed: [String: String] = [:]
         var found: [String: Rename] = [:]
+        // Events declared in one file only read alike on both sides while steps are matched (one may be renamed).
+        let oldEvents = Set(old.events.map(\.name.text))
+        let newEvents = Set(new.events.map(\.name.text))
+        let eventReading = (old: Dictionary(oldEvents.subtracting(newEvents).map { ($0, "\u{0}unpaired") }, uniquingKeysWith: { first, _ in first }),
+                            new: Dictionary(newEvents.subtracting(oldEvents).map { ($0, "\u{0}unpaired") }, uniquingKeysWith: { first, _ in first }))
         for _ in 0..<Self.maxRounds where !oldOnly.isEmpty && !newOnly.isEmpty {
             // Steps not paired yet read alike on both sides: "a step only in one file".
             let unpaired = "\u{0}unpaired"
             var oldReading = renamed
             for step in oldOnly { oldReading[step.name.text] = unpaired }
             let newReading = Dictionary(newOnly.map { ($0.name.text, unpaired) }, uniquingKeysWith: { first, _ in first })
-            let before = Self.features(of: old, steps: oldOnly, renamed: oldReading)
-            let after = Self.features(of: new, steps: newOnly, renamed: newReading)
+            let before = Self.features(of: old, steps: oldOnly, renamed: oldReading, events: eventReading.old)
+            let after = Self.features(of: new, steps: newOnly, renamed: newReading, events: eventReading.new)
             var oldBuckets: [String: [Int]] = [:]
             var newBuckets: [String: [Int]] = [:]
             for (index, features) in before.enumerated() { for key in features.keys { oldBuckets[key, default: []].append(index) } }
@@ -170,19 +177,28 @@ public struct FlowRenames: Sendable, Equatable {
             oldOnly.removeAll { taken.old.contains($0.name.text) }
             newOnly.removeAll { taken.new.contains($0.name.text) }
         }
-        // The confidence of each rename with all the renames known, and the steps still unpaired by their names.
-        let pairedOld = old.steps.filter { renamed[$0.name.text] != nil }
-        let pairedNew = Dictionary(Self.features(of: new, steps: new.steps.filter { found[$0.name.text] != nil }, renamed: [:]).map { ($0.step.name.text, $0) },
-                                   uniquingKeysWith: { first, _ in first })
-        for features in Self.features(of: old, steps: pairedOld, renamed: renamed) {
-            let name = renamed[features.step.name.text]!
-            if let after = pairedNew[name], let result = Self.score(features, after, always: true) {
-                found[name]?.confidence = result.score * 100 / 12
-                found[name]?.agreeing = result.agreeing
-                found[name]?.differing = result.differing
-            }
-        }
         steps = new.steps.compactMap { found[$0.name.text] }
+    }
+
+    /// Each step rename's confidence with all the renames known (steps and events by their new names), and every
+    /// other step and event by its own name.
+    private mutating func scoreSteps(old: Flow, new: Flow) {
+        let renamed = stepNames
+        let events = eventNames
+        let pairedOld = old.steps.filter { renamed[$0.name.text] != nil }
+        let pairedNew = Dictionary(Self.features(of: new, steps: new.steps.filter { name in steps.contains { $0.new.text == name.name.text } }, renamed: [:], events: [:])
+            .map { ($0.step.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+        var scored: [String: (Int, [String], [String])] = [:]
+        for features in Self.features(of: old, steps: pairedOld, renamed: renamed, events: events) {
+            let name = renamed[features.step.name.text]!
+            if let after = pairedNew[name], let result = Self.score(features, after, always: true) { scored[name] = result }
+        }
+        for index in steps.indices {
+            guard let (score, agreeing, differing) = scored[steps[index].new.text] else { continue }
+            steps[index].confidence = score * 100 / 12
+            steps[index].agreeing = agreeing
+            steps[index].differing = differing
+        }
     }
 
     // MARK: Events and outcomes

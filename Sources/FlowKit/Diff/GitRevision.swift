@@ -62,6 +62,8 @@ extension FlowDiff {
         /// One line per file found in a directory that could not be compared (it has errors, now or at the
         /// revision): the comparison of the others goes on, and the command fails after showing them.
         public var problems: [String] = []
+        /// The two versions of each file compared, for pictures.
+        var flows: [(old: Flow, new: Flow)] = []
     }
 
     /// Compares each flow file of `paths` with its version at `revision`. Simulation scripts found in directories
@@ -86,8 +88,10 @@ extension FlowDiff {
             }
             do {
                 let new = try check(document, path: file)
-                comparison.changes += compare(old: try load(bytes: old, file: file, name: "\(revision):\(file)"), new: new)
+                let before = try load(bytes: old, file: file, name: "\(revision):\(file)")
+                comparison.changes += compare(old: before, new: new)
                 comparison.files.append(file)
+                comparison.flows.append((before, new))
             } catch where !named.contains(file) {
                 comparison.problems.append(error.message + (error.findings.isEmpty ? "" : " (\(error.findings.count) error\(error.findings.count == 1 ? "" : "s"): 'flowkit lint' shows them)"))
             }

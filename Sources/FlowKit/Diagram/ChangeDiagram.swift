@@ -1,0 +1,152 @@
+extension FlowDiagram {
+    /// The picture of a change (`flowkit render --diff OLD NEW`, docs/format.md "Pictures of a change"): the new
+    /// flow with what was added green, what changed orange and the rest grey, and what was removed drawn where it
+    /// was, as red dashed ghosts. What counts as a change is what `FlowDiff.compare` reports, so the picture and
+    /// `flowkit diff` always agree. With `focusOnChanges`, only the steps a change touches and their neighbours
+    /// within `options.radius` moves are drawn (all of them when nothing changed).
+    public init(change old: Flow, to new: Flow, options: DiagramOptions = DiagramOptions(), focusOnChanges: Bool = false) throws {
+        let changes = FlowDiff.compare(old: old, new: new)
+        let renamed = FlowRenames.find(old: old, new: new).stepNames
+        func key(_ position: SourcePosition) -> Int64 { Int64(position.line) << 32 | Int64(position.column) }
+        func key(_ place: FlowChange.Place) -> Int64 { Int64(place.line) << 32 | Int64(place.column) }
+        // What sits at each position of either file: steps by their name, options by their own position.
+        var newSteps: [Int64: String] = [:]
+        var oldSteps: [Int64: Step] = [:]
+        var oldOptions: [Int64: (step: String, target: Target, event: String?, count: Int, index: Int)] = [:]
+        for step in new.steps { newSteps[key(step.name.position)] = step.name.text }
+        for step in old.steps + (old.anyStep.map { [$0] } ?? []) {
+            oldSteps[key(step.name.position)] = step
+            for (event, targets) in step.on.map({ ($0.event.text as String?, $0.targets) }) + [(nil, step.next ?? [])] {
+                for (index, target) in targets.enumerated() {
+                    oldOptions[key(target.position)] = (step.name.text, target, event, targets.count, index)
+                }
+            }
+        }
+        var stepMarks: [String: ChangeMark] = [:]
+        var optionMarks: [Int64: ChangeMark] = [:]
+        var ghostSteps: [Step] = []
+        var ghostOptions: [(step: String, target: Target, event: String?, count: Int, index: Int)] = []
+        var entryMarks: [String: ChangeMark] = [:]
+        for change in changes {
+            switch change.check {
+            case .stepAdded:
+                if let at = change.new, let name = newSteps[key(at)] { stepMarks[name] = .added }
+            case .stepRemoved:
+                if let at = change.old, let step = oldSteps[key(at)] {
+                    ghostSteps.append(step)
+                    for (event, targets) in step.on.map({ ($0.event.text as String?, $0.targets) }) + [(nil, step.next ?? [])] {
+                        for (index, target) in targets.enumerated() { ghostOptions.append((step.name.text, target, event, targets.count, index)) }
+                    }
+                }
+            case .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged, .setChanged:
+                if let at = change.new {
+                    if let name = newSteps[key(at)] {
+                        if stepMarks[name] == nil { stepMarks[name] = .changed }
+                    } else {
+                        optionMarks[key(at)] = .changed
+                    }
+                }
+            case .transitionAdded:
+                if let at = change.new { optionMarks[key(at)] = .added }
+            case .transitionRetargeted:
+                if let at = change.new { optionMarks[key(at)] = .changed }
+                if let at = change.old, let option = oldOptions[key(at)] { ghostOptions.append(option) }
+            case .guardChanged:
+                if let at = change.new { optionMarks[key(at)] = .changed }
+            case .transitionRemoved:
+                if let at = change.old, let option = oldOptions[key(at)] { ghostOptions.append(option) }
+            case .entryAdded:
+                if let at = change.new, let entry = new.entries.first(where: { key($0.name.position) == key(at) }) {
+                    entryMarks[entry.name.text] = .added
+                }
+            case .entryPathChanged, .entryStepChanged:
+                if let at = change.new, let entry = new.entries.first(where: { key($0.pathPosition) == key(at) || key($0.step.position) == key(at) }) {
+                    entryMarks[entry.name.text] = .changed
+                }
+            default:
+                break
+            }
+        }
+        // A step's name in the new file: renamed ones by their new names.
+        func now(_ name: String) -> String { renamed[name] ?? name }
+        var options = options
+        options.coverage = nil
+        if focusOnChanges {
+            var touched = Set(stepMarks.keys)
+            for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
+                for target in step.on.flatMap(\.targets) + (step.next ?? []) where optionMarks[key(target.position)] != nil {
+                    touched.insert(step.name.text)
+                    if let to = target.stepName?.text { touched.insert(to) }
+                }
+            }
+            for option in ghostOptions {
+                touched.insert(now(option.step))
+                if let to = option.target.stepName?.text { touched.insert(now(to)) }
+            }
+            for entry in new.entries where entryMarks[entry.name.text] != nil { touched.insert(entry.step.text) }
+            touched.remove("*")
+            options.focus = nil
+            options.focusSteps = touched
+            if touched.isEmpty && !ghostSteps.isEmpty { options.focusSteps = [new.start.text] }
+        }
+        try self.init(flow: new, options: options)
+        let formerly = Dictionary(renamed.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in nodes.indices {
+            guard nodes[index].role != .initial, !nodes[index].inLegend else { continue }
+            if let step = nodes[index].step {
+                nodes[index].change = stepMarks[step] ?? .unchanged
+                if let was = formerly[step] { nodes[index].label += "\n(was \(was))" }
+            } else if nodes[index].role == .entry, let entry = new.entries.first(where: { $0.path == nodes[index].label }) {
+                nodes[index].change = entryMarks[entry.name.text] ?? .unchanged
+            } else {
+                nodes[index].change = .unchanged
+            }
+        }
+        for index in edges.indices where !edges[index].inLegend {
+            edges[index].change = edges[index].position.flatMap { optionMarks[key($0)] } ?? .unchanged
+        }
+        // Ghosts: removed steps drawn as they were, and removed options from where they started.
+        var ghostNode: [String: Int] = [:]
+        for step in ghostSteps {
+            let role = Role(step.kind)
+            ghostNode[step.name.text] = nodes.count
+            let label = step.title.map { "\($0)\n\(step.name.text)" } ?? step.name.text
+            nodes.append(Node(id: "g\(ghostNode.count - 1)", label: label, step: nil, role: role, isStart: false, highlighted: false, change: .removed))
+        }
+        func drawn(_ name: String) -> Int? {
+            if let ghost = ghostNode[name] { return ghost }
+            return nodes.firstIndex { $0.step == now(name) && $0.role != .boundary } ?? nodes.firstIndex { $0.label == now(name) && $0.role == .boundary }
+        }
+        for option in ghostOptions {
+            guard let from = drawn(option.step) else { continue }
+            var parts: [String] = []
+            if let event = option.event { parts.append("on \(event)") }
+            if let condition = option.target.condition { parts.append("if \(Self.short(condition.text))") }
+            if option.count > 1, option.target.condition == nil, option.index > 0 { parts.append("otherwise") }
+            let to: Int
+            var style = Style.forward
+            switch option.target.move {
+            case .forward(let name), .back(let name):
+                guard let target = drawn(name.text) else { continue }
+                to = target
+                if case .back = option.target.move { style = .back }
+            case .backOne:
+                nodes.append(Node(id: "gb\(nodes.count)", label: "back", step: nil, role: .backMarker, isStart: false, highlighted: false, change: .removed))
+                to = nodes.count - 1
+                style = .back
+            case .restart:
+                guard let start = drawn(old.start.text) else { continue }
+                to = start
+                style = .restart
+                parts.append("restart")
+            }
+            edges.append(Edge(from: from, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"), style: style, highlighted: false, order: [],
+                              change: .removed))
+        }
+        let count = (added: stepMarks.values.filter { $0 == .added }.count + optionMarks.values.filter { $0 == .added }.count,
+                     changed: stepMarks.values.filter { $0 == .changed }.count + optionMarks.values.filter { $0 == .changed }.count,
+                     removed: ghostSteps.count + ghostOptions.count)
+        subtitle = "changes since \(old.file): \(count.added) added (green), \(count.changed) changed (orange), \(count.removed) removed (red, dashed)"
+        if options.direction == nil { direction = preferredDirection() }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// What `flowkit diff` does, for the command and for other tools: reads the files (or their versions at a git
+/// revision), compares them, applies the levels `.flowkit.yml` sets, and writes the report in one format
+/// (docs/format.md, "Flow changes").
+public enum DiffFrontend {
+    /// What to compare and how to report it.
+    public struct Options: Sendable {
+        /// The old and the new file; with `revision`, the files and directories to compare with their versions.
+        public var files: [String]
+        /// The git revision to compare with, if any.
+        public var revision: String?
+        /// The output format.
+        public var format: DiffFormat = .text
+        /// The configuration file for every file compared; nil: each new file's nearest `.flowkit.yml`.
+        public var configuration: String?
+        /// Whether to rewrite the scripts of the compared flows for their renames (`--fix-scripts`).
+        public var fixScripts: Bool
+
+        /// Creates options.
+        public init(files: [String], revision: String? = nil, format: DiffFormat = .text, configuration: String? = nil, fixScripts: Bool = false) {
+            self.files = files
+            self.revision = revision
+            self.format = format
+            self.configuration = configuration
+            self.fixScripts = fixScripts
+        }
+    }
+
+    /// What a comparison gave.
+    public struct Outcome: Sendable {
+        /// The report, as compared.
+        public var report: DiffReport
+        /// The report in the format asked for.
+        public var output: String
+        /// Lines for standard error: files with nothing to compare with.
+        public var notes: [String]
+        /// Files found in directories that could not be compared (the command exits 2 after the output).
+        public var problems: [String]
+        /// With `fixScripts`: the scripts rewritten (already written), with what changed in each.
+        public var fixed: [ScriptFixer.Fixed] = []
+    }
+
+    /// Compares as `options` say. Throws when a file named cannot be compared or a configuration cannot be used.
+    public static func run(_ options: Options) throws(FlowDiff.Problem) -> Outcome {
+        var pairs: [(old: Flow, new: Flow)] = []
+        var notes: [String] = []
+        var problems: [String] = []
+        var changes: [FlowChange] = []
+        if let revision = options.revision {
+            let comparison = try FlowDiff.compare(paths: options.files, atRevision: revision)
+            pairs = comparison.flows
+            notes = comparison.notes
+            problems = comparison.problems
+            changes = comparison.changes
+        } else {
+            guard options.files.count == 2 else {
+                throw FlowDiff.Problem(message: "give the old and the new flow file (\(options.files.count) given)", findings: [])
+            }
+            let old = try FlowDiff.load(path: options.files[0])
+            let new = try FlowDiff.load(path: options.files[1])
+            pairs = [(old, new)]
+            changes = FlowDiff.compare(old: old, new: new)
+        }
+        changes = try levels(changes, configuration: options.configuration)
+        var report = DiffReport(old: options.revision ?? options.files[0], new: options.revision == nil ? options.files[1] : options.files.joined(separator: " "),
+                                changes: changes)
+        if options.format == .markdown {
+            for pair in pairs where changes.contains(where: { $0.file == pair.new.file }) {
+                var options = DiagramOptions(radius: 1)
+                options.direction = nil
+                do {
+                    let diagram = try FlowDiagram(change: pair.old, to: pair.new, options: options, focusOnChanges: true)
+                    report.pictures.append(DiffReport.Picture(file: pair.new.file, mermaid: MermaidWriter.write(diagram)))
+                } catch {
+                    throw FlowDiff.Problem(message: "cannot draw the change of '\(Identifier.display(pair.new.file, limit: .max))': \(error)", findings: [])
+                }
+            }
+        }
+        var outcome = Outcome(report: report, output: options.format.reporter.render(report), notes: notes, problems: problems)
+        if options.fixScripts { outcome.fixed = try fixScripts(pairs, options: options) }
+        return outcome
+    }
+
+    /// Rewrites the scripts of each compared flow for its renames: the scripts found in the files and directories
+    /// given with `--git`, else in the new file's directory and below, whose `flow` is that file.
+    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], options: Options) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
+        let roots = options.revision == nil ? [(options.files[1] as NSString).deletingLastPathComponent].map { $0.isEmpty ? "." : $0 } : options.files
+        var collected = FileCollector.collect(roots, configuration: nil, allowOutside: true)
+        if let problem = collected.problems.first { throw FlowDiff.Problem(message: problem, findings: []) }
+        collected.files = collected.files.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
+        var fixed: [ScriptFixer.Fixed] = []
+        for pair in pairs {
+            let renames = FlowRenames.find(old: pair.old, new: pair.new)
+            fixed += try ScriptFixer.fixScripts(collected.files, flowPath: pair.new.file, flow: pair.new, renames: renames)
+        }
+        for script in fixed {
+            do {
+                try OutputFile.write(script.bytes, to: script.file)
+            } catch {
+                throw FlowDiff.Problem(message: "cannot rewrite '\(Identifier.display(script.file, limit: .max))': \(error.localizedDescription)", findings: [])
+            }
+        }
+        return fixed
+    }
+
+    /// `changes` with the levels the configuration of each one's new file sets (or `configuration`'s).
+    static func levels(_ changes: [FlowChange], configuration path: String?) throws(FlowDiff.Problem) -> [FlowChange] {
+        var loaded: [String: LintConfiguration] = [:]
+        func configuration(at path: String) throws(FlowDiff.Problem) -> LintConfiguration {
+            if let known = loaded[path] { return known }
+            do {
+                let configuration = try LintConfiguration.load(path: path)
+                loaded[path] = configuration
+                return configuration
+            } catch {
+                throw FlowDiff.Problem(message: error.localizedDescription, findings: [])
+            }
+        }
+        let fixed = try path.map { path throws(FlowDiff.Problem) in try configuration(at: path) }
+        var result = changes
+        for index in result.indices {
+            let file = result[index].file
+            var applying = fixed
+            if applying == nil, let nearest = LintConfiguration.find(from: file) { applying = try configuration(at: nearest) }
+            guard let applying else { continue }
+            if let level = applying.diffLevels[result[index].check] { result[index].level = level }
+        }
+        return result
+    }
+}

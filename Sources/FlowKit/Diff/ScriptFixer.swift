@@ -1,0 +1,154 @@
+import Foundation
+
+/// `flowkit diff --fix-scripts`: rewrites the simulation scripts of a flow for the steps, events and outcomes the
+/// flow renamed (only renames at 100% confidence), in place, keeping everything else of the text as it was
+/// (docs/format.md, "Scripts follow renames").
+public enum ScriptFixer {
+    /// One name rewritten in a script.
+    public struct Edit: Sendable, Equatable {
+        /// Where the name was.
+        public var line: Int
+        /// The 1-based column, in Unicode scalars.
+        public var column: Int
+        /// The name as it was.
+        public var old: String
+        /// The name written instead.
+        public var new: String
+        /// What the name is: `step`, `event` or `outcome`.
+        public var kind: String
+    }
+
+    /// A script rewritten.
+    public struct Fixed: Sendable {
+        /// The script file.
+        public var file: String
+        /// Its new text.
+        public var bytes: [UInt8]
+        /// What changed, in file order.
+        public var edits: [Edit]
+    }
+
+    /// The renames a script follows: steps, events and outcomes renamed at 100% confidence.
+    static func sure(_ renames: FlowRenames) -> (steps: [String: String], events: [String: String], outcomes: [String: String]) {
+        func map(_ list: [FlowRenames.Rename]) -> [String: String] {
+            Dictionary(list.filter { $0.confidence == 100 }.map { ($0.old.text, $0.new.text) }, uniquingKeysWith: { first, _ in first })
+        }
+        return (map(renames.steps), map(renames.events), map(renames.outcomes))
+    }
+
+    /// The script in `bytes` (named `file`) rewritten for `renames` of `flow` (the new version), or nil when it
+    /// names nothing renamed. Throws when the script does not read, or when a rewrite would not read back as the
+    /// same script with the new names (nothing is written then).
+    public static func fix(_ bytes: [UInt8], file: String, flow: Flow, renames: FlowRenames) throws(FlowDiff.Problem) -> Fixed? {
+        let (steps, events, outcomes) = sure(renames)
+        guard !steps.isEmpty || !events.isEmpty || !outcomes.isEmpty else { return nil }
+        guard let script = decode(bytes, file: file) else {
+            throw FlowDiff.Problem(message: "'\(Identifier.display(file, limit: .max))' is not a script that can be read; 'flowkit lint' shows why", findings: [])
+        }
+        func renamedStep(_ name: String) -> String? {
+            let parts = name.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let first = parts.first, let new = steps[first] else { return nil }
+            return ([new] + parts.dropFirst()).joined(separator: "/")
+        }
+        let flowSteps = Set(flow.steps.filter { $0.kind == .flow }.map(\.name.text))
+        var wanted: [(name: Name, new: String, kind: String)] = []
+        for scenario in script.scenarios {
+            for step in scenario.steps {
+                if let new = renamedStep(step.step.text) { wanted.append((step.step, new, "step")) }
+                // The events of a flow step are its nested flow's outcomes, not this flow's events.
+                let at = step.step.text.split(separator: "/").first.map(String.init) ?? ""
+                if let event = step.event, !step.step.text.contains("/"), !flowSteps.contains(steps[at] ?? at), let new = events[event.text] {
+                    wanted.append((event, new, "event"))
+                }
+            }
+            if let outcome = scenario.expect?.outcome, let new = outcomes[outcome.text] { wanted.append((outcome, new, "outcome")) }
+            for name in scenario.expect?.path ?? [] {
+                if let new = renamedStep(name.text) { wanted.append((name, new, "step")) }
+            }
+        }
+        guard !wanted.isEmpty else { return nil }
+        wanted.sort { ($0.name.position.line, $0.name.position.column) < ($1.name.position.line, $1.name.position.column) }
+        // Byte offsets of each line's start; columns count Unicode scalars.
+        var lineStarts = [0]
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+        func offset(_ position: SourcePosition) -> Int? {
+            guard position.line >= 1, position.line <= lineStarts.count else { return nil }
+            var index = lineStarts[position.line - 1]
+            var column = 1
+            while column < position.column, index < bytes.count {
+                index += 1
+                while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+                column += 1
+            }
+            return index
+        }
+        var output: [UInt8] = []
+        var copied = 0
+        var edits: [Edit] = []
+        for (name, new, kind) in wanted {
+            guard let start = offset(name.position), start >= copied,
+                  let (end, replacement) = replacement(bytes, at: start, old: name.text, new: new) else {
+                throw FlowDiff.Problem(message: "\(Identifier.display(file, limit: .max)):\(name.position.line):\(name.position.column): cannot rewrite '\(Identifier.display(name.text))' in place; the script is left as it was",
+                                       findings: [])
+            }
+            output += bytes[copied..<start]
+            output += Array(replacement.utf8)
+            copied = end
+            edits.append(Edit(line: name.position.line, column: name.position.column, old: name.text, new: new, kind: kind))
+        }
+        output += bytes[copied...]
+        // The rewrite must read back as the same script with the new names.
+        guard let reread = decode(output, file: file), reread.scenarios.count == script.scenarios.count,
+              zip(reread.scenarios, script.scenarios).allSatisfy({ $0.steps.count == $1.steps.count && $0.name == $1.name }) else {
+            throw FlowDiff.Problem(message: "'\(Identifier.display(file, limit: .max))': the rewritten script does not read back as the same script; it is left as it was", findings: [])
+        }
+        return Fixed(file: file, bytes: output, edits: edits)
+    }
+
+    /// The end of the scalar at `start` and its text with `new` for `old`: a plain scalar stays plain when the new
+    /// name may be plain, a quoted one keeps its quotes; nil when the text there is not `old` as written.
+    static func replacement(_ bytes: [UInt8], at start: Int, old: String, new: String) -> (end: Int, text: String)? {
+        let oldBytes = Array(old.utf8)
+        guard start < bytes.count else { return nil }
+        let quote = bytes[start]
+        if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+            // Only a quoted name written without escapes is rewritten.
+            let inner = start + 1
+            let end = inner + oldBytes.count
+            guard end < bytes.count, Array(bytes[inner..<end]) == oldBytes, bytes[end] == quote,
+                  !oldBytes.contains(UInt8(ascii: "\\")), !oldBytes.contains(quote) else { return nil }
+            if quote == UInt8(ascii: "'") { return (end + 1, "'" + new.replacingOccurrences(of: "'", with: "''") + "'") }
+            return (end + 1, JSONText.string(new))
+        }
+        let end = start + oldBytes.count
+        guard end <= bytes.count, Array(bytes[start..<end]) == oldBytes else { return nil }
+        if end < bytes.count, !" \t\r\n:,]}#".utf8.contains(bytes[end]) { return nil }
+        return (end, GeneratedScript.name(new))
+    }
+
+    static func decode(_ bytes: [UInt8], file: String) -> Script? {
+        let parsed = FlowLoader.load(bytes: bytes, file: file)
+        guard parsed.isScript, let root = parsed.root, parsed.diagnostics.allSatisfy({ $0.severity != .error }) else { return nil }
+        return ScriptDecoder.decode(root, file: file).script
+    }
+
+    /// The scripts among `candidates` whose `flow` is the file at `flowPath`, rewritten for `renames`; each
+    /// candidate that is not a script is passed over.
+    public static func fixScripts(_ candidates: [String], flowPath: String, flow: Flow, renames: FlowRenames) throws(FlowDiff.Problem) -> [Fixed] {
+        let target = FileFlowResolver.canonical(flowPath)
+        var fixed: [Fixed] = []
+        for path in candidates {
+            let bytes: [UInt8]
+            do {
+                bytes = try FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes)
+            } catch {
+                throw FlowDiff.Problem(message: error.localizedDescription, findings: [])
+            }
+            guard let script = decode(bytes, file: path), let reference = script.flow else { continue }
+            let resolved = FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))
+            guard resolved == target, let result = try fix(bytes, file: path, flow: flow, renames: renames) else { continue }
+            fixed.append(result)
+        }
+        return fixed
+    }
+}
