@@ -60,7 +60,11 @@ public enum DiffFrontend {
             let old = try FlowDiff.load(path: options.files[0])
             let new = try FlowDiff.load(path: options.files[1])
             pairs = [(old, new)]
-            changes = FlowDiff.compare(old: old, new: new)
+            changes = FlowDiff.compare(old: old, new: new, parents: FlowParents.find(child: options.files[1], among: try neighbours(options).files))
+        }
+        let around = try neighbours(options)
+        for pair in pairs {
+            changes += FlowDiff.scenarioChanges(old: pair.old, new: pair.new, newPath: pair.new.file, scripts: around.files)
         }
         changes = try levels(changes, configuration: options.configuration)
         var report = DiffReport(old: options.revision ?? options.files[0], new: options.revision == nil ? options.files[1] : options.files.joined(separator: " "),
@@ -78,21 +82,32 @@ public enum DiffFrontend {
             }
         }
         var outcome = Outcome(report: report, output: options.format.reporter.render(report), notes: notes, problems: problems)
-        if options.fixScripts { outcome.fixed = try fixScripts(pairs, options: options) }
+        if options.fixScripts { outcome.fixed = try fixScripts(pairs, scripts: around.files) }
         return outcome
     }
 
-    /// Rewrites the scripts of each compared flow for its renames: the scripts found in the files and directories
-    /// given with `--git`, else in the new file's directory and below, whose `flow` is that file.
-    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], options: Options) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
-        let roots = options.revision == nil ? [(options.files[1] as NSString).deletingLastPathComponent].map { $0.isEmpty ? "." : $0 } : options.files
+    /// The flow files and scripts around the compared files, where their parents and scripts are looked for: those
+    /// in the files and directories given with `--git`; else those in the directory of the new file's nearest
+    /// `.flowkit.yml`, or the new file's directory, and below.
+    static func neighbours(_ options: Options) throws(FlowDiff.Problem) -> FileCollector.Collected {
+        var roots = options.files
+        if options.revision == nil {
+            let directory = LintConfiguration.find(from: options.files[1]).map { ($0 as NSString).deletingLastPathComponent }
+                ?? (options.files[1] as NSString).deletingLastPathComponent
+            roots = [directory.isEmpty ? "." : directory]
+        }
         var collected = FileCollector.collect(roots, configuration: nil, allowOutside: true)
         if let problem = collected.problems.first { throw FlowDiff.Problem(message: problem, findings: []) }
         collected.files = collected.files.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
+        return collected
+    }
+
+    /// Rewrites the scripts of each compared flow for its renames: those among `scripts` whose `flow` is that file.
+    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], scripts: [String]) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
         var fixed: [ScriptFixer.Fixed] = []
         for pair in pairs {
             let renames = FlowRenames.find(old: pair.old, new: pair.new)
-            fixed += try ScriptFixer.fixScripts(collected.files, flowPath: pair.new.file, flow: pair.new, renames: renames)
+            fixed += try ScriptFixer.fixScripts(scripts, flowPath: pair.new.file, flow: pair.new, renames: renames)
         }
         for script in fixed {
             do {

@@ -83,13 +83,19 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     case stepUnreachable = "step_unreachable"
     /// `step_now_reachable`: a step not reached in the old file is reached in the new one.
     case stepNowReachable = "step_now_reachable"
+    /// `outcome_unreachable`: an outcome a run from the start could end with in the old file it cannot in the new.
+    case outcomeUnreachable = "outcome_unreachable"
+    /// `outcome_now_reachable`: an outcome a run from the start could not end with in the old file it can in the new.
+    case outcomeNowReachable = "outcome_now_reachable"
+    /// `scenario_changed`: a scenario of a script that passed on the old flow goes another way on the new one.
+    case scenarioChanged = "scenario_changed"
 
     /// The level a change of this check has, unless the change says otherwise (`input_added` of an optional input
     /// is info).
     public var level: ChangeLevel {
         switch self {
         case .stepRemoved, .stepRenamed, .eventRenamed, .outcomeRenamed, .inputAdded, .entryRemoved, .entryPathChanged, .outcomeRemoved: return .breaking
-        case .stepResultChanged, .stateKeyRemoved, .stateTypeChanged, .entryStepChanged, .stepUnreachable: return .warning
+        case .stepResultChanged, .stateKeyRemoved, .stateTypeChanged, .entryStepChanged, .stepUnreachable, .outcomeUnreachable, .scenarioChanged: return .warning
         default: return .info
         }
     }
@@ -99,7 +105,8 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     /// their level is warning or breaking.
     public var isInternal: Bool {
         switch self {
-        case .transitionAdded, .transitionRemoved, .transitionRetargeted, .guardChanged, .setChanged, .eventChanged, .stateKeyAdded, .stepNowReachable:
+        case .transitionAdded, .transitionRemoved, .transitionRetargeted, .guardChanged, .setChanged, .eventChanged, .stateKeyAdded, .stepNowReachable,
+             .outcomeNowReachable:
             return true
         default:
             return false
@@ -140,6 +147,9 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
         case .nestedFlowChanged: return "a flow step runs another file or passes other inputs"
         case .stepUnreachable: return "a step reached in the old file is not reached in the new one"
         case .stepNowReachable: return "a step not reached in the old file is reached in the new one"
+        case .outcomeUnreachable: return "an outcome a run from the start could end with can no longer be reached"
+        case .outcomeNowReachable: return "an outcome a run from the start could not end with can now be reached"
+        case .scenarioChanged: return "a scenario of a script that passed on the old flow goes another way on the new one"
         }
     }
 }

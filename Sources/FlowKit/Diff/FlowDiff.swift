@@ -3,8 +3,8 @@
 public enum FlowDiff {
     /// The changes from `old` to `new`, in the order of the checks' sections (flow, steps in the new file's order
     /// then the removed ones, events, state, entries, outcomes, reachability).
-    public static func compare(old: Flow, new: Flow) -> [FlowChange] {
-        var comparison = Comparison(old: old, new: new)
+    public static func compare(old: Flow, new: Flow, parents: FlowParents = FlowParents()) -> [FlowChange] {
+        var comparison = Comparison(old: old, new: new, parents: parents)
         comparison.run()
         return comparison.changes
     }
@@ -52,11 +52,13 @@ public enum FlowDiff {
         let steps: [String: String]
         let events: [String: String]
         let outcomeNames: [String: String]
+        let parents: FlowParents
         var changes: [FlowChange] = []
 
-        init(old: Flow, new: Flow) {
+        init(old: Flow, new: Flow, parents: FlowParents) {
             self.old = old
             self.new = new
+            self.parents = parents
             renames = FlowRenames.find(old: old, new: new)
             steps = renames.stepNames
             events = renames.eventNames
@@ -205,11 +207,13 @@ public enum FlowDiff {
                     continue
                 }
                 if was.type.description != field.type.description {
-                    add(.stateTypeChanged, "state key '\(field.name.text)' is now \(field.type), not \(was.type)", old: was.name.position, new: field.name.position)
+                    add(.stateTypeChanged, "state key '\(field.name.text)' is now \(field.type), not \(was.type)" + readers(field.name.text),
+                        old: was.name.position, new: field.name.position, level: parents.reads[field.name.text] == nil ? nil : .breaking)
                 }
             }
             for field in old.state where !newKeys.contains(field.name.text) {
-                add(.stateKeyRemoved, "state key '\(field.name.text)' removed", old: field.name.position, new: nil)
+                add(.stateKeyRemoved, "state key '\(field.name.text)' removed" + readers(field.name.text), old: field.name.position, new: nil,
+                    level: parents.reads[field.name.text] == nil ? nil : .breaking)
             }
             let oldInputs = Set(old.inputs.map(\.text))
             let newInputs = Set(new.inputs.map(\.text))
@@ -273,6 +277,28 @@ public enum FlowDiff {
                     add(.stepNowReachable, "step '\(name)' is now reached from the start or an entry", old: was.name.position, new: step.name.position)
                 }
             }
+            // Outcomes a run from `start` can end with: the finish steps that give them, reached from `start`.
+            let fromStart = (old: reached(old, fromStartOnly: true), new: reached(new, fromStartOnly: true))
+            func reachable(_ flow: Flow, _ reached: Set<String>) -> [String: Bool] {
+                var result: [String: Bool] = [:]
+                for step in flow.steps where step.kind == .finish {
+                    let outcome = step.outcome?.text ?? step.name.text
+                    result[outcome] = (result[outcome] ?? false) || reached.contains(step.name.text)
+                }
+                return result
+            }
+            let was = reachable(old, fromStart.old)
+            let now = reachable(new, fromStart.new)
+            let oldPositions = Dictionary(outcomes(old).map { (outcomeNames[$0.name] ?? $0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
+            for (outcome, position) in outcomes(new) {
+                guard let before = oldPositions[outcome], let reachedBefore = was[outcomeNames.first { $0.value == outcome }?.key ?? outcome] else { continue }
+                let reachedNow = now[outcome] ?? false
+                if reachedBefore && !reachedNow {
+                    add(.outcomeUnreachable, "outcome '\(outcome)' can no longer be reached from the start", old: before, new: position)
+                } else if !reachedBefore && reachedNow {
+                    add(.outcomeNowReachable, "outcome '\(outcome)' can now be reached from the start", old: before, new: position)
+                }
+            }
         }
 
         // MARK: Normal forms
@@ -289,7 +315,7 @@ public enum FlowDiff {
         }
 
         /// The steps reached from `start` and the entries, over every target of every list, guards ignored.
-        func reached(_ flow: Flow) -> Set<String> {
+        func reached(_ flow: Flow, fromStartOnly: Bool = false) -> Set<String> {
             let steps = Dictionary(flow.steps.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
             func targets(_ step: Step) -> [String] {
                 var lists = step.on.map(\.targets) + [step.next ?? []]
@@ -297,7 +323,7 @@ public enum FlowDiff {
                 return lists.joined().compactMap { $0.stepName?.text }
             }
             var seen: Set<String> = []
-            var stack = [flow.start.text] + flow.entries.map(\.step.text)
+            var stack = [flow.start.text] + (fromStartOnly ? [] : flow.entries.map(\.step.text))
             while let name = stack.popLast() {
                 guard let step = steps[name], seen.insert(name).inserted else { continue }
                 stack += targets(step)
@@ -314,6 +340,13 @@ public enum FlowDiff {
 
         func target(_ entry: Entry) -> String {
             entry.step.text + (entry.nestedEntry.map { "/" + $0.text } ?? "")
+        }
+
+        /// `: parent step 'P' reads it (FILE:LINE:COLUMN, and N more)`, or nothing when no parent reads `key`.
+        func readers(_ key: String) -> String {
+            guard let reads = parents.reads[key], let first = reads.first else { return "" }
+            return ": parent step '\(first.step)' reads it (\(first.file):\(first.line):\(first.column)"
+                + (reads.count > 1 ? ", and \(reads.count - 1) more)" : ")")
         }
 
         /// `confidence N%: same title and transitions; references differ`.

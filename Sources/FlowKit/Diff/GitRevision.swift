@@ -89,7 +89,7 @@ extension FlowDiff {
             do {
                 let new = try check(document, path: file)
                 let before = try load(bytes: old, file: file, name: "\(revision):\(file)")
-                comparison.changes += compare(old: before, new: new)
+                comparison.changes += compare(old: before, new: new, parents: FlowParents.find(child: file, among: collected.files))
                 comparison.files.append(file)
                 comparison.flows.append((before, new))
             } catch where !named.contains(file) {

@@ -87,6 +87,10 @@ struct FlowDiffTests {
         Case(check: .outcomeRenamed, from: "  done: { kind: finish }", to: "  done: { kind: finish, outcome: finished }"),
         Case(check: .nestedFlowChanged, from: "flow: nested/login.yaml", to: "flow: nested/signin.yaml"),
         Case(check: .stepUnreachable, from: "      - review", to: "      - done"),
+        Case(check: .outcomeUnreachable, from: "  done: { kind: finish }", to: "  done: { kind: finish }\n  end: { kind: finish }",
+             more: [["next: done", "next: end"], ["forward: done", "forward: end"]]),
+        Case(check: .outcomeNowReachable, from: "  done: { kind: finish }", to: "  done: { kind: finish }\n  end: { kind: finish }",
+             more: [["next: done", "next: end"], ["forward: done", "forward: end"]]),
         Case(check: .stepNowReachable, from: "    title: Review\n    next: done", to: "    title: Review\n    next: login"),
     ]
 
@@ -131,7 +135,7 @@ struct FlowDiffTests {
     @Test(arguments: triggering)
     func eachCheckFires(_ change: Case) throws {
         // Removed-type checks read the pair the other way round (the base is the new file).
-        let reversed = [.eventRemoved, .outcomeRemoved].contains(change.check)
+        let reversed = [.eventRemoved, .outcomeRemoved, .outcomeNowReachable].contains(change.check)
         let old = try Self.flow(reversed ? Self.changed(change) : Self.base, file: "old.yaml")
         let new = try Self.flow(reversed ? Self.base : Self.changed(change), file: "new.yaml")
         let changes = FlowDiff.compare(old: old, new: new)
@@ -151,7 +155,8 @@ struct FlowDiffTests {
     }
 
     @Test func everyCheckHasATriggeringPairAndEveryCheckIsListed() {
-        #expect(Set(Self.triggering.map(\.check)) == Set(ChangeCheck.allCases))
+        // `scenario_changed` needs scripts: KnownScenarioTests has its pairs.
+        #expect(Set(Self.triggering.map(\.check)).union([.scenarioChanged]) == Set(ChangeCheck.allCases))
     }
 
     @Test func aRequiredInputIsBreakingAnOptionalOneIsNot() throws {
@@ -182,6 +187,8 @@ struct FlowDiffTests {
             if raw.hasSuffix("_removed") { return ChangeCheck(rawValue: raw.replacingOccurrences(of: "_removed", with: "_added"))! }
             if check == .stepUnreachable { return .stepNowReachable }
             if check == .stepNowReachable { return .stepUnreachable }
+            if check == .outcomeUnreachable { return .outcomeNowReachable }
+            if check == .outcomeNowReachable { return .outcomeUnreachable }
             return check
         }
         func key(_ change: FlowChange, swap: Bool) -> String {

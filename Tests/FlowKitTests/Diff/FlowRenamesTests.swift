@@ -116,7 +116,7 @@ struct FlowRenamesTests {
             }
             if renames.steps.count == names.count { #expect(renames.steps.allSatisfy { $0.confidence == 100 }, "seed \(seed): \(renames)") }
             #expect(changes.allSatisfy { [.stepRenamed, .outcomeRenamed, .stepAdded, .stepRemoved, .transitionRetargeted, .entryStepChanged,
-                                          .startChanged, .outcomeAdded, .outcomeRemoved].contains($0.check) }, "seed \(seed): \(changes.map(\.message))")
+                                          .startChanged, .outcomeAdded, .outcomeRemoved, .outcomeUnreachable, .outcomeNowReachable].contains($0.check) }, "seed \(seed): \(changes.map(\.message))")
             if renames.steps.count == names.count {
                 #expect(changes.allSatisfy { [.stepRenamed, .outcomeRenamed].contains($0.check) }, "seed \(seed): \(changes.map(\.message))")
             }
