@@ -316,6 +316,11 @@ class Harness:
                 Path(self.path(f"small/flow-{number:04}.yaml")).write_text(flowgen.flow_yaml(flow))
         subprocess.run([self.flowkit, "render", "--dot", self.path("flow-1000.yaml"), "-o", self.path("flow-1000.dot")],
                        check=True, stderr=subprocess.DEVNULL)
+        # Two new versions of the 10,000-step flow for `flowkit diff`: three options retargeted, and every spine
+        # step renamed (the rename search's worst case: thousands of candidates, chains of renamed steps).
+        text = Path(self.path("flow-10000.json")).read_text()
+        Path(self.path("flow-10000-edited.json")).write_text(text.replace('"cancelled"', '"done"', 3))
+        Path(self.path("flow-10000-renamed.json")).write_text(re.sub(r'"s(\d+)"', r'"t\1"', text))
 
     def measure(self, key: str, command: list[str], ok: tuple[int, ...] = (0,), timeout: float = PEER_TIMEOUT,
                 single: bool = False) -> Figure:
@@ -393,6 +398,17 @@ class Harness:
             self.check(summary["files"] == SMALL_FLOWS and summary["errors"] + summary["warnings"] == 0,
                        f"lint of the small flows: expected {SMALL_FLOWS} clean files, got {summary}")
         self.measure("lint small file", lint + [self.path("small/flow-0000.yaml")])
+
+    def measure_diffs(self) -> None:
+        """flowkit diff of the 10,000-step flow with a few options retargeted and with every spine step renamed;
+        the second must report renames, not removals."""
+        diff = [self.flowkit, "diff", "--format", "json", self.path("flow-10000.json")]
+        self.measure("diff edited 10000", diff + [self.path("flow-10000-edited.json")])
+        figure = self.measure("diff renamed 10000", diff + [self.path("flow-10000-renamed.json")])
+        if not figure.problem:
+            checks = [change["check"] for change in json.loads(figure.output)["changes"]]
+            self.check("step_renamed" in checks and "step_removed" not in checks,
+                       f"diff of the renamed flow: {checks.count('step_renamed')} renames, {checks.count('step_removed')} removals")
 
     def measure_walks(self) -> None:
         """Per size: flowkit simulates the walk script, sismic and transitions run the same walk; each must pass."""
@@ -497,6 +513,8 @@ class Harness:
             row(f"check a {size:,}-step flow (YAML)", f"lint yaml {size}")
         row(f"lint {SMALL_FLOWS:,} small flows (20–60 steps) in one invocation", "lint directory")
         row("lint one small flow", "lint small file")
+        row("diff a 10,000-step flow, 3 options retargeted (JSON)", "diff edited 10000")
+        row("diff a 10,000-step flow, every spine step renamed (JSON)", "diff renamed 10000")
         for size in SIZES:
             row(f"{WALK_EVENTS:,}-event walk on a {size:,}-step flow", f"simulate {size}", "sismic (YAML statechart)",
                 f"sismic {size}")
@@ -707,6 +725,7 @@ class Harness:
         log(f"generating inputs in {self.work}")
         self.generate()
         self.measure_checks()
+        self.measure_diffs()
         self.measure_walks()
         self.measure_renders()
         engine = self.engine()

@@ -369,9 +369,14 @@ enum DiffNormal {
     /// Where an option moves, in words: `'name'`, `back to 'name'`, `back`, `restart`; step names read through
     /// `renamed` (old name to new), so that a move to a renamed step reads as the move to its new name.
     static func move(_ target: Target, renamed: [String: String] = [:]) -> String {
+        move(target) { renamed[$0] ?? $0 }
+    }
+
+    /// Where an option moves, with step names read through `name`.
+    static func move(_ target: Target, name: (String) -> String) -> String {
         switch target.move {
-        case .forward(let name): return "'\(renamed[name.text] ?? name.text)'"
-        case .back(let name): return "back to '\(renamed[name.text] ?? name.text)'"
+        case .forward(let step): return "'\(name(step.text))'"
+        case .back(let step): return "back to '\(name(step.text))'"
         case .backOne: return "back"
         case .restart: return "restart"
         }
@@ -379,7 +384,12 @@ enum DiffNormal {
 
     /// A target list in a normal form: each option's move, condition and assignments, in order.
     static func list(_ targets: [Target], renamed: [String: String] = [:]) -> String {
-        targets.map { "\(move($0, renamed: renamed)) if \(expression($0.condition) ?? "-") set \(assignments($0.set) ?? "-")" }.joined(separator: "; ")
+        list(targets) { renamed[$0] ?? $0 }
+    }
+
+    /// A target list in a normal form, with step names read through `name`.
+    static func list(_ targets: [Target], name: (String) -> String) -> String {
+        targets.map { "\(move($0, name: name)) if \(expression($0.condition) ?? "-") set \(assignments($0.set) ?? "-")" }.joined(separator: "; ")
     }
 
     static func fields(_ fields: [Field]?) -> String? {

@@ -83,11 +83,11 @@ public struct FlowRenames: Sendable, Equatable {
             }
         }
         return steps.map { step in
-            var names = renamed
-            names[step.name.text] = "\u{0}self"
+            let own = step.name.text
+            let names = { (name: String) -> String in name == own ? "\u{0}self" : (renamed[name] ?? name) }
             let transitions = step.on.map { (on($0.event.text), $0.targets) }.sorted { $0.0 < $1.0 }
-                .map { "\($0.0): " + DiffNormal.list($0.1, renamed: names) }
-                + (step.next.map { ["next: " + DiffNormal.list($0, renamed: names)] } ?? [])
+                .map { "\($0.0): " + DiffNormal.list($0.1, name: names) }
+                + (step.next.map { ["next: " + DiffNormal.list($0, name: names)] } ?? [])
             let body = [DiffNormal.fields(step.result), DiffNormal.assignments(step.set), step.flowPath, DiffNormal.assignments(step.input),
                         step.outcome?.text].map { $0 ?? "" }
             return StepFeatures(step: step, title: step.title, transitions: transitions.joined(separator: "\n"),
@@ -186,7 +186,8 @@ public struct FlowRenames: Sendable, Equatable {
         let renamed = stepNames
         let events = eventNames
         let pairedOld = old.steps.filter { renamed[$0.name.text] != nil }
-        let pairedNew = Dictionary(Self.features(of: new, steps: new.steps.filter { name in steps.contains { $0.new.text == name.name.text } }, renamed: [:], events: [:])
+        let newNames = Set(steps.map(\.new.text))
+        let pairedNew = Dictionary(Self.features(of: new, steps: new.steps.filter { newNames.contains($0.name.text) }, renamed: [:], events: [:])
             .map { ($0.step.name.text, $0) }, uniquingKeysWith: { first, _ in first })
         var scored: [String: (Int, [String], [String])] = [:]
         for features in Self.features(of: old, steps: pairedOld, renamed: renamed, events: events) {
