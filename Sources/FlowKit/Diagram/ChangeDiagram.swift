@@ -22,6 +22,11 @@ extension FlowDiagram {
                 }
             }
         }
+        // Entries by the positions of their name, path and step, where their changes are reported.
+        var entryAt: [Int64: Entry] = [:]
+        for entry in new.entries {
+            for position in [entry.name.position, entry.pathPosition, entry.step.position] where entryAt[key(position)] == nil { entryAt[key(position)] = entry }
+        }
         var stepMarks: [String: ChangeMark] = [:]
         var optionMarks: [Int64: ChangeMark] = [:]
         var ghostSteps: [Step] = []
@@ -56,11 +61,11 @@ extension FlowDiagram {
             case .transitionRemoved:
                 if let at = change.old, let option = oldOptions[key(at)] { ghostOptions.append(option) }
             case .entryAdded:
-                if let at = change.new, let entry = new.entries.first(where: { key($0.name.position) == key(at) }) {
+                if let at = change.new, let entry = entryAt[key(at)] {
                     entryMarks[entry.name.text] = .added
                 }
             case .entryPathChanged, .entryStepChanged:
-                if let at = change.new, let entry = new.entries.first(where: { key($0.pathPosition) == key(at) || key($0.step.position) == key(at) }) {
+                if let at = change.new, let entry = entryAt[key(at)] {
                     entryMarks[entry.name.text] = .changed
                 }
             default:
@@ -91,12 +96,13 @@ extension FlowDiagram {
         }
         try self.init(flow: new, options: options)
         let formerly = Dictionary(renamed.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let entryByPath = Dictionary(new.entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         for index in nodes.indices {
             guard nodes[index].role != .initial, !nodes[index].inLegend else { continue }
             if let step = nodes[index].step {
                 nodes[index].change = stepMarks[step] ?? .unchanged
                 if let was = formerly[step] { nodes[index].label += "\n(was \(was))" }
-            } else if nodes[index].role == .entry, let entry = new.entries.first(where: { $0.path == nodes[index].label }) {
+            } else if nodes[index].role == .entry, let entry = entryByPath[nodes[index].label] {
                 nodes[index].change = entryMarks[entry.name.text] ?? .unchanged
             } else {
                 nodes[index].change = .unchanged
@@ -113,9 +119,15 @@ extension FlowDiagram {
             let label = step.title.map { "\($0)\n\(step.name.text)" } ?? step.name.text
             nodes.append(Node(id: "g\(ghostNode.count - 1)", label: label, step: nil, role: role, isStart: false, highlighted: false, change: .removed))
         }
+        var stepNodes: [String: Int] = [:]
+        var boundaryNodes: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() {
+            if let step = node.step, node.role != .boundary, stepNodes[step] == nil { stepNodes[step] = index }
+            if node.role == .boundary, boundaryNodes[node.label] == nil { boundaryNodes[node.label] = index }
+        }
         func drawn(_ name: String) -> Int? {
             if let ghost = ghostNode[name] { return ghost }
-            return nodes.firstIndex { $0.step == now(name) && $0.role != .boundary } ?? nodes.firstIndex { $0.label == now(name) && $0.role == .boundary }
+            return stepNodes[now(name)] ?? boundaryNodes[now(name)]
         }
         for option in ghostOptions {
             guard let from = drawn(option.step) else { continue }

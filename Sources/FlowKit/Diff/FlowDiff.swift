@@ -256,10 +256,12 @@ public enum FlowDiff {
                 add(.outcomeRenamed, "outcome '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename))): parent flows that handle it no longer get it",
                     old: rename.old.position, new: rename.new.position)
             }
-            for (outcome, position) in after where !before.contains(where: { (outcomeNames[$0.name] ?? $0.name) == outcome }) {
+            let beforeNames = Set(before.map { outcomeNames[$0.name] ?? $0.name })
+            let afterNames = Set(after.map(\.name))
+            for (outcome, position) in after where !beforeNames.contains(outcome) {
                 add(.outcomeAdded, "outcome '\(outcome)' added", old: nil, new: position)
             }
-            for (outcome, position) in before where !after.contains(where: { $0.name == (outcomeNames[outcome] ?? outcome) }) {
+            for (outcome, position) in before where !afterNames.contains(outcomeNames[outcome] ?? outcome) {
                 add(.outcomeRemoved, "outcome '\(outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil)
             }
         }
@@ -289,9 +291,10 @@ public enum FlowDiff {
             }
             let was = reachable(old, fromStart.old)
             let now = reachable(new, fromStart.new)
+            let formerly = Dictionary(outcomeNames.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             let oldPositions = Dictionary(outcomes(old).map { (outcomeNames[$0.name] ?? $0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
             for (outcome, position) in outcomes(new) {
-                guard let before = oldPositions[outcome], let reachedBefore = was[outcomeNames.first { $0.value == outcome }?.key ?? outcome] else { continue }
+                guard let before = oldPositions[outcome], let reachedBefore = was[formerly[outcome] ?? outcome] else { continue }
                 let reachedNow = now[outcome] ?? false
                 if reachedBefore && !reachedNow {
                     add(.outcomeUnreachable, "outcome '\(outcome)' can no longer be reached from the start", old: before, new: position)
