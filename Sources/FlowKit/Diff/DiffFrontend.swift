@@ -47,8 +47,13 @@ public enum DiffFrontend {
         var notes: [String] = []
         var problems: [String] = []
         var changes: [FlowChange] = []
+        if options.revision == nil, options.files.count != 2 {
+            throw FlowDiff.Problem(message: "give the old and the new flow file (\(options.files.count) given)", findings: [])
+        }
+        let around: FlowParents.Neighbourhood
         if let revision = options.revision {
-            let comparison = try FlowDiff.compare(paths: options.files, atRevision: revision)
+            around = try neighbourhood(options)
+            let comparison = try FlowDiff.compare(paths: options.files, atRevision: revision, neighbourhood: around)
             pairs = comparison.flows
             notes = comparison.notes
             problems = comparison.problems
@@ -60,11 +65,11 @@ public enum DiffFrontend {
             let old = try FlowDiff.load(path: options.files[0])
             let new = try FlowDiff.load(path: options.files[1])
             pairs = [(old, new)]
-            changes = FlowDiff.compare(old: old, new: new, parents: FlowParents.find(child: options.files[1], among: try neighbours(options).files))
+            around = try neighbourhood(options)
+            changes = FlowDiff.compare(old: old, new: new, parents: around.parents(of: options.files[1]))
         }
-        let around = try neighbours(options)
         for pair in pairs {
-            changes += FlowDiff.scenarioChanges(old: pair.old, new: pair.new, newPath: pair.new.file, scripts: around.files)
+            changes += FlowDiff.scenarioChanges(old: pair.old, new: pair.new, newPath: pair.new.file, scripts: around.scripts(of: pair.new.file))
         }
         changes = try levels(changes, configuration: options.configuration)
         var report = DiffReport(old: options.revision ?? options.files[0], new: options.revision == nil ? options.files[1] : options.files.joined(separator: " "),
@@ -82,14 +87,14 @@ public enum DiffFrontend {
             }
         }
         var outcome = Outcome(report: report, output: options.format.reporter.render(report), notes: notes, problems: problems)
-        if options.fixScripts { outcome.fixed = try fixScripts(pairs, scripts: around.files) }
+        if options.fixScripts { outcome.fixed = try fixScripts(pairs, around: around) }
         return outcome
     }
 
     /// The flow files and scripts around the compared files, where their parents and scripts are looked for: those
     /// in the files and directories given with `--git`; else those in the directory of the new file's nearest
     /// `.flowkit.yml`, or the new file's directory, and below.
-    static func neighbours(_ options: Options) throws(FlowDiff.Problem) -> FileCollector.Collected {
+    static func neighbourhood(_ options: Options) throws(FlowDiff.Problem) -> FlowParents.Neighbourhood {
         var roots = options.files
         if options.revision == nil {
             let directory = LintConfiguration.find(from: options.files[1]).map { ($0 as NSString).deletingLastPathComponent }
@@ -99,15 +104,21 @@ public enum DiffFrontend {
         var collected = FileCollector.collect(roots, configuration: nil, allowOutside: true)
         if let problem = collected.problems.first { throw FlowDiff.Problem(message: problem, findings: []) }
         collected.files = collected.files.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
-        return collected
+        // Only files that name a compared file can be its parent or its script.
+        var names = Set<String>()
+        for file in options.revision == nil ? [options.files[1]] : collected.files {
+            names.insert((file as NSString).lastPathComponent)
+            names.insert((FileFlowResolver.canonical(file) as NSString).lastPathComponent)
+        }
+        return FlowParents.Neighbourhood(collected.files, naming: names)
     }
 
-    /// Rewrites the scripts of each compared flow for its renames: those among `scripts` whose `flow` is that file.
-    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], scripts: [String]) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
+    /// Rewrites the scripts of each compared flow for its renames: those around it whose `flow` is that file.
+    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], around: FlowParents.Neighbourhood) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
         var fixed: [ScriptFixer.Fixed] = []
         for pair in pairs {
             let renames = FlowRenames.find(old: pair.old, new: pair.new)
-            fixed += try ScriptFixer.fixScripts(scripts, flowPath: pair.new.file, flow: pair.new, renames: renames)
+            fixed += try ScriptFixer.fixScripts(around.scripts(of: pair.new.file), flowPath: pair.new.file, flow: pair.new, renames: renames)
         }
         for script in fixed {
             do {

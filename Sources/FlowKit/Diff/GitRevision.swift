@@ -70,9 +70,15 @@ extension FlowDiff {
     /// are not flows and are passed over; one named directly is an error, as is anything that cannot be read. A
     /// flow named directly that has errors stops the comparison; one found in a directory is listed in `problems`.
     public static func compare(paths: [String], atRevision revision: String) throws(Problem) -> RevisionComparison {
+        try compare(paths: paths, atRevision: revision, neighbourhood: nil)
+    }
+
+    /// As `compare(paths:atRevision:)`, with the flows and scripts around already read (nil: read them).
+    static func compare(paths: [String], atRevision revision: String, neighbourhood known: FlowParents.Neighbourhood?) throws(Problem) -> RevisionComparison {
         let collected = FileCollector.collect(paths, configuration: nil, allowOutside: true)
         if let problem = collected.problems.first { throw Problem(message: problem, findings: []) }
         let named = Set(paths)
+        let neighbourhood = known ?? FlowParents.Neighbourhood(collected.files)
         var comparison = RevisionComparison()
         for file in collected.files {
             let document: LoadedDocument
@@ -89,7 +95,7 @@ extension FlowDiff {
             do {
                 let new = try check(document, path: file)
                 let before = try load(bytes: old, file: file, name: "\(revision):\(file)")
-                comparison.changes += compare(old: before, new: new, parents: FlowParents.find(child: file, among: collected.files))
+                comparison.changes += compare(old: before, new: new, parents: neighbourhood.parents(of: file))
                 comparison.files.append(file)
                 comparison.flows.append((before, new))
             } catch where !named.contains(file) {
