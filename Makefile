@@ -31,7 +31,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 demo: release
 	@echo "== flowkit lint on the sample flows"

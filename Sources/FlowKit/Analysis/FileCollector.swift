@@ -27,6 +27,11 @@ public enum FileCollector {
     /// cannot be listed or whose paths are too long for the system, and a directory with no flow files, so that
     /// nothing is skipped in silence.
     public static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> Collected {
+        collect(paths, configuration: configuration, allowOutside: allowOutside, lookup: ConfigurationLookup())
+    }
+
+    /// `collect`, with the nearest configurations looked up through `lookup`.
+    static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool, lookup: ConfigurationLookup) -> Collected {
         var collected = Collected()
         var seen = Set<String>()
         for path in paths {
@@ -58,7 +63,7 @@ public enum FileCollector {
                 let applicable: LintConfiguration?
                 if let configuration {
                     applicable = configuration
-                } else if let configPath = LintConfiguration.find(from: file) {
+                } else if let configPath = lookup.find(from: file) {
                     if nearest[configPath] == nil { nearest[configPath] = try? LintConfiguration.load(path: configPath) }
                     applicable = nearest[configPath] ?? nil
                 } else {

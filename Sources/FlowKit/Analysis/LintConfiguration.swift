@@ -138,10 +138,15 @@ public struct LintConfiguration: Sendable {
     /// The problems of the configurations `files` use (each file's nearest `.flowkit.yml`, each read once), as
     /// messages starting with `file:line:column:`, so that a lint can stop before it prints any finding.
     public static func problems(for files: [String]) -> [String] {
+        problems(for: files, lookup: ConfigurationLookup())
+    }
+
+    /// `problems(for:)`, with the nearest configurations looked up through `lookup`.
+    static func problems(for files: [String], lookup: ConfigurationLookup) -> [String] {
         var paths: [String] = []
         var seen = Set<String>()
         for file in files {
-            if let path = find(from: file), seen.insert(path).inserted { paths.append(path) }
+            if let path = lookup.find(from: file), seen.insert(path).inserted { paths.append(path) }
         }
         return paths.compactMap { path in
             do {
@@ -171,6 +176,29 @@ public struct LintConfiguration: Sendable {
             if let severity = severities[finding.rule] { result.severity = severity }
             return result
         }
+    }
+}
+
+/// `LintConfiguration.find(from:)` answered once per directory, for one run over many files: the files of a
+/// directory share their nearest `.flowkit.yml`, and looking it up walks the folders above with a `stat` each.
+final class ConfigurationLookup: @unchecked Sendable {
+    private var byDirectory: [String: String?] = [:]
+    private let lock = NSLock()
+
+    /// The nearest `.flowkit.yml` to the file at `path` (a file, not a directory).
+    func find(from path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        lock.lock()
+        if let known = byDirectory[directory] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let found = LintConfiguration.find(from: path)
+        lock.lock()
+        byDirectory[directory] = found
+        lock.unlock()
+        return found
     }
 }
 

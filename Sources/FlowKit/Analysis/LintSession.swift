@@ -30,6 +30,8 @@ public struct LintSession: Sendable {
     public var baseline: Baseline?
     /// The rules a file is checked with, before its configuration's `disabled` rules are left out (a test seam).
     var rules: [any Rule.Type] = Linter.rules
+    /// Where each file's nearest `.flowkit.yml` is, looked up once per directory.
+    var lookup = ConfigurationLookup()
 
     /// Creates a session.
     public init(roots: [String], allowOutside: Bool = false, configuration: LintConfiguration? = nil, baseline: Baseline? = nil) {
@@ -44,7 +46,7 @@ public struct LintSession: Sendable {
     /// skipped, not checked.
     public func run(_ files: [String], discovered: Set<String> = []) -> Outcome {
         let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside)
-        let configurations = ConfigurationCache(fixed: configuration)
+        let configurations = ConfigurationCache(fixed: configuration, lookup: lookup)
         var checked: [String] = []
         var seen = Set<String>()
         var results: [FileResult] = []
@@ -137,13 +139,16 @@ private final class ConfigurationCache: @unchecked Sendable {
     private var problems: [String: String] = [:]
     private let lock = NSLock()
 
-    init(fixed: LintConfiguration?) {
+    private let lookup: ConfigurationLookup
+
+    init(fixed: LintConfiguration?, lookup: ConfigurationLookup) {
         self.fixed = fixed
+        self.lookup = lookup
     }
 
     func configuration(for file: String) -> LintConfiguration? {
         if let fixed { return fixed }
-        guard let path = LintConfiguration.find(from: file) else { return nil }
+        guard let path = lookup.find(from: file) else { return nil }
         lock.lock()
         defer { lock.unlock() }
         if let configuration = loaded[path] { return configuration }
@@ -178,12 +183,14 @@ extension LintSession {
     /// found, are among the outcome's failures, first.
     public static func lint(paths: [String], configuration: LintConfiguration?, baseline: Baseline?,
                             allowOutside: Bool) throws(LintSetupError) -> Outcome {
-        let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside)
+        let lookup = ConfigurationLookup()
+        let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside, lookup: lookup)
         if configuration == nil {
-            let broken = LintConfiguration.problems(for: collected.files)
+            let broken = LintConfiguration.problems(for: collected.files, lookup: lookup)
             if !broken.isEmpty { throw LintSetupError(problems: broken) }
         }
-        let session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration, baseline: baseline)
+        var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration, baseline: baseline)
+        session.lookup = lookup
         var outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys))
         outcome.failures = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome) + outcome.failures
         return outcome

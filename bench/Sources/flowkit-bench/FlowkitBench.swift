@@ -5,6 +5,7 @@ import Foundation
 ///
 ///     flowkit-bench engine [steps] [rounds]        engine transitions per second on a chain flow
 ///     flowkit-bench lint [steps]                   load and lint a chain flow, YAML and JSON, in-process
+///     flowkit-bench rules FILE                     where one file's lint goes: reading, the graphs, each rule
 ///     flowkit-bench generate chain|random N [yaml|json]   write a generated flow to standard output
 @main
 struct FlowkitBench {
@@ -15,6 +16,7 @@ struct FlowkitBench {
         switch command {
         case "engine": try engine(steps: number(0, 10_000), rounds: number(1, 20))
         case "lint": lint(steps: number(0, 10_000))
+        case "rules": try rules(file: arguments.first ?? "")
         case "generate":
             let kind = arguments.first ?? "chain"
             let steps = number(1, 1_000)
@@ -59,6 +61,34 @@ struct FlowkitBench {
         print("engine: \(steps)-step flow; load \(milliseconds(loadTime)), compile \(milliseconds(compileTime))")
         print("engine: explicit events: \(Int(half / seconds(explicitTime))) transitions/s")
         print("engine: results + set + derived event: \(Int(half / seconds(resultTime))) transitions/s")
+    }
+
+    /// One file's lint, part by part, each the best of five on one thread: reading and decoding, the shared
+    /// graphs (`LintContext`), then every rule (on a fresh context, so work rules share counts for each); then the
+    /// whole lint as `Linter.lint` runs it (rules on all cores).
+    static func rules(file: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        let clock = ContinuousClock()
+        func best(_ work: () -> Void) -> Duration { (0..<5).map { _ in clock.measure(work) }.min()! }
+        var document: LoadedDocument?
+        print("rules: \(file): load \(milliseconds(best { document = FlowLoader.load(bytes: bytes, file: file) }))")
+        print("rules: context (graphs) \(milliseconds(best { _ = LintContext(document: document!) }))")
+        var total = Duration.zero
+        var times: [(String, Duration)] = []
+        for rule in Linter.rules {
+            // A fresh context for each run: rules share work through the context's memo, which each pays for
+            // here as if it ran first.
+            var time = Duration.seconds(1_000)
+            for _ in 0..<5 {
+                let fresh = LintContext(document: document!)
+                time = min(time, clock.measure { _ = rule.check(fresh) })
+            }
+            total += time
+            times.append((rule.description.identifier.rawValue, time))
+        }
+        for (name, time) in times.sorted(by: { $0.1 > $1.1 }) { print("rules:   \(name) \(milliseconds(time))") }
+        print("rules: all rules, one after the other, each with a fresh context \(milliseconds(total))")
+        print("rules: Linter.lint (context and rules, rules on all cores) \(milliseconds(best { _ = Linter.lint(document!) }))")
     }
 
     /// Load and lint times of a chain flow in both formats (best of five).
