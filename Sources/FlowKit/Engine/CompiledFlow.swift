@@ -28,10 +28,14 @@ public final class CompiledFlow: Sendable {
         let handlers: [String: [Target]]
         let next: [Target]?
         let input: [(key: String, expression: FlowExpression)]
+        /// The derived events this step or `"*"` handles (indices into the flow's `derivedEvents`, in declaration
+        /// order): the ones a completion without an explicit event tries.
+        let derivedHandled: [Int]
 
         init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: FlowExpression)],
-             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: FlowExpression)]) {
+             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: FlowExpression)], derivedHandled: [Int]) {
             self.step = step
+            self.derivedHandled = derivedHandled
             self.resultTypes = resultTypes
             self.set = set
             self.handlers = handlers
@@ -91,6 +95,9 @@ public final class CompiledFlow: Sendable {
             }
             return result
         }
+        // The derived events by name, and those the "*" step handles (its handlers apply to every step).
+        let derivedNames = flow.events.filter { $0.expression != nil }.map(\.name.text)
+        let sharedEvents = Set(flow.anyStep?.on.map(\.event.text) ?? [])
         func compile(_ step: FlowKit.Step) throws(RunError) -> Step {
             let name = step.name.text
             var handlers: [String: [Target]] = [:]
@@ -99,8 +106,9 @@ public final class CompiledFlow: Sendable {
             }
             let resultTypes = step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
             let next = try step.next.map { (list) throws(RunError) in try targets(list, step: name) }
+            let handled = derivedNames.indices.filter { handlers[derivedNames[$0]] != nil || sharedEvents.contains(derivedNames[$0]) }
             return Step(step: step, resultTypes: resultTypes, set: try assignments(step.set, step: name), handlers: handlers,
-                        next: next, input: try assignments(step.input, step: name))
+                        next: next, input: try assignments(step.input, step: name), derivedHandled: handled)
         }
         var steps: [Step] = []
         for step in flow.steps { steps.append(try compile(step)) }

@@ -85,8 +85,8 @@ public struct TraceEntry: Equatable, Sendable, Codable {
 
     /// The move taken.
     public let move: Move
-    /// The step shown next (qualified).
-    public let to: String
+    /// The step shown next (qualified); filled in by the run once it knows where a completion lands.
+    public internal(set) var to: String
     /// State keys the completion changed, in key order.
     public let changes: [StateChange]
     /// The option the completion took (nil for the back button): what coverage counts as the edge taken.
@@ -308,11 +308,13 @@ public struct FlowRun: Sendable {
     /// The completions a step allows (docs/format.md, "Running a flow"): a result only at a step that declares
     /// one, a result or an event at such a step, and never a derived event given by hand.
     private func checkCompletion(event: String?, result: [String: Value]?) throws(RunError) {
-        let frame = frames[frames.count - 1]
-        let id = frame.history.last!
-        let step = frame.flow.steps[id].step
-        let name = frame.prefix + frame.flow.name(id)
-        if let event, frame.flow.derivedEventNames.contains(event) {
+        let index = frames.count - 1
+        let flow = frames[index].flow
+        let id = frames[index].history.last!
+        let step = flow.steps[id].step
+        // The name only when a message needs it.
+        var name: String { frames[index].prefix + flow.name(id) }
+        if let event, flow.derivedEventNames.contains(event) {
             throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
         }
         if step.result == nil && result != nil {
@@ -357,10 +359,7 @@ public struct FlowRun: Sendable {
     /// nested flow it enters, if any). Entries stay without it when the completion stopped on an error.
     private mutating func settle(_ landings: [Landing]) {
         for landing in landings {
-            let landed = path.count > landing.shownBefore ? path[landing.shownBefore] : (currentStep ?? "")
-            let entry = trace[landing.traceIndex]
-            trace[landing.traceIndex] = TraceEntry(step: entry.step, event: entry.event, eventKind: entry.eventKind, result: entry.result,
-                                                   move: entry.move, to: landed, changes: entry.changes, taken: entry.taken)
+            trace[landing.traceIndex].to = path.count > landing.shownBefore ? path[landing.shownBefore] : (currentStep ?? "")
         }
     }
 
@@ -440,7 +439,8 @@ public struct FlowRun: Sendable {
         var eventKind = kind
         if event == nil && !isFlowStep {
             let updated = scope(frames[index], result: result, resultTypes: resultTypes)
-            for derived in flow.derivedEvents where compiled.handlers[derived.name] != nil || flow.anyStep?.handlers[derived.name] != nil {
+            for index in compiled.derivedHandled {
+                let derived = flow.derivedEvents[index]
                 if try condition(derived.expression, updated, step: name, file: flow.flow.file, what: "event '\(derived.name)'") {
                     event = derived.name
                     eventKind = .derived
@@ -635,7 +635,26 @@ public struct FlowRun: Sendable {
     /// Checks a result against the step's declared shape: every non-optional key present, no unknown key, values
     /// of the declared types (ints become numbers where `number` is declared).
     static func checkResult(_ result: [String: Value], types: [String: TypeRef], step: String, flow: CompiledFlow) throws(RunError) -> [String: Value] {
-        var checked: [String: Value] = [:]
+        // The usual case, a result that fits, checked in any order; a result that does not is checked again in key
+        // order below, so that the error names the first key that does not fit, the same each time.
+        var checked = [String: Value](minimumCapacity: types.count)
+        var fits = result.keys.allSatisfy { types[$0] != nil }
+        if fits {
+            for (key, type) in types {
+                guard let value = result[key] else {
+                    if type.optional { continue }
+                    fits = false
+                    break
+                }
+                guard case .success(let coerced) = TypeCheck.coerce(value, to: type) else {
+                    fits = false
+                    break
+                }
+                checked[key] = coerced
+            }
+        }
+        if fits { return checked }
+        checked = [:]
         for key in result.keys.sorted() where types[key] == nil {
             throw RunError("the result of step '\(step)' has an unknown key '\(key)'\(Suggestions.didYouMean(key, in: types.keys.sorted()))", kind: .invalidCompletion, step: step)
         }
