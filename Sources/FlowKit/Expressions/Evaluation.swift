@@ -62,8 +62,11 @@ private struct Operand {
     var span: ExpressionSpan
     /// The allowed values when the value was read from a key declared as an enum.
     var enumValues: [String]?
-    /// The path it was read from, for messages.
-    var enumPath: String?
+    /// The path it was read from, for messages (its text is made only when a message needs it).
+    var path: ExpressionPath?
+
+    /// The path's text, for messages.
+    var enumPath: String? { path?.description }
 }
 
 /// Walks a parsed tree; recursion is bounded by the parser's nesting limit. Messages do not repeat the
@@ -128,7 +131,8 @@ private struct Evaluator {
     }
 
     private func read(_ path: ExpressionPath) throws(EvaluationError) -> Operand {
-        let shown = path.description
+        // Only messages show the path: its text is not made on every read.
+        var shown: String { path.description }
         switch path.root {
         case .state:
             let key = path.keys[0]
@@ -142,7 +146,7 @@ private struct Evaluator {
             } else {
                 throw undeclared(key, at: path.span)
             }
-            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown))
+            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), path: path))
         case .result:
             guard let result = scope.result else {
                 throw fail("'\(shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
@@ -179,7 +183,7 @@ private struct Evaluator {
                 value = next
                 type = types?[key]
             }
-            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), enumPath: shown))
+            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), path: path))
         }
     }
 
