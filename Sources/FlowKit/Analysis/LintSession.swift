@@ -50,7 +50,10 @@ public struct LintSession: Sendable {
         var checked: [String] = []
         var seen = Set<String>()
         var results: [FileResult] = []
-        var batch = files.filter { seen.insert(FileFlowResolver.canonical($0)).inserted }
+        // Each file's canonical path, resolved once (it costs a system call per path component).
+        var canonical = [String: String](minimumCapacity: files.count)
+        for file in files where canonical[file] == nil { canonical[file] = FileFlowResolver.canonical(file) }
+        var batch = files.filter { seen.insert(canonical[$0]!).inserted }
         while !batch.isEmpty {
             checked += batch
             results += Self.lintInParallel(batch, discovered: discovered, rules: rules, workspace: workspace, configurations: configurations)
@@ -58,10 +61,9 @@ public struct LintSession: Sendable {
             batch = workspace.loadedFiles.filter { seen.insert($0).inserted }.sorted().map(Self.displayPath)
         }
         // Nested flows a configuration excludes still serve their parents' checks, but their findings are not shown.
-        let given = Set(files.map(FileFlowResolver.canonical))
+        let given = Set(files.map { canonical[$0]! })
         let all = results.flatMap { result -> [Diagnostic] in
-            let canonical = FileFlowResolver.canonical(result.file)
-            if !given.contains(canonical), let configuration = configurations.configuration(for: result.file), !configuration.includes(result.file) {
+            if !given.contains(canonical[result.file] ?? FileFlowResolver.canonical(result.file)), let configuration = configurations.configuration(for: result.file), !configuration.includes(result.file) {
                 return []
             }
             return result.diagnostics
