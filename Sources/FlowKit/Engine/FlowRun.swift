@@ -403,9 +403,9 @@ public struct FlowRun: Sendable {
             }
         }
         for (key, value) in values {
-            let old = frames[index].state[key]
+            // One hash of the key for reading the old value and storing the new one.
+            let old = frames[index].state.updateValue(value, forKey: key)
             if old != value { pendingChanges.append(StateChange(key: frames[index].prefix + key, old: old, new: value)) }
-            frames[index].state[key] = value
         }
     }
 
