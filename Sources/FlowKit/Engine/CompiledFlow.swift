@@ -11,18 +11,31 @@ public final class CompiledFlow: Sendable {
         case undefined(String)
     }
 
-    /// One option of a target list.
-    struct Target: Sendable {
+    /// One option of a target list (a class: a move looks options up, and a reference is one count to keep where
+    /// the fields would be several).
+    final class Target: Sendable {
         let move: Move
         let condition: FlowExpression?
         let set: [(key: String, expression: FlowExpression)]
         let source: FlowKit.Target
+
+        init(move: Move, condition: FlowExpression?, set: [(key: String, expression: FlowExpression)], source: FlowKit.Target) {
+            self.move = move
+            self.condition = condition
+            self.set = set
+            self.source = source
+        }
     }
 
     /// A step with its parsed expressions and resolved targets (a class: a run looks steps up on every move, and
     /// a reference is cheaper to hand around than the fields).
     final class Step: Sendable {
         let step: FlowKit.Step
+        /// The step's name, kind and whether it declares a result: read on every move, kept here so that a move
+        /// does not go through the step's box for them.
+        let name: String
+        let kind: StepKind
+        let declaresResult: Bool
         let resultTypes: [String: TypeRef]?
         let set: [(key: String, expression: FlowExpression)]
         let handlers: [String: [Target]]
@@ -35,6 +48,9 @@ public final class CompiledFlow: Sendable {
         init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: FlowExpression)],
              handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: FlowExpression)], derivedHandled: [Int]) {
             self.step = step
+            self.name = step.name.text
+            self.kind = step.kind
+            self.declaresResult = step.result != nil
             self.derivedHandled = derivedHandled
             self.resultTypes = resultTypes
             self.set = set
@@ -127,7 +143,7 @@ public final class CompiledFlow: Sendable {
     }
 
     /// The name of step `id`.
-    func name(_ id: Int) -> String { steps[id].step.name.text }
+    func name(_ id: Int) -> String { steps[id].name }
 }
 
 /// A run error: what went wrong, at which step, and where in the flow files when it is about a written value.

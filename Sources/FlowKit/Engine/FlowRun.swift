@@ -132,6 +132,8 @@ public struct FlowRun: Sendable {
     public private(set) var outcome: String?
     var shown = 0
     private var pendingChanges: [StateChange] = []
+    /// The storage `complete(event:result:)` reuses for its landings (`takeLandings()`).
+    private var landingBuffer: [Landing] = []
     /// The entry (and its parameters) the first nested flow entered starts at, for a run begun at an entry that
     /// reaches into a nested flow; used once.
     private var pendingNestedEntry: (name: String, params: [String: String])?
@@ -281,10 +283,11 @@ public struct FlowRun: Sendable {
     public mutating func complete(event: String? = nil, result: [String: Value]? = nil) throws(RunError) {
         guard outcome == nil else { throw RunError("the flow has already finished with outcome '\(outcome!)'", kind: .invalidCompletion) }
         try checkCompletion(event: event, result: result)
-        var landings: [Landing] = []
+        var landings = takeLandings()
         let next = try completeStep(event: event, kind: event == nil ? nil : .explicit, result: result, landings: &landings)
         try proceed(from: .show(next), landings: &landings)
         settle(landings)
+        landingBuffer = landings
     }
 
     /// The back button (docs/format.md, "The back button"): leaves the current step without completing it and shows
@@ -311,16 +314,16 @@ public struct FlowRun: Sendable {
         let index = frames.count - 1
         let flow = frames[index].flow
         let id = frames[index].history.last!
-        let step = flow.steps[id].step
+        let step = flow.steps[id]
         // The name only when a message needs it.
         var name: String { frames[index].prefix + flow.name(id) }
-        if let event, flow.derivedEventNames.contains(event) {
+        if let event, !flow.derivedEventNames.isEmpty, flow.derivedEventNames.contains(event) {
             throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
         }
-        if step.result == nil && result != nil {
+        if !step.declaresResult && result != nil {
             throw RunError("step '\(name)' declares no 'result', so it cannot complete with one", kind: .invalidCompletion, step: name)
         }
-        if step.result != nil && result == nil && event == nil {
+        if step.declaresResult && result == nil && event == nil {
             throw RunError("step '\(name)' needs a result or an event to complete: it declares a 'result'", kind: .invalidCompletion, step: name)
         }
     }
@@ -357,6 +360,15 @@ public struct FlowRun: Sendable {
 
     /// Fills in the `to` of the trace entries a completion made: the first step shown after each move (inside a
     /// nested flow it enters, if any). Entries stay without it when the completion stopped on an error.
+    /// The landings buffer of the last completion, emptied, for the next to fill: a completion allocates no list of
+    /// its own.
+    private mutating func takeLandings() -> [Landing] {
+        var buffer = landingBuffer
+        landingBuffer = []
+        buffer.removeAll(keepingCapacity: true)
+        return buffer
+    }
+
     private mutating func settle(_ landings: [Landing]) {
         for landing in landings {
             trace[landing.traceIndex].to = path.count > landing.shownBefore ? path[landing.shownBefore] : (currentStep ?? "")
@@ -365,8 +377,15 @@ public struct FlowRun: Sendable {
 
     // MARK: - Completing a step
 
-    private func scope(_ frame: Frame, result: [String: Value]?, resultTypes: [String: TypeRef]?) -> EvaluationScope {
-        EvaluationScope(state: frame.state, stateTypes: frame.flow.stateTypes, result: result, resultTypes: resultTypes)
+    /// The scope of frame `index`'s expressions (read from the frame in place: a copy of the frame would retain
+    /// and release each of its parts).
+    private func scope(_ index: Int, result: [String: Value]?, resultTypes: [String: TypeRef]?) -> EvaluationScope {
+        EvaluationScope(state: frames[index].state, stateTypes: frames[index].flow.stateTypes, result: result, resultTypes: resultTypes)
+    }
+
+    /// `name` qualified with a frame's prefix (`payment/card`); the top frame's names are their own.
+    private static func qualified(_ prefix: String, _ name: String) -> String {
+        prefix.isEmpty ? name : prefix + name
     }
 
     private func evaluate(_ expression: FlowExpression, _ scope: EvaluationScope, step: String, file: String) throws(RunError) -> Value {
@@ -388,25 +407,35 @@ public struct FlowRun: Sendable {
 
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored.
     private mutating func assign(_ assignments: [(key: String, expression: FlowExpression)], scope: EvaluationScope, step: String) throws(RunError) {
+        if assignments.isEmpty { return }
         let index = frames.count - 1
         let flow = frames[index].flow
-        var values: [(String, Value)] = []
-        for (key, expression) in assignments {
+        func value(_ assignment: (key: String, expression: FlowExpression)) throws(RunError) -> Value {
+            let (key, expression) = assignment
             let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
             guard let type = flow.stateTypes[key] else {
                 throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step, file: flow.flow.file, position: expression.source.position)
             }
             switch TypeCheck.coerce(value, to: type) {
-            case .success(let coerced): values.append((key, coerced))
+            case .success(let coerced): return coerced
             case .failure(let mismatch):
                 throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: step, file: flow.flow.file, position: expression.source.position)
             }
         }
-        for (key, value) in values {
+        func store(_ key: String, _ value: Value) {
             // One hash of the key for reading the old value and storing the new one.
             let old = frames[index].state.updateValue(value, forKey: key)
-            if old != value { pendingChanges.append(StateChange(key: frames[index].prefix + key, old: old, new: value)) }
+            if old != value { pendingChanges.append(StateChange(key: Self.qualified(frames[index].prefix, key), old: old, new: value)) }
         }
+        if assignments.count == 1 {
+            // One assignment needs no list of values to store after the others.
+            store(assignments[0].key, try value(assignments[0]))
+            return
+        }
+        var values: [(String, Value)] = []
+        values.reserveCapacity(assignments.count)
+        for assignment in assignments { values.append((assignment.key, try value(assignment))) }
+        for (key, value) in values { store(key, value) }
     }
 
     /// Completes the innermost flow's current step and makes its move; returns the step to show next.
@@ -417,8 +446,8 @@ public struct FlowRun: Sendable {
         let flow = frames[index].flow
         let id = frames[index].history.last!
         let compiled = flow.steps[id]
-        let name = frames[index].prefix + flow.name(id)
-        let isFlowStep = compiled.step.kind == .flow
+        let name = Self.qualified(frames[index].prefix, compiled.name)
+        let isFlowStep = compiled.kind == .flow
         pendingChanges = []
 
         // 1. A result runs the step's `set` against the state before the step.
@@ -431,14 +460,14 @@ public struct FlowRun: Sendable {
             result = try Self.checkResult(given, types: types, step: name, flow: flow)
         }
         if let result {
-            try assign(compiled.set, scope: scope(frames[index], result: result, resultTypes: resultTypes), step: name)
+            if !compiled.set.isEmpty { try assign(compiled.set, scope: scope(index, result: result, resultTypes: resultTypes), step: name) }
         }
 
         // 2. The event: the explicit one, else the first derived event this step or "*" handles that holds.
         var event = event
         var eventKind = kind
-        if event == nil && !isFlowStep {
-            let updated = scope(frames[index], result: result, resultTypes: resultTypes)
+        if event == nil && !isFlowStep && !compiled.derivedHandled.isEmpty {
+            let updated = scope(index, result: result, resultTypes: resultTypes)
             for index in compiled.derivedHandled {
                 let derived = flow.derivedEvents[index]
                 if try condition(derived.expression, updated, step: name, file: flow.flow.file, what: "event '\(derived.name)'") {
@@ -483,14 +512,14 @@ public struct FlowRun: Sendable {
         var chosenIndex = 0
         for (offset, option) in options.enumerated() {
             if let test = option.condition {
-                let current = scope(frames[index], result: result, resultTypes: resultTypes)
+                let current = scope(index, result: result, resultTypes: resultTypes)
                 guard try condition(test, current, step: name, file: flow.flow.file, what: "condition") else { continue }
             }
             (chosen, chosenIndex) = (option, offset)
             break
         }
         guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name) }
-        try assign(target.set, scope: scope(frames[index], result: result, resultTypes: resultTypes), step: name)
+        if !target.set.isEmpty { try assign(target.set, scope: scope(index, result: result, resultTypes: resultTypes), step: name) }
 
         // The move.
         let move: TraceEntry.Move
@@ -521,7 +550,7 @@ public struct FlowRun: Sendable {
         case .undefined(let missing):
             throw RunError("step '\(name)' moves to '\(missing)', which is not defined", kind: .undefinedStep, step: name)
         }
-        let changes = pendingChanges.sorted { $0.key < $1.key }
+        let changes = pendingChanges.count > 1 ? pendingChanges.sorted { $0.key < $1.key } : pendingChanges
         landings.append(Landing(traceIndex: trace.count, shownBefore: path.count))
         let taken = TraceEntry.Taken(file: flow.flow.file, handler: handler, shared: shared, option: chosenIndex)
         trace.append(TraceEntry(step: name, event: event, eventKind: eventKind, result: result, move: move, to: "", changes: changes, taken: taken))
@@ -534,8 +563,8 @@ public struct FlowRun: Sendable {
         let index = frames.count - 1
         let flow = frames[index].flow
         let compiled = flow.steps[id]
-        let name = frames[index].prefix + flow.name(id)
-        if compiled.step.kind == .flow {
+        let name = Self.qualified(frames[index].prefix, compiled.name)
+        if compiled.kind == .flow {
             return .show(try enterNestedFlow(of: compiled, named: name))
         }
         shown += 1
@@ -543,8 +572,8 @@ public struct FlowRun: Sendable {
             throw RunError("the run showed more than \(maxSteps) steps without finishing; does the flow loop?", kind: .stepLimit, step: name)
         }
         path.append(name)
-        guard compiled.step.kind == .finish else { return nil }
-        let finishedOutcome = compiled.step.outcome?.text ?? flow.name(id)
+        guard compiled.kind == .finish else { return nil }
+        let finishedOutcome = compiled.step.outcome?.text ?? compiled.name
         if index == 0 {
             outcome = finishedOutcome
             return nil
@@ -572,7 +601,7 @@ public struct FlowRun: Sendable {
             throw RunError(error.message, kind: error.kind, step: name, file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
         }
         var state: [String: Value] = [:]
-        let parentScope = scope(parent, result: nil, resultTypes: nil)
+        let parentScope = scope(frames.count - 1, result: nil, resultTypes: nil)
         for (key, expression) in compiled.input {
             let value = try evaluate(expression, parentScope, step: name, file: parent.flow.flow.file)
             guard let type = child.stateTypes[key] else {
@@ -611,6 +640,15 @@ public struct FlowRun: Sendable {
     /// The first number in `values` that is not finite (NaN, an infinity), with its key (`user.age` inside an
     /// object), looking at keys in order and inside objects at any depth; nil when every number is finite.
     static func firstNonFinite(in values: [String: Value]) -> (key: String, number: Double)? {
+        // The usual case, flat values all finite, is told without sorting the keys.
+        let plain = values.values.allSatisfy { value in
+            switch value {
+            case .number(let number): number.isFinite
+            case .object: false
+            default: true
+            }
+        }
+        if plain { return nil }
         // A stack of objects being walked, rather than recursion: a host may hand in objects of any depth.
         var stack: [(prefix: String, fields: [(key: String, value: Value)], next: Int)] = [("", values.sorted { $0.key < $1.key }, 0)]
         while let top = stack.last {
@@ -637,8 +675,10 @@ public struct FlowRun: Sendable {
     static func checkResult(_ result: [String: Value], types: [String: TypeRef], step: String, flow: CompiledFlow) throws(RunError) -> [String: Value] {
         // The usual case, a result that fits, checked in any order; a result that does not is checked again in key
         // order below, so that the error names the first key that does not fit, the same each time.
-        var checked = [String: Value](minimumCapacity: types.count)
-        var fits = result.keys.allSatisfy { types[$0] != nil }
+        // The result itself is returned when no value changes type (an int where a number is declared), so that
+        // the usual case makes no dictionary.
+        var checked = result
+        var fits = result.count <= types.count && result.keys.allSatisfy { types[$0] != nil }
         if fits {
             for (key, type) in types {
                 guard let value = result[key] else {
@@ -650,7 +690,7 @@ public struct FlowRun: Sendable {
                     fits = false
                     break
                 }
-                checked[key] = coerced
+                if coerced != value { checked[key] = coerced }
             }
         }
         if fits { return checked }
