@@ -15,6 +15,9 @@ public enum FileCollector {
         public var directoryOf: [String: String] = [:]
         /// How many files each directory's configuration excludes.
         public var excluded: [String: Int] = [:]
+        /// The canonical path of each file found in a directory, known from the walk (the directory's canonical
+        /// path and the entry's name, or a link's resolved target), so that the lint need not resolve it again.
+        public var canonicalPaths: [String: String] = [:]
     }
 
     /// The extensions searched for in directories.
@@ -53,13 +56,15 @@ public enum FileCollector {
                 continue
             }
             collected.roots.append(path)
-            var found: [String] = []
+            var found: [(path: String, canonical: String)] = []
             let problemsBefore = collected.problems.count
-            walk(path, root: FileFlowResolver.canonical(path), allowOutside: allowOutside, into: &found, problems: &collected.problems)
+            let root = FileFlowResolver.canonical(path)
+            walk(path, canonical: root, root: root, allowOutside: allowOutside, into: &found, problems: &collected.problems)
+            let canonicalOf = Dictionary(found.map { ($0.path, $0.canonical) }, uniquingKeysWith: { first, _ in first })
             var nearest: [String: LintConfiguration?] = [:]
             var excluded = 0
             var kept = 0
-            for file in found.sorted() {
+            for file in found.map(\.path).sorted() {
                 let applicable: LintConfiguration?
                 if let configuration {
                     applicable = configuration
@@ -77,6 +82,7 @@ public enum FileCollector {
                 if seen.insert(file).inserted {
                     collected.files.append(file)
                     collected.directoryOf[file] = path
+                    collected.canonicalPaths[file] = canonicalOf[file]
                 }
             }
             if kept == 0 && collected.problems.count == problemsBefore {
@@ -100,11 +106,12 @@ public enum FileCollector {
         }
     }
 
-    /// Collects flow files below `directory`. Directory links are not followed; a file link is kept only when
-    /// its target is a regular file inside `root` (or with `allowOutside`). A directory that cannot be listed, an
-    /// entry that cannot be examined (a path too long for the system) or named in bytes that are not UTF-8 is a
-    /// problem, never skipped in silence.
-    private static func walk(_ directory: String, root: String, allowOutside: Bool, into found: inout [String], problems: inout [String]) {
+    /// Collects flow files below `directory` (whose canonical path is `canonical`), each with its canonical path.
+    /// Directory links are not followed; a file link is kept only when its target is a regular file inside `root`
+    /// (or with `allowOutside`). A directory that cannot be listed, an entry that cannot be examined (a path too
+    /// long for the system) or named in bytes that are not UTF-8 is a problem, never skipped in silence.
+    private static func walk(_ directory: String, canonical: String, root: String, allowOutside: Bool,
+                             into found: inout [(path: String, canonical: String)], problems: inout [String]) {
         let names: [String]
         do {
             names = try list(directory)
@@ -114,6 +121,8 @@ public enum FileCollector {
         }
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            // An entry that is no link is named canonically by its directory's canonical path and its own name.
+            let canonicalPath = canonical.hasSuffix("/") ? canonical + name : canonical + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else {
                 problems.append(FlowKitError.unreadableDirectory(path, reason: OutputFile.reason(errno)).localizedDescription)
@@ -121,7 +130,7 @@ public enum FileCollector {
             }
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                walk(path, root: root, allowOutside: allowOutside, into: &found, problems: &problems)
+                walk(path, canonical: canonicalPath, root: root, allowOutside: allowOutside, into: &found, problems: &problems)
                 continue
             }
             guard extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
@@ -130,8 +139,10 @@ public enum FileCollector {
                 var targetInfo = stat()
                 guard stat(target, &targetInfo) == 0, targetInfo.st_mode & S_IFMT == S_IFREG,
                       allowOutside || target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { continue }
+                found.append((path, target))
+                continue
             }
-            found.append(path)
+            found.append((path, canonicalPath))
         }
     }
 

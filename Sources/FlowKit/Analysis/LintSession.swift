@@ -43,15 +43,16 @@ public struct LintSession: Sendable {
 
     /// Lints `files` (and the nested flows they name). Configuration files that cannot be read are failures.
     /// Files in `discovered` were found in a directory rather than named: those that are not flow files are
-    /// skipped, not checked.
-    public func run(_ files: [String], discovered: Set<String> = []) -> Outcome {
+    /// skipped, not checked. `canonicalPaths` gives the canonical paths already known (`FileCollector`'s); the
+    /// others are resolved.
+    public func run(_ files: [String], discovered: Set<String> = [], canonicalPaths: [String: String] = [:]) -> Outcome {
         let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside)
         let configurations = ConfigurationCache(fixed: configuration, lookup: lookup)
         var checked: [String] = []
         var seen = Set<String>()
         var results: [FileResult] = []
         // Each file's canonical path, resolved once (it costs a system call per path component).
-        var canonical = [String: String](minimumCapacity: files.count)
+        var canonical = canonicalPaths
         for file in files where canonical[file] == nil { canonical[file] = FileFlowResolver.canonical(file) }
         var batch = files.filter { seen.insert(canonical[$0]!).inserted }
         while !batch.isEmpty {
@@ -193,7 +194,7 @@ extension LintSession {
         }
         var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration, baseline: baseline)
         session.lookup = lookup
-        var outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys))
+        var outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys), canonicalPaths: collected.canonicalPaths)
         outcome.failures = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome) + outcome.failures
         return outcome
     }

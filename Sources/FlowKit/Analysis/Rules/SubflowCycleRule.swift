@@ -39,12 +39,16 @@ enum SubflowCycleRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
-        let folder = FileFlowResolver.canonical((context.document.file as NSString).deletingLastPathComponent.isEmpty
-            ? "." : (context.document.file as NSString).deletingLastPathComponent)
+        // The folder's canonical path (system calls) only when a cycle is to be shown.
+        var folder: String {
+            FileFlowResolver.canonical((context.document.file as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (context.document.file as NSString).deletingLastPathComponent)
+        }
         for step in flow.steps where step.kind == .flow {
             guard let reference = step.flowPath, let position = step.flowPathPosition else { continue }
             if let chain = workspace.cycle(through: reference, from: context.document.file) {
-                var names = chain.map { DisplayPath.relative($0, to: folder) }
+                let base = folder
+                var names = chain.map { DisplayPath.relative($0, to: base) }
                 if names.count > 12 { names = Array(names.prefix(10)) + ["… \(names.count - 11) more", names.last!] }
                 findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, "flows nest each other in a cycle: \(names.joined(separator: " -> "))"))
             } else if case .loaded(_, let child) = workspace.nested(reference, from: context.document.file) {
