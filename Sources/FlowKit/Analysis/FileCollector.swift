@@ -112,28 +112,35 @@ public enum FileCollector {
     /// long for the system) or named in bytes that are not UTF-8 is a problem, never skipped in silence.
     private static func walk(_ directory: String, canonical: String, root: String, allowOutside: Bool,
                              into found: inout [(path: String, canonical: String)], problems: inout [String]) {
-        let names: [String]
+        let entries: [(name: String, type: mode_t?)]
         do {
-            names = try list(directory)
+            entries = try list(directory)
         } catch {
             problems.append(error.localizedDescription)
             return
         }
-        for name in names where !name.hasPrefix(".") {
+        for (name, listedType) in entries where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             // An entry that is no link is named canonically by its directory's canonical path and its own name.
             let canonicalPath = canonical.hasSuffix("/") ? canonical + name : canonical + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else {
-                problems.append(FlowKitError.unreadableDirectory(path, reason: OutputFile.reason(errno)).localizedDescription)
-                continue
+            // The type the listing gave, else (a file system that does not say, or a path near the system's limit,
+            // whose error `lstat` gives) the entry's own.
+            let type: mode_t
+            if let listedType, path.utf8.count < 1024 {
+                type = listedType
+            } else {
+                var info = stat()
+                guard lstat(path, &info) == 0 else {
+                    problems.append(FlowKitError.unreadableDirectory(path, reason: OutputFile.reason(errno)).localizedDescription)
+                    continue
+                }
+                type = info.st_mode & S_IFMT
             }
-            let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
                 walk(path, canonical: canonicalPath, root: root, allowOutside: allowOutside, into: &found, problems: &problems)
                 continue
             }
-            guard extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
+            guard let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
             if type == S_IFLNK {
                 let target = FileFlowResolver.canonical(path)
                 var targetInfo = stat()
@@ -147,12 +154,13 @@ public enum FileCollector {
     }
 
     /// The names in `directory`, `.` and `..` left out; a name that is not UTF-8 cannot be checked and is an error.
-    private static func list(_ directory: String) throws -> [String] {
+    /// Each with its type (`S_IFREG`, `S_IFDIR`, …) when the listing gives it.
+    private static func list(_ directory: String) throws -> [(name: String, type: mode_t?)] {
         guard let stream = opendir(directory) else {
             throw FlowKitError.unreadableDirectory(directory, reason: OutputFile.reason(errno))
         }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names: [(name: String, type: mode_t?)] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -165,7 +173,15 @@ public enum FileCollector {
                 let shown = String(decoding: bytes, as: UTF8.self)
                 throw FlowKitError.unreadableDirectory(directory, reason: "the name '\(Identifier.display(shown))' is not UTF-8, so it cannot be checked")
             }
-            names.append(name)
+            let type: mode_t?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): type = S_IFREG
+            case Int32(DT_DIR): type = S_IFDIR
+            case Int32(DT_LNK): type = S_IFLNK
+            case Int32(DT_UNKNOWN): type = nil
+            default: type = S_IFIFO
+            }
+            names.append((name, type))
         }
     }
 }

@@ -110,6 +110,8 @@ public enum FlowLoader {
             }
             if got == 0 { break }
             count += got
+            // The size the file had when it was opened is all there is to read: no second call to learn so.
+            if count == Int(info.st_size) { break }
         }
         bytes.removeSubrange(count...)
         return bytes
