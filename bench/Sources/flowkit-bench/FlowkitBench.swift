@@ -6,6 +6,7 @@ import Foundation
 ///     flowkit-bench engine [steps] [rounds]        engine transitions per second on a chain flow
 ///     flowkit-bench lint [steps]                   load and lint a chain flow, YAML and JSON, in-process
 ///     flowkit-bench rules FILE                     where one file's lint goes: reading, the graphs, each rule
+///     flowkit-bench many DIR                       where the lint of many small files goes, phase by phase
 ///     flowkit-bench generate chain|random N [yaml|json]   write a generated flow to standard output
 @main
 struct FlowkitBench {
@@ -17,6 +18,7 @@ struct FlowkitBench {
         case "engine": try engine(steps: number(0, 10_000), rounds: number(1, 20))
         case "lint": lint(steps: number(0, 10_000))
         case "rules": try rules(file: arguments.first ?? "")
+        case "many": try many(directory: arguments.first ?? "")
         case "generate":
             let kind = arguments.first ?? "chain"
             let steps = number(1, 1_000)
@@ -89,6 +91,41 @@ struct FlowkitBench {
         for (name, time) in times.sorted(by: { $0.1 > $1.1 }) { print("rules:   \(name) \(milliseconds(time))") }
         print("rules: all rules, one after the other, each with a fresh context \(milliseconds(total))")
         print("rules: Linter.lint (context and rules, rules on all cores) \(milliseconds(best { _ = Linter.lint(document!) }))")
+    }
+
+    /// The lint of every flow file in `directory`, phase by phase, summed over the files on one thread: each file
+    /// is read, loaded, given its graphs and checked by each rule (on a fresh context, so that rules sharing work
+    /// each pay for it here) one after the other, as a lint does, so that its data is in the cache as it would be;
+    /// each phase's figure is the least of three rounds.
+    static func many(directory: String) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted()
+        let paths = names.map { directory + "/" + $0 }
+        let clock = ContinuousClock()
+        var phases: [String: Duration] = [:]
+        var order: [String] = []
+        for _ in 0..<3 {
+            var round: [String: Duration] = [:]
+            func time<T>(_ phase: String, _ work: () throws -> T) rethrows -> T {
+                var result: T?
+                round[phase, default: .zero] += try clock.measure { result = try work() }
+                return result!
+            }
+            for path in paths {
+                let format = DocumentFormat(path: path) ?? .yaml
+                let bytes = try time("read") { try FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes) }
+                let document = time("load \(format)") { FlowLoader.load(bytes: bytes, file: path, format: format) }
+                _ = time("context (graphs)") { LintContext(document: document) }
+                for rule in Linter.rules {
+                    let fresh = LintContext(document: document)
+                    _ = time("rule \(rule.description.identifier.rawValue)") { rule.check(fresh) }
+                }
+                _ = time("Linter.lint (context, rules, order)") { Linter.lint(document) }
+            }
+            if order.isEmpty { order = round.keys.sorted { round[$0]! > round[$1]! } }
+            for (phase, duration) in round { phases[phase] = min(phases[phase] ?? duration, duration) }
+        }
+        print("many: \(paths.count) files in \(directory), one thread, least of 3 rounds")
+        for phase in order where phases[phase]! > .microseconds(500) { print("many:   \(phase) \(milliseconds(phases[phase]!))") }
     }
 
     /// Load and lint times of a chain flow in both formats (best of five).
