@@ -146,7 +146,7 @@ private struct Evaluator {
             } else {
                 throw undeclared(key, at: path.span)
             }
-            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), path: path))
+            return try operand(value, type: type, path: path)
         case .result:
             guard let result = scope.result else {
                 throw fail("'\(shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
@@ -183,17 +183,19 @@ private struct Evaluator {
                 value = next
                 type = types?[key]
             }
-            return try finite(Operand(value: value, span: path.span, enumValues: enumValues(type), path: path))
+            return try operand(value, type: type, path: path)
         }
     }
 
-    /// `operand`, unless it is a number that is not finite: runs check the numbers they are given, so only a scope
-    /// built by hand can hold one, and it stops at the path that reads it rather than reaching an operator.
-    private func finite(_ operand: Operand) throws(EvaluationError) -> Operand {
-        if case .number(let number) = operand.value, !number.isFinite {
-            throw fail("'\(operand.enumPath ?? "")' is \(number), not a finite number", .arithmetic, at: operand.span)
+    /// The operand `path` reads, unless it is a number that is not finite: runs check the numbers they are given,
+    /// so only a scope built by hand can hold one, and it stops at the path that reads it rather than reaching an
+    /// operator. The path is kept only with an enum's values, the one message that names it later.
+    private func operand(_ value: Value, type: TypeRef?, path: ExpressionPath) throws(EvaluationError) -> Operand {
+        if case .number(let number) = value, !number.isFinite {
+            throw fail("'\(path.description)' is \(number), not a finite number", .arithmetic, at: path.span)
         }
-        return operand
+        let values = enumValues(type)
+        return Operand(value: value, span: path.span, enumValues: values, path: values == nil ? nil : path)
     }
 
     /// Whether the path holds a value other than null; a key that is not there (even one never declared) holds none.
