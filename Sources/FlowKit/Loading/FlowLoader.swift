@@ -53,14 +53,8 @@ public struct LoadedDocument: Sendable {
 public enum FlowLoader {
     /// Parses `bytes` as `format` (or guessed from the first character: `{` or `[` means JSON) and decodes the flow.
     public static func load(bytes: [UInt8], file: String, format: DocumentFormat? = nil, limits: ReaderLimits = .standard) -> LoadedDocument {
-        let format = format ?? guessFormat(bytes)
-        let parsed: ParsedDocument
-        switch format {
-        case .json: parsed = JSONReader.parse(bytes, file: file, limits: limits)
-        case .yaml: parsed = YAMLReader.parse(bytes, file: file, limits: limits)
-        }
-        var document = LoadedDocument(file: file, format: format, root: parsed.root, isScript: false, flow: nil, diagnostics: parsed.diagnostics)
-        guard let root = parsed.root else { return document }
+        var document = parse(bytes: bytes, file: file, format: format, limits: limits)
+        guard let root = document.root else { return document }
         if root["flowkit-script"] != nil {
             document.isScript = true
             return document
@@ -70,6 +64,18 @@ public enum FlowLoader {
         document.flow?.fingerprint = Self.fingerprint(bytes)
         document.diagnostics += decoded.diagnostics
         return document
+    }
+
+    /// The positioned document of `bytes`, not decoded: its syntax tree (`root`) and the reader's findings, with
+    /// no flow. `load(bytes:file:format:limits:)` decodes it.
+    public static func parse(bytes: [UInt8], file: String, format: DocumentFormat? = nil, limits: ReaderLimits = .standard) -> LoadedDocument {
+        let format = format ?? guessFormat(bytes)
+        let parsed: ParsedDocument
+        switch format {
+        case .json: parsed = JSONReader.parse(bytes, file: file, limits: limits)
+        case .yaml: parsed = YAMLReader.parse(bytes, file: file, limits: limits)
+        }
+        return LoadedDocument(file: file, format: format, root: parsed.root, isScript: false, flow: nil, diagnostics: parsed.diagnostics)
     }
 
     /// FNV-1a 64 of `bytes`, as 16 lowercase hex digits.

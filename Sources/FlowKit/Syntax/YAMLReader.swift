@@ -34,14 +34,22 @@ enum YAMLReader {
         default:
             return .string
         }
-        switch text {
-        case "", "~", "null", "Null", "NULL": return .null
-        case "true", "True", "TRUE": return .bool(true)
-        case "false", "False", "FALSE": return .bool(false)
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .number(.infinity)
-        case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
-        case ".nan", ".NaN", ".NAN": return .number(.nan)
-        default: break
+        // The named values are at most five bytes long; a longer text is compared with none of them.
+        if text.utf8.count <= 5 {
+            switch text {
+            case "", "~", "null", "Null", "NULL": return .null
+            case "true", "True", "TRUE": return .bool(true)
+            case "false", "False", "FALSE": return .bool(false)
+            case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .number(.infinity)
+            case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
+            case ".nan", ".NaN", ".NAN": return .number(.nan)
+            default: break
+            }
+        }
+        // Past the named values, only a digit, a sign or a point can start a number.
+        switch first {
+        case UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+        default: return .string
         }
         let utf8 = Array(text.utf8)
         if utf8.count > 2, utf8[0] == UInt8(ascii: "0"), utf8[1] == UInt8(ascii: "x") || utf8[1] == UInt8(ascii: "o") {
@@ -247,7 +255,8 @@ private struct Composer {
         if stack.count >= limits.maxDepth {
             throw fail("nesting is deeper than \(limits.maxDepth) levels", at: position)
         }
-        if let top = stack.last, top.isMapping, top.pendingKey == nil {
+        // The top frame is read in place: a copy of it would retain and release everything it holds.
+        if !stack.isEmpty, stack[stack.count - 1].isMapping, stack[stack.count - 1].pendingKey == nil {
             throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
         }
         try count(1, at: position)
@@ -287,7 +296,7 @@ private struct Composer {
             guard let scalar = node.scalar else {
                 throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
             }
-            let key = scalar.text.unicodeScalars.allSatisfy(\.isASCII) ? scalar.text : scalar.text.precomposedForm
+            let key = scalar.text.utf8.allSatisfy { $0 < 0x80 } ? scalar.text : scalar.text.precomposedForm
             stack[top].pendingKey = (key, node.position)
         }
     }

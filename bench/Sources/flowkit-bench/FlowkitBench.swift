@@ -1,3 +1,4 @@
+import CYaml
 import FlowKit
 import Foundation
 
@@ -7,6 +8,7 @@ import Foundation
 ///     flowkit-bench lint [steps]                   load and lint a chain flow, YAML and JSON, in-process
 ///     flowkit-bench rules FILE                     where one file's lint goes: reading, the graphs, each rule
 ///     flowkit-bench many DIR                       where the lint of many small files goes, phase by phase
+///     flowkit-bench read FILE                      reading a flow: libyaml's events alone (YAML), the positioned tree, the flow
 ///     flowkit-bench generate chain|random N [yaml|json]   write a generated flow to standard output
 @main
 struct FlowkitBench {
@@ -19,6 +21,7 @@ struct FlowkitBench {
         case "lint": lint(steps: number(0, 10_000))
         case "rules": try rules(file: arguments.first ?? "")
         case "many": try many(directory: arguments.first ?? "")
+        case "read": try read(file: arguments.first ?? "")
         case "generate":
             let kind = arguments.first ?? "chain"
             let steps = number(1, 1_000)
@@ -126,6 +129,40 @@ struct FlowkitBench {
         }
         print("many: \(paths.count) files in \(directory), one thread, least of 3 rounds")
         for phase in order where phases[phase]! > .microseconds(500) { print("many:   \(phase) \(milliseconds(phases[phase]!))") }
+    }
+
+    /// Where reading a flow file goes (best of five each): for YAML, libyaml's event parser alone (every event
+    /// parsed and freed, nothing built); then flowkit's reader (the positioned tree: for YAML, the same events
+    /// composed into it); then the whole load (the tree decoded into the flow).
+    static func read(file: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        let format = DocumentFormat(path: file) ?? .yaml
+        let clock = ContinuousClock()
+        func best(_ work: () -> Void) -> Duration { (0..<5).map { _ in clock.measure(work) }.min()! }
+        var events = 0
+        let alone = format == .json ? .zero : best {
+            events = 0
+            var parser = yaml_parser_t()
+            guard yaml_parser_initialize(&parser) == 1 else { fatalError("libyaml cannot start") }
+            defer { yaml_parser_delete(&parser) }
+            bytes.withUnsafeBufferPointer { buffer in
+                yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+                while true {
+                    var event = yaml_event_t()
+                    guard yaml_parser_parse(&parser, &event) == 1 else { fatalError("libyaml stops: the file is not YAML") }
+                    let done = event.type == YAML_STREAM_END_EVENT
+                    yaml_event_delete(&event)
+                    events += 1
+                    if done { break }
+                }
+            }
+        }
+        let tree = best { _ = FlowLoader.parse(bytes: bytes, file: file, format: format) }
+        let load = best { _ = FlowLoader.load(bytes: bytes, file: file, format: format) }
+        print("read: \(file), \(bytes.count / 1024) KiB")
+        if format == .yaml { print("read:   libyaml's events alone (\(events) events) \(milliseconds(alone))") }
+        print("read:   positioned tree \(milliseconds(tree))")
+        print("read:   whole load (tree and decoding) \(milliseconds(load))")
     }
 
     /// Load and lint times of a chain flow in both formats (best of five).
