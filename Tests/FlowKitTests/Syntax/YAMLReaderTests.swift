@@ -87,6 +87,46 @@ struct YAMLReaderTests {
         #expect(root["a"]?.scalar?.text == "on")
     }
 
+    /// YAML 1.2's core schema written out as its regular expressions, for the property below.
+    static func coreSchemaKind(_ text: String) -> Scalar.Kind? {
+        func matches(_ pattern: String) -> Bool { text.range(of: "^(" + pattern + ")$", options: .regularExpression) != nil }
+        if matches("null|Null|NULL|~") || text.isEmpty { return .null }
+        if matches("true|True|TRUE") { return .bool(true) }
+        if matches("false|False|FALSE") { return .bool(false) }
+        if matches("[-+]?[0-9]+") { return Int64(text).map(Scalar.Kind.int) }
+        if matches("0o[0-7]+") { return Int64(text.dropFirst(2), radix: 8).map(Scalar.Kind.int) }
+        if matches("0x[0-9a-fA-F]+") { return Int64(text.dropFirst(2), radix: 16).map(Scalar.Kind.int) }
+        if matches("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?") {
+            return Double(text).flatMap { $0.isFinite ? Scalar.Kind.number($0) : nil }
+        }
+        if matches("[-+]?\\.(inf|Inf|INF)") { return .number(text.hasPrefix("-") ? -.infinity : .infinity) }
+        if matches("\\.(nan|NaN|NAN)") { return .number(.nan) }
+        return .string
+    }
+
+    /// Every plain scalar resolves as the core schema's expressions say (nil there: out of range, which the reader
+    /// throws), over random texts made of the characters the schema's forms use.
+    @Test func plainScalarsResolveAsTheCoreSchemaSays() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let pieces = ["0", "1", "7", "9", "8", "a", "F", "f", "e", "E", "x", "o", ".", "+", "-", "~", "n", "N", "t", "T",
+                      "null", "true", "False", "inf", "Inf", "nan", "NaN", "name", "9223372036854775807", "9223372036854775808",
+                      "0x", "0o", "1e308", "1e309", "_", " "]
+        var texts = ["", "0", "-0", "+.inf", "-.Inf", ".NAN", ".nan", "0x7fffffffffffffff", "0x8000000000000000", "0o777", "1.", ".5", "+1e+3"]
+        for _ in 0..<20_000 { texts.append((0..<(1 + next(5))).map { _ in pieces[next(pieces.count)] }.joined()) }
+        for text in texts {
+            let expected = Self.coreSchemaKind(text)
+            let resolved = try? YAMLReader.resolvePlain(text)
+            switch (expected, resolved) {
+            case (.number(let a)?, .number(let b)?) where a.isNaN && b.isNaN: continue
+            default: #expect(resolved == expected, "'\(text)'")
+            }
+        }
+    }
+
     @Test func keyNamedOnStaysAString() throws {
         let root = try #require(parseYAML("on:\n  error: alert\nno: 1\n").root)
         #expect(root.entries?.map(\.key) == ["on", "no"])
