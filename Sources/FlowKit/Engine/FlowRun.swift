@@ -678,20 +678,24 @@ public struct FlowRun: Sendable {
         // The result itself is returned when no value changes type (an int where a number is declared), so that
         // the usual case makes no dictionary.
         var checked = result
-        var fits = result.count <= types.count && result.keys.allSatisfy { types[$0] != nil }
+        var fits = result.count <= types.count
         if fits {
+            var declared = 0
             for (key, type) in types {
                 guard let value = result[key] else {
                     if type.optional { continue }
                     fits = false
                     break
                 }
+                declared += 1
                 guard case .success(let coerced) = TypeCheck.coerce(value, to: type) else {
                     fits = false
                     break
                 }
                 if coerced != value { checked[key] = coerced }
             }
+            // The result's keys are distinct: when as many of them are declared as it has, none is unknown.
+            if declared != result.count { fits = false }
         }
         if fits { return checked }
         checked = [:]
