@@ -15,11 +15,11 @@ public final class CompiledFlow: Sendable {
     /// the fields would be several).
     final class Target: Sendable {
         let move: Move
-        let condition: FlowExpression?
-        let set: [(key: String, expression: FlowExpression)]
+        let condition: RunExpression?
+        let set: [(key: String, expression: RunExpression)]
         let source: FlowKit.Target
 
-        init(move: Move, condition: FlowExpression?, set: [(key: String, expression: FlowExpression)], source: FlowKit.Target) {
+        init(move: Move, condition: RunExpression?, set: [(key: String, expression: RunExpression)], source: FlowKit.Target) {
             self.move = move
             self.condition = condition
             self.set = set
@@ -37,16 +37,16 @@ public final class CompiledFlow: Sendable {
         let kind: StepKind
         let declaresResult: Bool
         let resultTypes: [String: TypeRef]?
-        let set: [(key: String, expression: FlowExpression)]
+        let set: [(key: String, expression: RunExpression)]
         let handlers: [String: [Target]]
         let next: [Target]?
-        let input: [(key: String, expression: FlowExpression)]
+        let input: [(key: String, expression: RunExpression)]
         /// The derived events this step or `"*"` handles (indices into the flow's `derivedEvents`, in declaration
         /// order): the ones a completion without an explicit event tries.
         let derivedHandled: [Int]
 
-        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: FlowExpression)],
-             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: FlowExpression)], derivedHandled: [Int]) {
+        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: RunExpression)],
+             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: RunExpression)], derivedHandled: [Int]) {
             self.step = step
             self.name = step.name.text
             self.kind = step.kind
@@ -71,7 +71,7 @@ public final class CompiledFlow: Sendable {
     /// Declared state types by key.
     let stateTypes: [String: TypeRef]
     /// Derived events with their expressions, in declaration order.
-    let derivedEvents: [(name: String, expression: FlowExpression)]
+    let derivedEvents: [(name: String, expression: RunExpression)]
     /// The names of the derived events, which a step cannot raise by hand.
     let derivedEventNames: Set<String>
     /// The id of `start`.
@@ -84,15 +84,15 @@ public final class CompiledFlow: Sendable {
         guard let startID = ids[flow.start.text] else {
             throw RunError("start step '\(flow.start.text)' is not defined", kind: .invalidFlow, file: flow.file, position: flow.start.position)
         }
-        func parse(_ source: ExpressionSource, step: String?) throws(RunError) -> FlowExpression {
+        func parse(_ source: ExpressionSource, step: String?) throws(RunError) -> RunExpression {
             switch ExpressionParser.parse(source) {
-            case .success(let expression): return expression
+            case .success(let expression): return RunExpression(expression)
             case .failure(let error):
                 throw RunError(error.message, kind: .invalidFlow, step: step, file: flow.file, position: source.position(ofOffset: error.offset))
             }
         }
-        func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: FlowExpression)] {
-            var result: [(key: String, expression: FlowExpression)] = []
+        func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: RunExpression)] {
+            var result: [(key: String, expression: RunExpression)] = []
             for assignment in list { result.append((assignment.key.text, try parse(assignment.expression, step: step))) }
             return result
         }
@@ -128,7 +128,7 @@ public final class CompiledFlow: Sendable {
         }
         var steps: [Step] = []
         for step in flow.steps { steps.append(try compile(step)) }
-        var derived: [(name: String, expression: FlowExpression)] = []
+        var derived: [(name: String, expression: RunExpression)] = []
         for event in flow.events {
             if let source = event.expression { derived.append((event.name.text, try parse(source, step: nil))) }
         }
@@ -220,5 +220,29 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
         var text = message
         if let file, let position { text += " (\(file):\(position.line):\(position.column))" }
         return text
+    }
+}
+
+/// An expression made ready to run: its parsed tree, and its fast form when it has one (`FastExpression`), which a
+/// run tries first.
+struct RunExpression: Sendable {
+    /// The parsed expression, which the full evaluator reads.
+    let expression: FlowExpression
+    /// The fast form, when every part of the expression has one.
+    let fast: FastExpression?
+
+    /// Compiles `expression`.
+    init(_ expression: FlowExpression) {
+        self.expression = expression
+        self.fast = FastExpression(expression)
+    }
+
+    /// The text it was parsed from.
+    var source: ExpressionSource { expression.source }
+
+    /// Its value in `scope`: the fast form's when it gives one, else the full evaluator's (or its run error).
+    func evaluate(in scope: EvaluationScope) throws(EvaluationError) -> Value {
+        if let fast, let value = fast.value(state: scope.state, result: scope.result) { return value }
+        return try expression.evaluate(in: scope)
     }
 }

@@ -388,7 +388,7 @@ public struct FlowRun: Sendable {
         prefix.isEmpty ? name : prefix + name
     }
 
-    private func evaluate(_ expression: FlowExpression, _ scope: EvaluationScope, step: String, file: String) throws(RunError) -> Value {
+    private func evaluate(_ expression: RunExpression, _ scope: EvaluationScope, step: String, file: String) throws(RunError) -> Value {
         do {
             return try expression.evaluate(in: scope)
         } catch {
@@ -397,7 +397,7 @@ public struct FlowRun: Sendable {
         }
     }
 
-    private func condition(_ expression: FlowExpression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
+    private func condition(_ expression: RunExpression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
         let value = try evaluate(expression, scope, step: step, file: file)
         guard case .bool(let holds) = value else {
             throw RunError("\(what) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step, file: file, position: expression.source.position)
@@ -406,11 +406,11 @@ public struct FlowRun: Sendable {
     }
 
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored.
-    private mutating func assign(_ assignments: [(key: String, expression: FlowExpression)], scope: EvaluationScope, step: String) throws(RunError) {
+    private mutating func assign(_ assignments: [(key: String, expression: RunExpression)], scope: EvaluationScope, step: String) throws(RunError) {
         if assignments.isEmpty { return }
         let index = frames.count - 1
         let flow = frames[index].flow
-        func value(_ assignment: (key: String, expression: FlowExpression)) throws(RunError) -> Value {
+        func value(_ assignment: (key: String, expression: RunExpression)) throws(RunError) -> Value {
             let (key, expression) = assignment
             let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
             guard let type = flow.stateTypes[key] else {

@@ -276,13 +276,9 @@ private struct Evaluator {
         case (.null, .object), (.object, .null): return false
         case (.null, .bool), (.null, .int), (.null, .number), (.null, .string): return false
         case (.bool, .null), (.int, .null), (.number, .null), (.string, .null): return false
-        case (.bool(let x), .bool(let y)): return x == y
-        case (.int(let x), .int(let y)): return x == y
-        case (.number(let x), .number(let y)): return x == y
-        case (.int(let x), .number(let y)): return NumberComparison.sign(x, y) == 0
-        case (.number(let x), .int(let y)): return NumberComparison.sign(y, x) == 0
         case (.string(let x), .string(let y)): return Self.same(x, y)
-        default:
+        case let (x, y):
+            if let same = NumberComparison.equal(x, y) { return same }
             throw fail("'\(op)' cannot compare \(a.value.kindDescription) with \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
         }
     }
@@ -290,14 +286,6 @@ private struct Evaluator {
     private func order(_ op: BinaryOperator, _ a: Operand, _ b: Operand, span: ExpressionSpan) throws(EvaluationError) -> Bool {
         let sign: Int
         switch (a.value, b.value) {
-        case (.int(let x), .int(let y)): sign = x < y ? -1 : (x == y ? 0 : 1)
-        case (.number(let x), .number(let y)): sign = x < y ? -1 : (x == y ? 0 : 1)
-        case (.int(let x), .number(let y)):
-            guard let compared = NumberComparison.sign(x, y) else { throw unordered(op, span: span) }
-            sign = compared
-        case (.number(let x), .int(let y)):
-            guard let compared = NumberComparison.sign(y, x) else { throw unordered(op, span: span) }
-            sign = -compared
         case (.string(let x), .string(let y)):
             try checkEnum(a, b)
             if Self.same(x, y) {
@@ -306,14 +294,14 @@ private struct Evaluator {
                 sign = x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) { $0.value < $1.value } ? -1 : 1
             }
         default:
-            throw fail("'\(op.rawValue)' needs two numbers or two strings, found \(a.value.kindDescription) and \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
+            switch NumberComparison.order(a.value, b.value) {
+            case .sign(let compared): sign = compared
+            case .unordered: throw unordered(op, span: span)
+            case .notNumbers:
+                throw fail("'\(op.rawValue)' needs two numbers or two strings, found \(a.value.kindDescription) and \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
+            }
         }
-        switch op {
-        case .less: return sign < 0
-        case .lessOrEqual: return sign <= 0
-        case .greater: return sign > 0
-        default: return sign >= 0
-        }
+        return NumberComparison.holds(op, sign: sign)
     }
 
     private func unordered(_ op: BinaryOperator, span: ExpressionSpan) -> EvaluationError {
@@ -321,15 +309,14 @@ private struct Evaluator {
     }
 
     private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan) throws(EvaluationError) -> Value {
+        switch Arithmetic.numeric(op, a, b) {
+        case .success(let value)?: return value
+        case .failure(.divisionByZero)?: throw fail("division by zero", .arithmetic, at: span)
+        case .failure(.intOverflow)?: throw fail("int overflow", .arithmetic, at: span)
+        case .failure(.numberOverflow)?: throw fail("number overflow", .arithmetic, at: span)
+        case nil: break
+        }
         switch (a, b) {
-        case (.int(let x), .int(let y)):
-            return .int(try integer(op, x, y, span: span))
-        case (.int(let x), .number(let y)):
-            return .number(try number(op, Double(x), y, span: span))
-        case (.number(let x), .int(let y)):
-            return .number(try number(op, x, Double(y), span: span))
-        case (.number(let x), .number(let y)):
-            return .number(try number(op, x, y, span: span))
         case (.string(let x), .string(let y)) where op == .add:
             guard x.utf8.count + y.utf8.count <= Self.maxTextBytes else { throw fail("text longer than \(Self.maxTextBytes) bytes", .arithmetic, at: span) }
             return .string(x + y)
@@ -338,45 +325,110 @@ private struct Evaluator {
             throw fail("'\(op.rawValue)' needs \(needs), found \(a.kindDescription) and \(b.kindDescription)", typeFailure(a, b), at: span)
         }
     }
+}
 
-    private func integer(_ op: BinaryOperator, _ x: Int64, _ y: Int64, span: ExpressionSpan) throws(EvaluationError) -> Int64 {
+/// `+ - * / %` over ints and over numbers, for the evaluator and its fast form alike.
+enum Arithmetic {
+    /// Why an operation has no value.
+    enum Failure: Error {
+        case divisionByZero
+        case intOverflow
+        case numberOverflow
+    }
+
+    /// `op` over two ints (an int) or two ints or numbers (a number); nil for any other pair.
+    static func numeric(_ op: BinaryOperator, _ a: Value, _ b: Value) -> Result<Value, Failure>? {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return integer(op, x, y).map(Value.int)
+        case (.int(let x), .number(let y)): return number(op, Double(x), y).map(Value.number)
+        case (.number(let x), .int(let y)): return number(op, x, Double(y)).map(Value.number)
+        case (.number(let x), .number(let y)): return number(op, x, y).map(Value.number)
+        default: return nil
+        }
+    }
+
+    /// Ints stay ints: truncating division, the remainder with the dividend's sign; overflow is a failure.
+    static func integer(_ op: BinaryOperator, _ x: Int64, _ y: Int64) -> Result<Int64, Failure> {
         let result: (partialValue: Int64, overflow: Bool)
         switch op {
         case .add: result = x.addingReportingOverflow(y)
         case .subtract: result = x.subtractingReportingOverflow(y)
         case .multiply: result = x.multipliedReportingOverflow(by: y)
         case .divide:
-            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
+            guard y != 0 else { return .failure(.divisionByZero) }
             result = x.dividedReportingOverflow(by: y)
         default:
-            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
+            guard y != 0 else { return .failure(.divisionByZero) }
             // `Int64.min % -1` is 0; only the quotient overflows.
-            return y == -1 ? 0 : x % y
+            return .success(y == -1 ? 0 : x % y)
         }
-        guard !result.overflow else { throw fail("int overflow", .arithmetic, at: span) }
-        return result.partialValue
+        return result.overflow ? .failure(.intOverflow) : .success(result.partialValue)
     }
 
-    private func number(_ op: BinaryOperator, _ x: Double, _ y: Double, span: ExpressionSpan) throws(EvaluationError) -> Double {
+    /// Numbers: a result that is not finite is a failure.
+    static func number(_ op: BinaryOperator, _ x: Double, _ y: Double) -> Result<Double, Failure> {
         let result: Double
         switch op {
         case .add: result = x + y
         case .subtract: result = x - y
         case .multiply: result = x * y
         case .divide:
-            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
+            guard y != 0 else { return .failure(.divisionByZero) }
             result = x / y
         default:
-            guard y != 0 else { throw fail("division by zero", .arithmetic, at: span) }
+            guard y != 0 else { return .failure(.divisionByZero) }
             result = x.truncatingRemainder(dividingBy: y)
         }
-        guard result.isFinite else { throw fail("number overflow", .arithmetic, at: span) }
-        return result
+        return result.isFinite ? .success(result) : .failure(.numberOverflow)
     }
 }
 
-/// Exact comparison of an int with a number, which `Double(int)` would round.
+/// Exact comparison of an int with a number, which `Double(int)` would round; and the comparisons of bools, ints and
+/// numbers the evaluator and its fast form share.
 enum NumberComparison {
+    /// How two values order as numbers.
+    enum Order {
+        /// The sign of `a - b`.
+        case sign(Int)
+        /// One is NaN.
+        case unordered
+        /// They are not two ints or numbers.
+        case notNumbers
+    }
+
+    /// How `a` and `b` order when both are ints or numbers.
+    static func order(_ a: Value, _ b: Value) -> Order {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return .sign(x < y ? -1 : (x == y ? 0 : 1))
+        case (.number(let x), .number(let y)): return .sign(x < y ? -1 : (x == y ? 0 : 1))
+        case (.int(let x), .number(let y)): return sign(x, y).map(Order.sign) ?? .unordered
+        case (.number(let x), .int(let y)): return sign(y, x).map { Order.sign(-$0) } ?? .unordered
+        default: return .notNumbers
+        }
+    }
+
+    /// Whether `op` (`<`, `<=`, `>`, `>=`) holds for a comparison whose sign is `sign`.
+    static func holds(_ op: BinaryOperator, sign: Int) -> Bool {
+        switch op {
+        case .less: return sign < 0
+        case .lessOrEqual: return sign <= 0
+        case .greater: return sign > 0
+        default: return sign >= 0
+        }
+    }
+
+    /// Whether two bools, or two ints or numbers (numerically), are equal; nil for any other pair.
+    static func equal(_ a: Value, _ b: Value) -> Bool? {
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.int(let x), .number(let y)): return sign(x, y) == 0
+        case (.number(let x), .int(let y)): return sign(y, x) == 0
+        default: return nil
+        }
+    }
+
     /// The sign of `x - y` for an int and a number, exactly (no rounding of large ints; infinities are beyond every
     /// int); nil when `y` is NaN, which is neither equal to an int nor ordered with one.
     static func sign(_ x: Int64, _ y: Double) -> Int? {
