@@ -16,10 +16,10 @@ public final class CompiledFlow: Sendable {
     final class Target: Sendable {
         let move: Move
         let condition: RunExpression?
-        let set: [(key: String, expression: RunExpression)]
+        let set: [StateWrite]
         let source: FlowKit.Target
 
-        init(move: Move, condition: RunExpression?, set: [(key: String, expression: RunExpression)], source: FlowKit.Target) {
+        init(move: Move, condition: RunExpression?, set: [StateWrite], source: FlowKit.Target) {
             self.move = move
             self.condition = condition
             self.set = set
@@ -37,7 +37,7 @@ public final class CompiledFlow: Sendable {
         let kind: StepKind
         let declaresResult: Bool
         let resultTypes: [String: TypeRef]?
-        let set: [(key: String, expression: RunExpression)]
+        let set: [StateWrite]
         let handlers: [String: [Target]]
         let next: [Target]?
         let input: [(key: String, expression: RunExpression)]
@@ -45,7 +45,7 @@ public final class CompiledFlow: Sendable {
         /// order): the ones a completion without an explicit event tries.
         let derivedHandled: [Int]
 
-        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [(key: String, expression: RunExpression)],
+        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [StateWrite],
              handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: RunExpression)], derivedHandled: [Int]) {
             self.step = step
             self.name = step.name.text
@@ -91,6 +91,15 @@ public final class CompiledFlow: Sendable {
                 throw RunError(error.message, kind: .invalidFlow, step: step, file: flow.file, position: source.position(ofOffset: error.offset))
             }
         }
+        let stateTypes = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        func writes(_ list: [Assignment], step: String?) throws(RunError) -> [StateWrite] {
+            var result: [StateWrite] = []
+            for assignment in list {
+                result.append(StateWrite(key: assignment.key.text, expression: try parse(assignment.expression, step: step),
+                                         type: stateTypes[assignment.key.text]))
+            }
+            return result
+        }
         func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: RunExpression)] {
             var result: [(key: String, expression: RunExpression)] = []
             for assignment in list { result.append((assignment.key.text, try parse(assignment.expression, step: step))) }
@@ -107,7 +116,7 @@ public final class CompiledFlow: Sendable {
                 case .restart: move = .restart
                 }
                 let condition = try target.condition.map { (source) throws(RunError) in try parse(source, step: step) }
-                result.append(Target(move: move, condition: condition, set: try assignments(target.set, step: step), source: target))
+                result.append(Target(move: move, condition: condition, set: try writes(target.set, step: step), source: target))
             }
             return result
         }
@@ -123,7 +132,7 @@ public final class CompiledFlow: Sendable {
             let resultTypes = step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
             let next = try step.next.map { (list) throws(RunError) in try targets(list, step: name) }
             let handled = derivedNames.indices.filter { handlers[derivedNames[$0]] != nil || sharedEvents.contains(derivedNames[$0]) }
-            return Step(step: step, resultTypes: resultTypes, set: try assignments(step.set, step: name), handlers: handlers,
+            return Step(step: step, resultTypes: resultTypes, set: try writes(step.set, step: name), handlers: handlers,
                         next: next, input: try assignments(step.input, step: name), derivedHandled: handled)
         }
         var steps: [Step] = []
@@ -136,7 +145,7 @@ public final class CompiledFlow: Sendable {
         self.ids = ids
         self.steps = steps
         self.anyStep = try flow.anyStep.map { (step) throws(RunError) in try compile(step) }
-        self.stateTypes = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        self.stateTypes = stateTypes
         self.derivedEvents = derived
         self.derivedEventNames = Set(derived.map(\.name))
         self.startID = startID
@@ -224,8 +233,8 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// An expression made ready to run: its parsed tree, and its fast form when it has one (`FastExpression`), which a
-/// run tries first.
-struct RunExpression: Sendable {
+/// run tries first. A class: a run hands expressions around on every move, and a reference is one count to keep.
+final class RunExpression: Sendable {
     /// The parsed expression, which the full evaluator reads.
     let expression: FlowExpression
     /// The fast form, when every part of the expression has one.
@@ -244,5 +253,22 @@ struct RunExpression: Sendable {
     func evaluate(in scope: EvaluationScope) throws(EvaluationError) -> Value {
         if let fast, let value = fast.value(state: scope.state, result: scope.result) { return value }
         return try expression.evaluate(in: scope)
+    }
+}
+
+/// A state write of a `set`, made ready to run: the key, the expression, and the key's declared type (nil when
+/// `state` does not declare it, a run error when the write runs). A class, for the reason `RunExpression` is one.
+final class StateWrite: Sendable {
+    /// The state key written.
+    let key: String
+    /// The value's expression.
+    let expression: RunExpression
+    /// The key's declared type, looked up once.
+    let type: TypeRef?
+
+    init(key: String, expression: RunExpression, type: TypeRef?) {
+        self.key = key
+        self.expression = expression
+        self.type = type
     }
 }

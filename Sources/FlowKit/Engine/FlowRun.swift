@@ -406,14 +406,14 @@ public struct FlowRun: Sendable {
     }
 
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored.
-    private mutating func assign(_ assignments: [(key: String, expression: RunExpression)], scope: EvaluationScope, step: String) throws(RunError) {
+    private mutating func assign(_ assignments: [StateWrite], scope: EvaluationScope, step: String) throws(RunError) {
         if assignments.isEmpty { return }
         let index = frames.count - 1
         let flow = frames[index].flow
-        func value(_ assignment: (key: String, expression: RunExpression)) throws(RunError) -> Value {
-            let (key, expression) = assignment
+        func value(_ assignment: StateWrite) throws(RunError) -> Value {
+            let (key, expression) = (assignment.key, assignment.expression)
             let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
-            guard let type = flow.stateTypes[key] else {
+            guard let type = assignment.type else {
                 throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step, file: flow.flow.file, position: expression.source.position)
             }
             switch TypeCheck.coerce(value, to: type) {

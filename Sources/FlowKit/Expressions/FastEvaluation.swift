@@ -6,14 +6,15 @@
 /// the two together), so the engine can try it first.
 struct FastExpression: Sendable {
     /// A node of the fast form.
-    indirect enum Node: Sendable {
+    /// Only the cases that hold nodes are boxed: a leaf, the usual whole expression, takes no allocation.
+    enum Node: Sendable {
         case constant(Value)
         case state(String)
         case result(String)
-        case not(Node)
-        case negate(Node)
-        case binary(BinaryOperator, Node, Node)
-        case conditional(Node, Node, Node)
+        indirect case not(Node)
+        indirect case negate(Node)
+        indirect case binary(BinaryOperator, Node, Node)
+        indirect case conditional(Node, Node, Node)
     }
 
     /// The root of the fast form.
