@@ -38,7 +38,7 @@ public final class CompiledFlow: Sendable {
         let declaresResult: Bool
         let resultTypes: [String: TypeRef]?
         let set: [StateWrite]
-        let handlers: [String: [Target]]
+        let handlers: HandlerTable
         let next: [Target]?
         let input: [(key: String, expression: RunExpression)]
         /// The derived events this step or `"*"` handles (indices into the flow's `derivedEvents`, in declaration
@@ -46,7 +46,7 @@ public final class CompiledFlow: Sendable {
         let derivedHandled: [Int]
 
         init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [StateWrite],
-             handlers: [String: [Target]], next: [Target]?, input: [(key: String, expression: RunExpression)], derivedHandled: [Int]) {
+             handlers: HandlerTable, next: [Target]?, input: [(key: String, expression: RunExpression)], derivedHandled: [Int]) {
             self.step = step
             self.name = step.name.text
             self.kind = step.kind
@@ -125,10 +125,13 @@ public final class CompiledFlow: Sendable {
         let sharedEvents = Set(flow.anyStep?.on.map(\.event.text) ?? [])
         func compile(_ step: FlowKit.Step) throws(RunError) -> Step {
             let name = step.name.text
-            var handlers: [String: [Target]] = [:]
-            for handler in step.on where handlers[handler.event.text] == nil {
-                handlers[handler.event.text] = try targets(handler.targets, step: name)
+            // The first handler of an event is the one that counts.
+            var seen = Set<String>()
+            var lists: [(event: String, targets: [Target])] = []
+            for handler in step.on where seen.insert(handler.event.text).inserted {
+                lists.append((handler.event.text, try targets(handler.targets, step: name)))
             }
+            let handlers = HandlerTable(lists)
             let resultTypes = step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
             let next = try step.next.map { (list) throws(RunError) in try targets(list, step: name) }
             let handled = derivedNames.indices.filter { handlers[derivedNames[$0]] != nil || sharedEvents.contains(derivedNames[$0]) }
@@ -149,6 +152,26 @@ public final class CompiledFlow: Sendable {
         self.derivedEvents = derived
         self.derivedEventNames = Set(derived.map(\.name))
         self.startID = startID
+    }
+
+    /// A step's target lists by event. A step has a few handlers, and a short list is searched by comparing names
+    /// (no hashing; a name is mostly one machine comparison); a long one is looked up in a dictionary.
+    struct HandlerTable: Sendable {
+        private let lists: [(event: String, targets: [Target])]
+        private let index: [String: Int]?
+
+        /// The lists, one per event (the first of each).
+        init(_ lists: [(event: String, targets: [Target])]) {
+            self.lists = lists
+            index = lists.count > 8 ? Dictionary(lists.indices.map { (lists[$0].event, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+        }
+
+        /// The target list for `event`, when the step handles it.
+        subscript(event: String) -> [Target]? {
+            if let index { return index[event].map { lists[$0].targets } }
+            for position in lists.indices where lists[position].event == event { return lists[position].targets }
+            return nil
+        }
     }
 
     /// The name of step `id`.
