@@ -73,7 +73,15 @@ public final class CompiledFlow: Sendable {
     /// Derived events with their expressions, in declaration order.
     let derivedEvents: [(name: String, expression: RunExpression)]
     /// The names of the derived events, which a step cannot raise by hand.
-    let derivedEventNames: Set<String>
+    private let derivedEventNames: Set<String>
+
+    /// Whether `event` is a derived event: a few names are searched (no hashing), many looked up.
+    func isDerived(_ event: String) -> Bool {
+        if derivedEvents.count > 8 { return derivedEventNames.contains(event) }
+        for derived in derivedEvents where derived.name == event { return true }
+        return false
+    }
+
     /// The id of `start`.
     let startID: Int
 

@@ -317,7 +317,7 @@ public struct FlowRun: Sendable {
         let step = flow.steps[id]
         // The name only when a message needs it.
         var name: String { frames[index].prefix + flow.name(id) }
-        if let event, !flow.derivedEventNames.isEmpty, flow.derivedEventNames.contains(event) {
+        if let event, flow.isDerived(event) {
             throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
         }
         if !step.declaresResult && result != nil {
