@@ -30,4 +30,30 @@ struct HandlerTableTests {
         #expect(throws: RunError.self) { try run.complete(event: "other") }
         #expect(run.currentStep == "hub")
     }
+
+    @Test(arguments: [1, 8, 9, 30])
+    func everyDerivedEventIsRefusedByHandAndOthersAreNot(derived count: Int) throws {
+        let derived = (0..<count).map { "derived\($0): \"state.n > \($0)\"" }.joined(separator: ", ")
+        let yaml = """
+            flowkit: 1
+            flow: derived
+            start: hub
+            state: { n: int }
+            events: { \(derived), go: }
+            steps:
+              hub: { on: { go: done } }
+              done: { kind: finish }
+            """
+        let flow = try #require(FlowLoader.load(bytes: Array(yaml.utf8), file: "derived.yaml").flow)
+        let compiled = try CompiledFlow(flow: flow)
+        for index in 0..<count {
+            var run = try FlowRun(flow: compiled, start: .start(state: ["n": .int(0)]))
+            #expect(throws: RunError.self) { try run.complete(event: "derived\(index)") }
+            #expect(compiled.isDerived("derived\(index)"))
+        }
+        #expect(!compiled.isDerived("go"))
+        var run = try FlowRun(flow: compiled, start: .start(state: ["n": .int(0)]))
+        try run.complete(event: "go")
+        #expect(run.outcome == "done")
+    }
 }
