@@ -159,10 +159,10 @@ private struct Walker {
         let name = step.name.text
         if step.kind == .flow { return result }
         guard step.result != nil else {
-            return .absent(reason: "step '\(name)' declares no 'result', so it completes without one")
+            return .absent(reason: .noResult(step: name))
         }
         guard let event, !derived.contains(event), case .fields(let fields, let owner) = result else { return result }
-        return .fieldsUnlessAbsent(fields, owner: owner, when: "when step '\(name)' completes with event '\(event)'")
+        return .fieldsUnlessAbsent(fields, owner: owner, when: ResultCompletion(step: name, event: event))
     }
 
     /// Derived events: once with an unknown result, then at every step that evaluates it (it or `"*"` handles the
@@ -284,13 +284,15 @@ private struct Walker {
     }
 
     /// A target list: each option's `if` (with what earlier options' failed `if`s prove) and `set` (with what its
-    /// own `if` proves too).
-    mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: String) {
+    /// own `if` proves too). `what` names the `if`s in messages; it is worked out only for a list that has one.
+    mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: @autoclosure () -> String) {
         var failed: Set<String> = []
+        var slot: String?
         for target in targets {
             var holds = failed
             if let source = target.condition, let expression = parse(source) {
-                add(TypeInference.checkCondition(expression, in: environment, what: what, guarded: failed), in: source, step: step)
+                if slot == nil { slot = what() }
+                add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step)
                 holds.formUnion(PathGuards.whenTrue(expression.root))
                 failed.formUnion(PathGuards.whenFalse(expression.root))
             }
@@ -322,7 +324,7 @@ private struct Walker {
     /// declared in the nested flow's state and take the value's type.
     mutating func checkInput(_ step: Step, nested: [Field]?, required: [String]) {
         let name = step.name.text
-        let environment = base.with(result: .absent(reason: "'input' is evaluated before step '\(name)' has a result"))
+        let environment = base.with(result: .absent(reason: .inputBeforeResult(step: name)))
         let child = nested.map { TypeEnvironment(state: $0) }
         let file = Identifier.display(step.flowPath ?? "")
         let passed = Set(step.input.map(\.key.text))

@@ -128,12 +128,12 @@ enum ResultContext: Hashable, Sendable {
     /// Anything: no declared shape (a step without `result`, the `"*"` step, a derived event in general).
     case unknown
     /// Nothing can be read: `reason` says why (a `flow` step's `input` runs before the step has a result).
-    case absent(reason: String)
+    case absent(reason: ResultAbsence)
     /// A known shape: the keys `result` has, with their types.
     case fields([String: StaticType], owner: ResultOwner)
     /// A known shape, but the completion may come without a result (`when` says which: "when step 'ask' completes
     /// with event 'skip'"): a read of `result` needs an `exists(result.…)` guard.
-    case fieldsUnlessAbsent([String: StaticType], owner: ResultOwner, when: String)
+    case fieldsUnlessAbsent([String: StaticType], owner: ResultOwner, when: ResultCompletion)
 
     /// The declared `result` of `step`, or `unknown` when it declares none.
     public static func declared(by step: Step) -> ResultContext {
@@ -146,6 +146,34 @@ enum ResultContext: Hashable, Sendable {
     public static func nestedFlow(state: [Field], step: String, file: String) -> ResultContext {
         .fields(StaticType.fields(state), owner: .nestedFlow(step: step, file: file))
     }
+}
+
+/// Why `result` cannot be read at all. The words are made only when a read reports them: the walker builds a
+/// context for every handler of every step, and most are never read.
+enum ResultAbsence: Hashable, Sendable {
+    /// The step declares no `result`, so it completes without one.
+    case noResult(step: String)
+    /// A `flow` step's `input`, which is evaluated before the step has a result.
+    case inputBeforeResult(step: String)
+
+    /// Why, in words: "step 'a' declares no 'result', so it completes without one".
+    var text: String {
+        switch self {
+        case .noResult(let step): return "step '\(step)' declares no 'result', so it completes without one"
+        case .inputBeforeResult(let step): return "'input' is evaluated before step '\(step)' has a result"
+        }
+    }
+}
+
+/// A completion that may come without a result: a step completing with an explicit event.
+struct ResultCompletion: Hashable, Sendable {
+    /// The step.
+    let step: String
+    /// The event it completes with.
+    let event: String
+
+    /// The completion in words: "when step 'ask' completes with event 'skip'".
+    var text: String { "when step '\(step)' completes with event '\(event)'" }
 }
 
 /// What an expression can read: the declared state and what `result` holds.
@@ -282,13 +310,14 @@ private struct Inferrer {
 
     /// Whether a guard proves `path` not null: the path itself, or a longer path through it, is guarded.
     func isGuarded(_ path: ExpressionPath) -> Bool {
+        if guarded.isEmpty { return false }
         let text = path.description
         return guarded.contains { $0 == text || ($0.hasPrefix(text) && $0.dropFirst(text.count).first == ".") }
     }
 
     /// Reports `type` when it may be null (an optional of a known type) where `what` needs a value, and gives the
     /// type it holds.
-    mutating func nonNull(_ type: StaticType, _ node: ExpressionNode, _ what: String) -> StaticType {
+    mutating func nonNull(_ type: StaticType, _ node: ExpressionNode, _ what: @autoclosure () -> String) -> StaticType {
         guard case .optional(let wrapped) = type else { return type }
         if wrapped != .unknown {
             let subject: String
@@ -302,7 +331,7 @@ private struct Inferrer {
             }
             let path: String?
             if case .path(let read) = node { path = read.description } else { path = nil }
-            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(subject) may be null, and \(what)\(hint)",
+            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(subject) may be null, and \(what())\(hint)",
                                         subject: path))
         }
         return wrapped
@@ -507,7 +536,7 @@ private struct Inferrer {
     /// The type `path` reads (for `exists(path)`, the problems only): undeclared state keys and result keys the
     /// result does not have are reported.
     mutating func read(_ path: ExpressionPath, exists: Bool) -> StaticType {
-        let shown = exists ? "exists(\(path))" : "'\(path)'"
+        var shown: String { exists ? "exists(\(path))" : "'\(path)'" }
         switch path.root {
         case .state:
             let key = path.keys[0]
@@ -524,7 +553,7 @@ private struct Inferrer {
             case .unknown:
                 return .unknown
             case .absent(let reason):
-                mismatch(exists ? "'\(shown)' is always false: \(reason)" : "\(shown) cannot be read: \(reason)", at: path.span.start)
+                mismatch(exists ? "'\(shown)' is always false: \(reason.text)" : "\(shown) cannot be read: \(reason.text)", at: path.span.start)
                 return .unknown
             case .fields(let fields, let owner):
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
@@ -534,7 +563,7 @@ private struct Inferrer {
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
                 // A key the shape lacks is one mistake, reported as such.
                 if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
-                    mismatch("'\(path)' cannot be read \(when): that completion may come without a result; guard it with exists(\(path))",
+                    mismatch("'\(path)' cannot be read \(when.text): that completion may come without a result; guard it with exists(\(path))",
                              at: path.span.start)
                 }
                 return isGuarded(path) ? type.unwrapped : type

@@ -196,7 +196,7 @@ struct TypeInferenceTests {
         #expect(try #require(TypeFixture.infer("result.card", result: nested)).type == .optional(.string))
         #expect(try #require(TypeFixture.infer("result.crad", result: nested)).problems.map(\.message)
                 == ["the nested flow 'pay.yaml' of step 'pay' has no state key 'crad'; did you mean 'card'?"])
-        let absent = ResultContext.absent(reason: "'input' is evaluated before step 'pay' has a result")
+        let absent = ResultContext.absent(reason: .inputBeforeResult(step: "pay"))
         #expect(try #require(TypeFixture.infer("result.total", result: absent)).problems.map(\.message)
                 == ["'result.total' cannot be read: 'input' is evaluated before step 'pay' has a result"])
         #expect(try #require(TypeFixture.infer("exists(result.total)", result: absent)).problems.map(\.message)
