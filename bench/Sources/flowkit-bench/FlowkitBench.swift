@@ -9,6 +9,7 @@ import Foundation
 ///     flowkit-bench rules FILE                     where one file's lint goes: reading, the graphs, each rule
 ///     flowkit-bench many DIR                       where the lint of many small files goes, phase by phase
 ///     flowkit-bench read FILE                      reading a flow: libyaml's events alone (YAML), the positioned tree, the flow
+///     flowkit-bench memory FILE                    the heap a lint of FILE holds, phase by phase
 ///     flowkit-bench generate chain|random N [yaml|json]   write a generated flow to standard output
 @main
 struct FlowkitBench {
@@ -22,6 +23,7 @@ struct FlowkitBench {
         case "rules": try rules(file: arguments.first ?? "")
         case "many": try many(directory: arguments.first ?? "")
         case "read": try read(file: arguments.first ?? "")
+        case "memory": try memory(file: arguments.first ?? "")
         case "generate":
             let kind = arguments.first ?? "chain"
             let steps = number(1, 1_000)
@@ -163,6 +165,41 @@ struct FlowkitBench {
         if format == .yaml { print("read:   libyaml's events alone (\(events) events) \(milliseconds(alone))") }
         print("read:   positioned tree \(milliseconds(tree))")
         print("read:   whole load (tree and decoding) \(milliseconds(load))")
+    }
+
+    /// The process's resident memory and its peak (`VmRSS`, `VmHWM` in /proc/self/status) after each phase of one
+    /// file's lint, with everything of the phases before still held, as a lint holds it.
+    static func memory(file: String) throws {
+        func status(_ field: String) -> Int {
+            let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+        let start = status("VmRSS")
+        var last = start
+        func report(_ phase: String) {
+            let now = status("VmRSS")
+            print("memory:   \(phase): resident \(megabytes(now)) (+\(megabytes(now - last))), peak \(megabytes(status("VmHWM")))")
+            last = now
+        }
+        let bytes = try FlowLoader.read(path: file, limit: ReaderLimits.standard.maxBytes)
+        print("memory: \(file), \(bytes.count / 1024) KiB; resident before: \(megabytes(start))")
+        report("the file's bytes")
+        let format = DocumentFormat(path: file) ?? .yaml
+        do {
+            let tree = FlowLoader.parse(bytes: bytes, file: file, format: format)
+            report("the positioned tree alone")
+            withExtendedLifetime(tree) {}
+        }
+        report("the tree freed")
+        let document = FlowLoader.load(bytes: bytes, file: file, format: format)
+        report("a load (tree and flow)")
+        let context = LintContext(document: document)
+        report("the graphs (LintContext)")
+        let findings = Linter.lint(document)
+        report("Linter.lint's findings (\(findings.count))")
+        withExtendedLifetime(context) {}
     }
 
     /// Load and lint times of a chain flow in both formats (best of five).
