@@ -202,7 +202,11 @@ struct StepGraph {
 
     /// A step's target lists: its `on` handlers in order, then its `next`.
     static func targetLists(of step: Step) -> [[Target]] {
-        step.on.map(\.targets) + (step.next.map { [$0] } ?? [])
+        var lists: [[Target]] = []
+        lists.reserveCapacity(step.on.count + 1)
+        for handler in step.on { lists.append(handler.targets) }
+        if let next = step.next { lists.append(next) }
+        return lists
     }
 
     /// The root steps: `start`, then each entry's step (when it exists).
