@@ -21,7 +21,7 @@ struct StepSuggestions: Sendable {
         }
         ask(flow.start)
         for entry in flow.entries { ask(entry.step) }
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             for handler in step.on {
                 for target in handler.targets { if let name = target.stepName { ask(name) } }
             }

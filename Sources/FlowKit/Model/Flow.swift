@@ -425,3 +425,32 @@ public struct Flow: Hashable, Sendable {
         return inputs.map(\.text).filter { types[$0].map { !$0.optional } ?? false && seen.insert($0).inserted }
     }
 }
+
+extension Flow {
+    /// `"*"` (when there is one), then the steps in file order, read in place: the rules walk every step of
+    /// every file this way, and a joined array would copy the step list each time.
+    var anyStepThenSteps: AnyStepThenSteps { AnyStepThenSteps(anyStep: anyStep, steps: steps) }
+}
+
+/// `"*"`, then a flow's steps (``Flow/anyStepThenSteps``).
+struct AnyStepThenSteps: Sequence {
+    let anyStep: Step?
+    let steps: [Step]
+
+    /// Yields `"*"` first, then each step.
+    struct Iterator: IteratorProtocol {
+        var pending: Step?
+        var rest: IndexingIterator<[Step]>
+
+        mutating func next() -> Step? {
+            if let step = pending {
+                pending = nil
+                return step
+            }
+            return rest.next()
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(pending: anyStep, rest: steps.makeIterator()) }
+    var underestimatedCount: Int { steps.count + (anyStep == nil ? 0 : 1) }
+}

@@ -78,7 +78,7 @@ enum ExpressionRule: Rule {
         for event in flow.events {
             if let source = event.expression { check(source, step: nil) }
         }
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             let name = step.name.text
             for assignment in step.set + step.input { check(assignment.expression, step: name) }
             for target in step.on.flatMap(\.targets) + (step.next ?? []) {

@@ -41,7 +41,7 @@ enum UndeclaredEventRule: Rule {
         let declared = Set(flow.events.map(\.name.text))
         var index: SuggestionIndex?
         var suggestions: [String: String] = [:]
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             for handler in step.on where !declared.contains(handler.event.text) && suggestions[handler.event.text] == nil {
                 if index == nil { index = SuggestionIndex(flow.events.map(\.name.text)) }
                 if let suggestion = index!.closest(to: handler.event.text) { suggestions[handler.event.text] = suggestion }
@@ -58,7 +58,7 @@ enum UndeclaredEventRule: Rule {
         let declared = Set(flow.events.map(\.name.text))
         let suggestions = Self.suggestions(in: flow)
         var findings: [Diagnostic] = []
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             for handler in step.on where !declared.contains(handler.event.text) {
                 let event = handler.event.text
                 var message = "step '\(step.name.text)' handles event '\(event)', which 'events' does not declare"

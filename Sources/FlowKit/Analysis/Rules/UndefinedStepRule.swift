@@ -58,7 +58,7 @@ enum UndefinedStepRule: Rule {
         }
         missing(flow.start, step: nil, what: "start step")
         for entry in flow.entries { missing(entry.step, step: nil, what: "the step of entry '\(entry.name.text)',") }
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             let targets = step.on.flatMap(\.targets) + (step.next ?? [])
             for target in targets {
                 if let name = target.stepName { missing(name, step: step.name.text) }

@@ -41,7 +41,7 @@ enum UnreachableOptionRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             let lists = step.on.map { ($0.targets, "on '\($0.event.text)'") } + (step.next.map { [($0, "next")] } ?? [])
             for (targets, where_) in lists {
                 guard let firstUnconditional = targets.firstIndex(where: { $0.condition == nil }), firstUnconditional + 1 < targets.count else { continue }

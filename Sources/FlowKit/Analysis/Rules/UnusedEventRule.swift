@@ -42,7 +42,7 @@ enum UnusedEventRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard context.isWellFormed, let flow = context.flow else { return [] }
         var handled = Set<String>()
-        for step in [flow.anyStep].compactMap({ $0 }) + flow.steps {
+        for step in flow.anyStepThenSteps {
             for handler in step.on { handled.insert(handler.event.text) }
         }
         handled.formUnion(UndeclaredEventRule.suggestions(in: flow).values)
