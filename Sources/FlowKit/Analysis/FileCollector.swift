@@ -60,11 +60,10 @@ public enum FileCollector {
             let problemsBefore = collected.problems.count
             let root = FileFlowResolver.canonical(path)
             walk(path, canonical: root, root: root, allowOutside: allowOutside, into: &found, problems: &collected.problems)
-            let canonicalOf = Dictionary(found.map { ($0.path, $0.canonical) }, uniquingKeysWith: { first, _ in first })
             var nearest: [String: LintConfiguration?] = [:]
             var excluded = 0
             var kept = 0
-            for file in found.map(\.path).sorted() {
+            for (file, canonicalPath) in found.sorted(by: { $0.path < $1.path }) {
                 let applicable: LintConfiguration?
                 if let configuration {
                     applicable = configuration
@@ -82,7 +81,7 @@ public enum FileCollector {
                 if seen.insert(file).inserted {
                     collected.files.append(file)
                     collected.directoryOf[file] = path
-                    collected.canonicalPaths[file] = canonicalOf[file]
+                    collected.canonicalPaths[file] = canonicalPath
                 }
             }
             if kept == 0 && collected.problems.count == problemsBefore {

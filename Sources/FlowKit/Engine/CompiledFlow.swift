@@ -72,15 +72,11 @@ public final class CompiledFlow: Sendable {
     let stateTypes: [String: TypeRef]
     /// Derived events with their expressions, in declaration order.
     let derivedEvents: [(name: String, expression: RunExpression)]
-    /// The names of the derived events, which a step cannot raise by hand.
-    private let derivedEventNames: Set<String>
+    /// The derived events by name (their index in `derivedEvents`): a step cannot raise them by hand.
+    private let derivedByName: NameTable<Int>
 
-    /// Whether `event` is a derived event: a few names are searched (no hashing), many looked up.
-    func isDerived(_ event: String) -> Bool {
-        if derivedEvents.count > 8 { return derivedEventNames.contains(event) }
-        for derived in derivedEvents where derived.name == event { return true }
-        return false
-    }
+    /// Whether `event` is a derived event.
+    func isDerived(_ event: String) -> Bool { derivedByName[event] != nil }
 
     /// The id of `start`.
     let startID: Int
@@ -135,7 +131,7 @@ public final class CompiledFlow: Sendable {
             let name = step.name.text
             // The first handler of an event is the one that counts.
             var seen = Set<String>()
-            var lists: [(event: String, targets: [Target])] = []
+            var lists: [(name: String, value: [Target])] = []
             for handler in step.on where seen.insert(handler.event.text).inserted {
                 lists.append((handler.event.text, try targets(handler.targets, step: name)))
             }
@@ -158,26 +154,29 @@ public final class CompiledFlow: Sendable {
         self.anyStep = try flow.anyStep.map { (step) throws(RunError) in try compile(step) }
         self.stateTypes = stateTypes
         self.derivedEvents = derived
-        self.derivedEventNames = Set(derived.map(\.name))
+        self.derivedByName = NameTable(derived.indices.map { (derived[$0].name, $0) })
         self.startID = startID
     }
 
-    /// A step's target lists by event. A step has a few handlers, and a short list is searched by comparing names
-    /// (no hashing; a name is mostly one machine comparison); a long one is looked up in a dictionary.
-    struct HandlerTable: Sendable {
-        private let lists: [(event: String, targets: [Target])]
+    /// A step's target lists by event.
+    typealias HandlerTable = NameTable<[Target]>
+
+    /// Values by name, for the few names a step handles or a flow derives: a short list is searched by comparing
+    /// names (no hashing; a name is mostly one machine comparison), a long one is looked up in a dictionary.
+    struct NameTable<Element: Sendable>: Sendable {
+        private let entries: [(name: String, value: Element)]
         private let index: [String: Int]?
 
-        /// The lists, one per event (the first of each).
-        init(_ lists: [(event: String, targets: [Target])]) {
-            self.lists = lists
-            index = lists.count > 8 ? Dictionary(lists.indices.map { (lists[$0].event, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+        /// The entries; the first of a repeated name is the one found.
+        init(_ entries: [(name: String, value: Element)]) {
+            self.entries = entries
+            index = entries.count > 8 ? Dictionary(entries.indices.map { (entries[$0].name, $0) }, uniquingKeysWith: { first, _ in first }) : nil
         }
 
-        /// The target list for `event`, when the step handles it.
-        subscript(event: String) -> [Target]? {
-            if let index { return index[event].map { lists[$0].targets } }
-            for position in lists.indices where lists[position].event == event { return lists[position].targets }
+        /// The value for `name`, when there is one.
+        subscript(name: String) -> Element? {
+            if let index { return index[name].map { entries[$0].value } }
+            for position in entries.indices where entries[position].name == name { return entries[position].value }
             return nil
         }
     }
