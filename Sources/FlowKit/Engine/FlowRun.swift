@@ -397,20 +397,25 @@ public struct FlowRun: Sendable {
         }
     }
 
-    private func condition(_ expression: RunExpression, _ scope: EvaluationScope, step: String, file: String, what: String) throws(RunError) -> Bool {
+    /// A condition's value; `what` names it in the error when it is not a bool (worked out only then: a derived
+    /// event's name is otherwise put into words on every move).
+    private func condition(_ expression: RunExpression, _ scope: EvaluationScope, step: String, file: String,
+                           what: @autoclosure () -> String) throws(RunError) -> Bool {
         let value = try evaluate(expression, scope, step: step, file: file)
         guard case .bool(let holds) = value else {
-            throw RunError("\(what) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step, file: file, position: expression.source.position)
+            throw RunError("\(what()) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step, file: file, position: expression.source.position)
         }
         return holds
     }
 
-    /// Runs assignments simultaneously: every expression sees the same state, then the values are stored.
-    private mutating func assign(_ assignments: [StateWrite], scope: EvaluationScope, step: String) throws(RunError) {
-        if assignments.isEmpty { return }
+    /// Runs assignments simultaneously: every expression sees the same state, then the values are stored. The
+    /// scope the values are worked out in is made here and ends before they are stored: a scope still holding the
+    /// state would make the first store copy the whole state.
+    private mutating func assign(_ assignments: [StateWrite], result: [String: Value]?, resultTypes: [String: TypeRef]?,
+                                 step: String) throws(RunError) {
         let index = frames.count - 1
         let flow = frames[index].flow
-        func value(_ assignment: StateWrite) throws(RunError) -> Value {
+        func value(_ assignment: StateWrite, in scope: EvaluationScope) throws(RunError) -> Value {
             let (key, expression) = (assignment.key, assignment.expression)
             let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
             guard let type = assignment.type else {
@@ -429,12 +434,16 @@ public struct FlowRun: Sendable {
         }
         if assignments.count == 1 {
             // One assignment needs no list of values to store after the others.
-            store(assignments[0].key, try value(assignments[0]))
+            let single = try value(assignments[0], in: scope(index, result: result, resultTypes: resultTypes))
+            store(assignments[0].key, single)
             return
         }
         var values: [(String, Value)] = []
         values.reserveCapacity(assignments.count)
-        for assignment in assignments { values.append((assignment.key, try value(assignment))) }
+        do {
+            let scope = scope(index, result: result, resultTypes: resultTypes)
+            for assignment in assignments { values.append((assignment.key, try value(assignment, in: scope))) }
+        }
         for (key, value) in values { store(key, value) }
     }
 
@@ -460,7 +469,7 @@ public struct FlowRun: Sendable {
             result = try Self.checkResult(given, types: types, step: name, flow: flow)
         }
         if let result {
-            if !compiled.set.isEmpty { try assign(compiled.set, scope: scope(index, result: result, resultTypes: resultTypes), step: name) }
+            if !compiled.set.isEmpty { try assign(compiled.set, result: result, resultTypes: resultTypes, step: name) }
         }
 
         // 2. The event: the explicit one, else the first derived event this step or "*" handles that holds.
@@ -519,7 +528,7 @@ public struct FlowRun: Sendable {
             break
         }
         guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name) }
-        if !target.set.isEmpty { try assign(target.set, scope: scope(index, result: result, resultTypes: resultTypes), step: name) }
+        if !target.set.isEmpty { try assign(target.set, result: result, resultTypes: resultTypes, step: name) }
 
         // The move.
         let move: TraceEntry.Move
