@@ -4,7 +4,8 @@ import Foundation
 
 /// Measures flowkit where the issues set targets (speed is measured here, never asserted in tests):
 ///
-///     flowkit-bench engine [steps] [rounds]        engine transitions per second on a chain flow
+///     flowkit-bench engine [steps] [rounds] [explicit|results]   engine transitions per second on a chain flow
+///                                                  (both kinds of move, or only the one named, for a profiler)
 ///     flowkit-bench lint [steps]                   load and lint a chain flow, YAML and JSON, in-process
 ///     flowkit-bench rules FILE                     where one file's lint goes: reading, the graphs, each rule
 ///     flowkit-bench many DIR                       where the lint of many small files goes, phase by phase
@@ -18,7 +19,7 @@ struct FlowkitBench {
         let command = arguments.isEmpty ? "engine" : arguments.removeFirst()
         func number(_ index: Int, _ fallback: Int) -> Int { index < arguments.count ? Int(arguments[index]) ?? fallback : fallback }
         switch command {
-        case "engine": try engine(steps: number(0, 10_000), rounds: number(1, 20))
+        case "engine": try engine(steps: number(0, 10_000), rounds: number(1, 20), only: arguments.count > 2 ? arguments[2] : nil)
         case "lint": lint(steps: number(0, 10_000))
         case "rules": try rules(file: arguments.first ?? "")
         case "many": try many(directory: arguments.first ?? "")
@@ -43,7 +44,13 @@ struct FlowkitBench {
     static func milliseconds(_ duration: Duration) -> String { String(format: "%.1f ms", seconds(duration) * 1000) }
 
     /// Transitions per second with explicit events, and with results, `set` and a derived event.
-    static func engine(steps: Int, rounds: Int) throws {
+    ///
+    /// The rounds run one after the other in this process, each run freed before the next. glibc gives freed memory
+    /// at the top of its heap back to the system and then faults it in again for the next round, or not, depending
+    /// on where the last allocations happen to lie; so that the figure measures the engine and not that, the heap
+    /// is kept (`mallopt`: no trimming, no separate mappings below 32 MB) and every round runs in warm memory.
+    static func engine(steps: Int, rounds: Int, only: String? = nil) throws {
+        let warm = keepHeap()
         let clock = ContinuousClock()
         var document: LoadedDocument?
         let loadTime = clock.measure { document = FlowLoader.load(bytes: Array(Generator.chain(steps: steps).utf8), file: "chain.yaml", format: .yaml) }
@@ -54,7 +61,7 @@ struct FlowkitBench {
         var explicitTime = Duration.zero
         var resultTime = Duration.zero
         for round in 0..<rounds {
-            let withResults = round % 2 == 1
+            let withResults = only.map { $0 == "results" } ?? (round % 2 == 1)
             var run = try FlowRun(flow: compiled!, maxSteps: steps * 2 + 10)
             let elapsed = try clock.measure {
                 while !run.isFinished {
@@ -64,10 +71,21 @@ struct FlowkitBench {
             transitions += run.trace.count
             if withResults { resultTime += elapsed } else { explicitTime += elapsed }
         }
-        let half = Double(transitions) / 2
-        print("engine: \(steps)-step flow; load \(milliseconds(loadTime)), compile \(milliseconds(compileTime))")
-        print("engine: explicit events: \(Int(half / seconds(explicitTime))) transitions/s")
-        print("engine: results + set + derived event: \(Int(half / seconds(resultTime))) transitions/s")
+        let half = Double(transitions) / (only == nil ? 2 : 1)
+        print("engine: \(steps)-step flow; load \(milliseconds(loadTime)), compile \(milliseconds(compileTime))"
+              + (warm ? "; the heap kept between rounds" : "; the heap could not be kept between rounds"))
+        if only != "results" { print("engine: explicit events: \(Int(half / seconds(explicitTime))) transitions/s") }
+        if only != "explicit" { print("engine: results + set + derived event: \(Int(half / seconds(resultTime))) transitions/s") }
+    }
+
+    /// Keeps glibc's heap (no trimming; no separate mappings for blocks under 32 MB), through `mallopt` looked up
+    /// at run time (the Glibc module does not declare it); false when it is not there or refuses.
+    static func keepHeap() -> Bool {
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3
+        return mallopt(trimThreshold, Int32.max) == 1 && mallopt(mmapThreshold, 32 << 20) == 1
     }
 
     /// One file's lint, part by part, each the best of five on one thread: reading and decoding, the shared
