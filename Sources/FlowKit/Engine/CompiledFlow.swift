@@ -1,5 +1,10 @@
 /// A flow made ready to run: step names interned, every expression parsed once, types looked up by key. Its
 /// parts are the engine's; ``flow`` is the flow as written.
+///
+/// What a move reads lies in a few flat arrays of small values: the steps by id, every step's handlers one after
+/// the other, every target list's options one after the other. Consecutive steps are next to each other in memory
+/// and a move retains nothing of the flow, where an object per step, per list and per option put each in its own
+/// allocation: on a long flow each move then waited on memory several times over.
 public final class CompiledFlow: Sendable {
     /// A move of a compiled target.
     enum Move: Sendable, Equatable {
@@ -11,63 +16,90 @@ public final class CompiledFlow: Sendable {
         case undefined(String)
     }
 
-    /// One option of a target list (a class: a move looks options up, and a reference is one count to keep where
-    /// the fields would be several).
-    final class Target: Sendable {
-        let move: Move
-        let condition: RunExpression?
-        let set: [StateWrite]
-        let source: FlowKit.Target
-
-        init(move: Move, condition: RunExpression?, set: [StateWrite], source: FlowKit.Target) {
-            self.move = move
-            self.condition = condition
-            self.set = set
-            self.source = source
+    /// One option of a target list: its move, and where its `if` and `set` are (plain numbers, so that reading an
+    /// option touches only the option).
+    struct Option: Sendable {
+        enum Kind: UInt8, Sendable {
+            case forward, back, backOne, restart, undefined
         }
+
+        let kind: Kind
+        /// The step of a forward or back move; for an undefined one, the name's index in `undefinedNames`.
+        let step: Int32
+        /// The `if`'s index in `conditions`, or -1.
+        let condition: Int32
+        /// The `set`, a span of `writes`.
+        let writes: Span
     }
 
-    /// A step with its parsed expressions and resolved targets (a class: a run looks steps up on every move, and
-    /// a reference is cheaper to hand around than the fields).
-    final class Step: Sendable {
-        let step: FlowKit.Step
-        /// The step's name, kind and whether it declares a result: read on every move, kept here so that a move
-        /// does not go through the step's box for them.
-        let name: String
+    /// A run of entries in one of the flat arrays: a target list in `options`, a `set` in `writes`, a step's
+    /// handlers or derived events.
+    struct Span: Sendable {
+        let start: Int32
+        let count: Int32
+
+        var range: Range<Int> { Int(start)..<Int(start + count) }
+    }
+
+    /// A target list: a span of `options`.
+    typealias OptionList = Span
+
+    /// One handler of a step: its event and its list.
+    struct Handler: Sendable {
+        let event: String
+        let options: OptionList
+    }
+
+    /// What a move reads of a step: plain numbers, so that reading one copies a few words and counts no
+    /// reference. Its name, and the parts a result, a nested flow or an error needs, are in arrays of their own
+    /// (`names`, `resultTypes`, `inputs`, ``flow``'s steps), by the same id.
+    struct Step: Sendable {
         let kind: StepKind
         let declaresResult: Bool
-        let resultTypes: [String: TypeRef]?
-        let set: [StateWrite]
-        let handlers: HandlerTable
-        let next: [Target]?
-        let input: [(key: String, expression: RunExpression)]
-        /// The derived events this step or `"*"` handles (indices into the flow's `derivedEvents`, in declaration
-        /// order): the ones a completion without an explicit event tries.
-        let derivedHandled: [Int]
-
-        init(step: FlowKit.Step, resultTypes: [String: TypeRef]?, set: [StateWrite],
-             handlers: HandlerTable, next: [Target]?, input: [(key: String, expression: RunExpression)], derivedHandled: [Int]) {
-            self.step = step
-            self.name = step.name.text
-            self.kind = step.kind
-            self.declaresResult = step.result != nil
-            self.derivedHandled = derivedHandled
-            self.resultTypes = resultTypes
-            self.set = set
-            self.handlers = handlers
-            self.next = next
-            self.input = input
-        }
+        /// The handlers, a span of `handlers`; the first of a repeated event is the one kept.
+        let handlers: Span
+        /// The handlers by event, an index into `handlerIndexes`, for a step with more handlers than a search
+        /// is quicker for; -1 otherwise.
+        let handlerIndex: Int32
+        /// The step's `set`, a span of `writes`.
+        let writes: Span
+        /// The derived events this step or `"*"` handles (a span of `derivedHandled`, in declaration order): the
+        /// ones a completion without an explicit event tries.
+        let derived: Span
+        let next: OptionList?
     }
+
+    /// The most handlers a step's handlers are searched for by comparing names; past it, they are looked up.
+    static let handlerSearchLimit = 8
 
     /// The flow as written.
     public let flow: Flow
     /// Step ids by name (file order).
     let ids: [String: Int]
-    /// The compiled steps, by id.
+    /// The compiled steps, by id (the index of the step in ``flow``'s steps).
     let steps: [Step]
+    /// The steps' names, by id.
+    private let names: [String]
     /// The compiled `"*"` step, when there is one.
     let anyStep: Step?
+    /// Every step's handlers, step after step (`"*"`'s last).
+    private let handlers: [Handler]
+    /// The handlers of each step with many, by event (their index in `handlers`).
+    private let handlerIndexes: [[String: Int32]]
+    /// Every target list's options, list after list.
+    let options: [Option]
+    /// The options' `if`s.
+    let conditions: [RunExpression]
+    /// Every `set`'s writes, one after the other (steps' and options').
+    let writes: [StateWrite]
+    /// The names of undefined move targets.
+    private let undefinedNames: [String]
+    /// The derived events each step handles, step after step (indices into `derivedEvents`).
+    private let derivedHandled: [Int32]
+    /// Each step's result keys and types, by id (nil when it declares no result); `"*"` declares none.
+    let resultTypes: [[String: TypeRef]?]
+    /// Each step's `input` (a `flow` step's), by id.
+    let inputs: [[(key: String, expression: RunExpression)]]
     /// Declared state types by key.
     let stateTypes: [String: TypeRef]
     /// Derived events with their expressions, in declaration order.
@@ -96,54 +128,99 @@ public final class CompiledFlow: Sendable {
             }
         }
         let stateTypes = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
-        func writes(_ list: [Assignment], step: String?) throws(RunError) -> [StateWrite] {
-            var result: [StateWrite] = []
+        var writes: [StateWrite] = []
+        var options: [Option] = []
+        var conditions: [RunExpression] = []
+        var undefinedNames: [String] = []
+        var handlers: [Handler] = []
+        var handlerIndexes: [[String: Int32]] = []
+        var derivedHandled: [Int32] = []
+        /// Appends `list`'s writes.
+        func addWrites(_ list: [Assignment], step: String?) throws(RunError) -> Span {
+            let start = Int32(writes.count)
             for assignment in list {
-                result.append(StateWrite(key: assignment.key.text, expression: try parse(assignment.expression, step: step),
+                writes.append(StateWrite(key: assignment.key.text, expression: try parse(assignment.expression, step: step),
                                          type: stateTypes[assignment.key.text]))
             }
-            return result
+            return Span(start: start, count: Int32(list.count))
         }
         func assignments(_ list: [Assignment], step: String?) throws(RunError) -> [(key: String, expression: RunExpression)] {
             var result: [(key: String, expression: RunExpression)] = []
             for assignment in list { result.append((assignment.key.text, try parse(assignment.expression, step: step))) }
             return result
         }
-        func targets(_ list: [FlowKit.Target], step: String?) throws(RunError) -> [Target] {
-            var result: [Target] = []
+        /// Appends `list`'s options; returns the list.
+        func addOptions(_ list: [FlowKit.Target], step: String?) throws(RunError) -> OptionList {
+            // Each option's `if` and `set` first, so that the options themselves lie together.
+            var made: [Option] = []
             for target in list {
-                let move: Move
-                switch target.move {
-                case .forward(let name): move = ids[name.text].map(Move.forward) ?? .undefined(name.text)
-                case .back(let name): move = ids[name.text].map(Move.back) ?? .undefined(name.text)
-                case .backOne: move = .backOne
-                case .restart: move = .restart
+                let kind: Option.Kind
+                var id: Int32 = -1
+                func resolve(_ name: Name, as known: Option.Kind) -> Option.Kind {
+                    if let found = ids[name.text] {
+                        id = Int32(found)
+                        return known
+                    }
+                    id = Int32(undefinedNames.count)
+                    undefinedNames.append(name.text)
+                    return .undefined
                 }
-                let condition = try target.condition.map { (source) throws(RunError) in try parse(source, step: step) }
-                result.append(Target(move: move, condition: condition, set: try writes(target.set, step: step), source: target))
+                switch target.move {
+                case .forward(let name): kind = resolve(name, as: .forward)
+                case .back(let name): kind = resolve(name, as: .back)
+                case .backOne: kind = .backOne
+                case .restart: kind = .restart
+                }
+                var condition: Int32 = -1
+                if let source = target.condition {
+                    condition = Int32(conditions.count)
+                    conditions.append(try parse(source, step: step))
+                }
+                made.append(Option(kind: kind, step: id, condition: condition, writes: try addWrites(target.set, step: step)))
             }
-            return result
+            let start = Int32(options.count)
+            options.append(contentsOf: made)
+            return OptionList(start: start, count: Int32(made.count))
         }
         // The derived events by name, and those the "*" step handles (its handlers apply to every step).
         let derivedNames = flow.events.filter { $0.expression != nil }.map(\.name.text)
         let sharedEvents = Set(flow.anyStep?.on.map(\.event.text) ?? [])
+        var inputs: [[(key: String, expression: RunExpression)]] = []
+        inputs.reserveCapacity(flow.steps.count)
+        /// Compiles `step`, its `input` into `inputs` (in this order, so that the first expression that does not
+        /// parse is the first in the step).
         func compile(_ step: FlowKit.Step) throws(RunError) -> Step {
             let name = step.name.text
             // The first handler of an event is the one that counts.
             var seen = Set<String>()
-            var lists: [(name: String, value: [Target])] = []
+            var own: [Handler] = []
             for handler in step.on where seen.insert(handler.event.text).inserted {
-                lists.append((handler.event.text, try targets(handler.targets, step: name)))
+                own.append(Handler(event: handler.event.text, options: try addOptions(handler.targets, step: name)))
             }
-            let handlers = HandlerTable(lists)
-            let resultTypes = step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
-            let next = try step.next.map { (list) throws(RunError) in try targets(list, step: name) }
-            let handled = derivedNames.indices.filter { handlers[derivedNames[$0]] != nil || sharedEvents.contains(derivedNames[$0]) }
-            return Step(step: step, resultTypes: resultTypes, set: try writes(step.set, step: name), handlers: handlers,
-                        next: next, input: try assignments(step.input, step: name), derivedHandled: handled)
+            let next = try step.next.map { (list) throws(RunError) in try addOptions(list, step: name) }
+            let writes = try addWrites(step.set, step: name)
+            let handlerStart = Int32(handlers.count)
+            var handlerIndex: Int32 = -1
+            if own.count > Self.handlerSearchLimit {
+                handlerIndex = Int32(handlerIndexes.count)
+                handlerIndexes.append(Dictionary(own.indices.map { (own[$0].event, handlerStart + Int32($0)) }, uniquingKeysWith: { first, _ in first }))
+            }
+            handlers.append(contentsOf: own)
+            let derivedStart = Int32(derivedHandled.count)
+            for index in derivedNames.indices where seen.contains(derivedNames[index]) || sharedEvents.contains(derivedNames[index]) {
+                derivedHandled.append(Int32(index))
+            }
+            inputs.append(try assignments(step.input, step: name))
+            return Step(kind: step.kind, declaresResult: step.result != nil, handlers: Span(start: handlerStart, count: Int32(own.count)),
+                        handlerIndex: handlerIndex, writes: writes, derived: Span(start: derivedStart, count: Int32(derivedHandled.count) - derivedStart),
+                        next: next)
         }
         var steps: [Step] = []
+        steps.reserveCapacity(flow.steps.count)
         for step in flow.steps { steps.append(try compile(step)) }
+        let anyStep = try flow.anyStep.map { (step) throws(RunError) in try compile(step) }
+        // `"*"`'s input, which nothing reads.
+        if anyStep != nil { inputs.removeLast() }
         var derived: [(name: String, expression: RunExpression)] = []
         for event in flow.events {
             if let source = event.expression { derived.append((event.name.text, try parse(source, step: nil))) }
@@ -151,18 +228,53 @@ public final class CompiledFlow: Sendable {
         self.flow = flow
         self.ids = ids
         self.steps = steps
-        self.anyStep = try flow.anyStep.map { (step) throws(RunError) in try compile(step) }
+        self.names = flow.steps.map(\.name.text)
+        self.anyStep = anyStep
+        self.handlers = handlers
+        self.handlerIndexes = handlerIndexes
+        self.options = options
+        self.conditions = conditions
+        self.writes = writes
+        self.undefinedNames = undefinedNames
+        self.derivedHandled = derivedHandled
+        self.resultTypes = flow.steps.map { step in
+            step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
+        }
+        self.inputs = inputs
         self.stateTypes = stateTypes
         self.derivedEvents = derived
         self.derivedByName = NameTable(derived.indices.map { (derived[$0].name, $0) })
         self.startID = startID
     }
 
-    /// A step's target lists by event.
-    typealias HandlerTable = NameTable<[Target]>
+    /// The target list `step` has for `event`, when it handles it: a few handlers are searched by comparing names
+    /// (no hashing; a name is mostly one machine comparison), many are looked up.
+    func handler(_ step: Step, for event: String) -> OptionList? {
+        if step.handlerIndex >= 0 {
+            return handlerIndexes[Int(step.handlerIndex)][event].map { handlers[Int($0)].options }
+        }
+        for position in step.handlers.range where handlers[position].event == event {
+            return handlers[position].options
+        }
+        return nil
+    }
 
-    /// Values by name, for the few names a step handles or a flow derives: a short list is searched by comparing
-    /// names (no hashing; a name is mostly one machine comparison), a long one is looked up in a dictionary.
+    /// The move of `option`.
+    func move(_ option: Option) -> Move {
+        switch option.kind {
+        case .forward: .forward(Int(option.step))
+        case .back: .back(Int(option.step))
+        case .backOne: .backOne
+        case .restart: .restart
+        case .undefined: .undefined(undefinedNames[Int(option.step)])
+        }
+    }
+
+    /// The derived events `step` handles, indices into `derivedEvents` in declaration order.
+    func derived(of step: Step) -> ArraySlice<Int32> { derivedHandled[step.derived.range] }
+
+    /// Values by name, for the few names a flow derives: a short list is searched by comparing names, a long one
+    /// is looked up in a dictionary.
     struct NameTable<Element: Sendable>: Sendable {
         private let entries: [(name: String, value: Element)]
         private let index: [String: Int]?
@@ -170,7 +282,8 @@ public final class CompiledFlow: Sendable {
         /// The entries; the first of a repeated name is the one found.
         init(_ entries: [(name: String, value: Element)]) {
             self.entries = entries
-            index = entries.count > 8 ? Dictionary(entries.indices.map { (entries[$0].name, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+            index = entries.count > CompiledFlow.handlerSearchLimit
+                ? Dictionary(entries.indices.map { (entries[$0].name, $0) }, uniquingKeysWith: { first, _ in first }) : nil
         }
 
         /// The value for `name`, when there is one.
@@ -182,7 +295,7 @@ public final class CompiledFlow: Sendable {
     }
 
     /// The name of step `id`.
-    func name(_ id: Int) -> String { steps[id].name }
+    func name(_ id: Int) -> String { names[id] }
 }
 
 /// A run error: what went wrong, at which step, and where in the flow files when it is about a written value.

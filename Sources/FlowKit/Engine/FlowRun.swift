@@ -199,7 +199,7 @@ public struct FlowRun: Sendable {
             }
             if let nested = entry.nestedEntry {
                 // The parameters are the nested entry's: its flow starts there when the `flow` step is shown.
-                guard flow.steps[id].step.kind == .flow else {
+                guard flow.steps[id].kind == .flow else {
                     throw RunError("entry '\(name)' reaches into step '\(entry.step.text)', which is not a 'flow' step", kind: .invalidStart)
                 }
                 pendingNestedEntry = (nested.text, params)
@@ -243,7 +243,7 @@ public struct FlowRun: Sendable {
     /// that flow; nil once the flow has finished.
     public var currentStepDefinition: (step: Step, flow: Flow)? {
         guard outcome == nil, let frame = frames.last, let id = frame.history.last else { return nil }
-        return (frame.flow.steps[id].step, frame.flow.flow)
+        return (frame.flow.flow.steps[id], frame.flow.flow)
     }
 
     /// The step the run is at as one name per level, outermost first: the `flow` steps it is inside, then the step
@@ -411,7 +411,7 @@ public struct FlowRun: Sendable {
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored. The
     /// scope the values are worked out in is made here and ends before they are stored: a scope still holding the
     /// state would make the first store copy the whole state.
-    private mutating func assign(_ assignments: [StateWrite], result: [String: Value]?, resultTypes: [String: TypeRef]?,
+    private mutating func assign(_ assignments: ArraySlice<StateWrite>, result: [String: Value]?, resultTypes: [String: TypeRef]?,
                                  step: String) throws(RunError) {
         let index = frames.count - 1
         let flow = frames[index].flow
@@ -434,8 +434,8 @@ public struct FlowRun: Sendable {
         }
         if assignments.count == 1 {
             // One assignment needs no list of values to store after the others.
-            let single = try value(assignments[0], in: scope(index, result: result, resultTypes: resultTypes))
-            store(assignments[0].key, single)
+            let only = assignments[assignments.startIndex]
+            store(only.key, try value(only, in: scope(index, result: result, resultTypes: resultTypes)))
             return
         }
         var values: [(String, Value)] = []
@@ -455,7 +455,7 @@ public struct FlowRun: Sendable {
         let flow = frames[index].flow
         let id = frames[index].history.last!
         let compiled = flow.steps[id]
-        let name = Self.qualified(frames[index].prefix, compiled.name)
+        let name = Self.qualified(frames[index].prefix, flow.name(id))
         let isFlowStep = compiled.kind == .flow
         pendingChanges = []
 
@@ -464,21 +464,21 @@ public struct FlowRun: Sendable {
         if let given = result, let (key, number) = Self.firstNonFinite(in: given) {
             throw RunError("the result of step '\(name)', key '\(Identifier.display(key))': expected a finite number, found \(number)", kind: .invalidCompletion, step: name)
         }
-        let resultTypes = kind == .outcome ? nil : compiled.resultTypes
+        let resultTypes = kind == .outcome ? nil : flow.resultTypes[id]
         if let given = result, let types = resultTypes {
             result = try Self.checkResult(given, types: types, step: name, flow: flow)
         }
         if let result {
-            if !compiled.set.isEmpty { try assign(compiled.set, result: result, resultTypes: resultTypes, step: name) }
+            if compiled.writes.count > 0 { try assign(flow.writes[compiled.writes.range], result: result, resultTypes: resultTypes, step: name) }
         }
 
         // 2. The event: the explicit one, else the first derived event this step or "*" handles that holds.
         var event = event
         var eventKind = kind
-        if event == nil && !isFlowStep && !compiled.derivedHandled.isEmpty {
+        if event == nil && !isFlowStep && compiled.derived.count > 0 {
             let updated = scope(index, result: result, resultTypes: resultTypes)
-            for index in compiled.derivedHandled {
-                let derived = flow.derivedEvents[index]
+            for index in flow.derived(of: compiled) {
+                let derived = flow.derivedEvents[Int(index)]
                 if try condition(derived.expression, updated, step: name, file: flow.flow.file, what: "event '\(derived.name)'") {
                     event = derived.name
                     eventKind = .derived
@@ -488,13 +488,13 @@ public struct FlowRun: Sendable {
         }
 
         // 3-4. The handler for the event, else `next`.
-        var targets: [CompiledFlow.Target]?
+        var targets: CompiledFlow.OptionList?
         var handler: String?
         var shared = false
         if let event {
-            if let own = compiled.handlers[event] {
+            if let own = flow.handler(compiled, for: event) {
                 targets = own
-            } else if let common = flow.anyStep?.handlers[event] {
+            } else if let any = flow.anyStep, let common = flow.handler(any, for: event) {
                 (targets, shared) = (common, true)
             }
             if targets == nil && kind != .outcome {
@@ -509,7 +509,7 @@ public struct FlowRun: Sendable {
                 (targets, shared) = (common, true)
             }
         }
-        guard let options = targets else {
+        guard let list = targets else {
             if let event, kind == .outcome {
                 throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", kind: .unhandledOutcome, step: name)
             }
@@ -517,22 +517,23 @@ public struct FlowRun: Sendable {
         }
 
         // 5. The first option whose `if` holds is taken, and its `set` runs.
-        var chosen: CompiledFlow.Target?
+        var chosen: CompiledFlow.Option?
         var chosenIndex = 0
-        for (offset, option) in options.enumerated() {
-            if let test = option.condition {
+        for position in list.range {
+            let option = flow.options[position]
+            if option.condition >= 0 {
                 let current = scope(index, result: result, resultTypes: resultTypes)
-                guard try condition(test, current, step: name, file: flow.flow.file, what: "condition") else { continue }
+                guard try condition(flow.conditions[Int(option.condition)], current, step: name, file: flow.flow.file, what: "condition") else { continue }
             }
-            (chosen, chosenIndex) = (option, offset)
+            (chosen, chosenIndex) = (option, position - Int(list.start))
             break
         }
         guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name) }
-        if !target.set.isEmpty { try assign(target.set, result: result, resultTypes: resultTypes, step: name) }
+        if target.writes.count > 0 { try assign(flow.writes[target.writes.range], result: result, resultTypes: resultTypes, step: name) }
 
         // The move.
         let move: TraceEntry.Move
-        switch target.move {
+        switch flow.move(target) {
         case .forward(let next):
             frames[index].history.append(next)
             move = .forward
@@ -572,9 +573,9 @@ public struct FlowRun: Sendable {
         let index = frames.count - 1
         let flow = frames[index].flow
         let compiled = flow.steps[id]
-        let name = Self.qualified(frames[index].prefix, compiled.name)
+        let name = Self.qualified(frames[index].prefix, flow.name(id))
         if compiled.kind == .flow {
-            return .show(try enterNestedFlow(of: compiled, named: name))
+            return .show(try enterNestedFlow(of: id, named: name))
         }
         shown += 1
         guard shown <= maxSteps else {
@@ -582,7 +583,7 @@ public struct FlowRun: Sendable {
         }
         path.append(name)
         guard compiled.kind == .finish else { return nil }
-        let finishedOutcome = compiled.step.outcome?.text ?? compiled.name
+        let finishedOutcome = flow.flow.steps[id].outcome?.text ?? flow.name(id)
         if index == 0 {
             outcome = finishedOutcome
             return nil
@@ -594,24 +595,26 @@ public struct FlowRun: Sendable {
         return .outcome(finishedOutcome, result: result)
     }
 
-    /// Pushes the nested flow of the `flow` step `compiled`, with the state its `input` gives; returns its start step.
-    private mutating func enterNestedFlow(of compiled: CompiledFlow.Step, named name: String) throws(RunError) -> Int {
+    /// Pushes the nested flow of the innermost flow's `flow` step `id`, with the state its `input` gives; returns
+    /// its start step.
+    private mutating func enterNestedFlow(of id: Int, named name: String) throws(RunError) -> Int {
         guard frames.count < Self.maxNesting else {
             throw RunError("nested flows are deeper than \(Self.maxNesting) levels at '\(name)'; do flows nest each other?", kind: .nestingLimit, step: name)
         }
-        guard let resolver, let reference = compiled.step.flowPath else {
+        let parent = frames[frames.count - 1]
+        let source = parent.flow.flow.steps[id]
+        guard let resolver, let reference = source.flowPath else {
             throw RunError("step '\(name)' runs a nested flow, but nested flows cannot be loaded here", kind: .nestedFlowUnavailable, step: name)
         }
-        let parent = frames[frames.count - 1]
         var child: CompiledFlow
         do {
             child = try resolver.resolve(reference, from: parent.flow.flow.file)
         } catch {
-            throw RunError(error.message, kind: error.kind, step: name, file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
+            throw RunError(error.message, kind: error.kind, step: name, file: parent.flow.flow.file, position: source.flowPathPosition)
         }
         var state: [String: Value] = [:]
         let parentScope = scope(frames.count - 1, result: nil, resultTypes: nil)
-        for (key, expression) in compiled.input {
+        for (key, expression) in parent.flow.inputs[id] {
             let value = try evaluate(expression, parentScope, step: name, file: parent.flow.flow.file)
             guard let type = child.stateTypes[key] else {
                 throw RunError("step '\(name)' passes '\(key)', which the nested flow's 'state' does not declare", kind: .undeclaredState, step: name,
@@ -639,7 +642,7 @@ public struct FlowRun: Sendable {
         } else {
             for input in child.flow.requiredInputs where (state[input] ?? .null) == .null {
                 throw RunError("step '\(name)' does not pass '\(input)', an input its nested flow requires", kind: .missingInput, step: name,
-                               file: parent.flow.flow.file, position: compiled.step.flowPathPosition)
+                               file: parent.flow.flow.file, position: source.flowPathPosition)
             }
         }
         frames.append(Frame(flow: child, state: state, initialState: state, history: [first], prefix: name + "/"))

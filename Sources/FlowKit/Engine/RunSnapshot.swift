@@ -32,7 +32,7 @@ extension FlowRun {
     /// The run as a value that can be saved (`Codable`) and restored with `init(restoring:flow:resolver:)`.
     public func snapshot() -> RunSnapshot {
         let levels = frames.enumerated().map { index, frame in
-            RunSnapshot.Level(flow: index == 0 ? frame.flow.flow.file : frames[index - 1].flow.steps[frames[index - 1].history.last!].step.flowPath ?? "",
+            RunSnapshot.Level(flow: index == 0 ? frame.flow.flow.file : frames[index - 1].flow.flow.steps[frames[index - 1].history.last!].flowPath ?? "",
                               fingerprint: frame.flow.flow.fingerprint, state: frame.state, initialState: frame.initialState,
                               history: frame.history.map { frame.flow.name($0) })
         }
@@ -51,7 +51,7 @@ extension FlowRun {
         for (index, level) in snapshot.levels.enumerated() {
             if index > 0 {
                 let parent = restored[index - 1]
-                let step = parent.flow.steps[parent.history.last!].step
+                let step = parent.flow.flow.steps[parent.history.last!]
                 guard step.kind == .flow, let reference = step.flowPath, reference == level.flow else {
                     throw RunError("the saved run is inside nested flow '\(Identifier.display(level.flow))', but step '\(Identifier.display(step.name.text))' does not run it",
                                    kind: .invalidStart)
