@@ -428,8 +428,8 @@ public struct FlowRun: Sendable {
             }
         }
         func store(_ key: String, _ value: Value) {
-            // One hash of the key for reading the old value and storing the new one.
-            let old = frames[index].state.updateValue(value, forKey: key)
+            // The old value read and the new one stored in one search for the key.
+            let old = frames[index].state.updateValue(value, comparingKeys: key)
             if old != value { pendingChanges.append(StateChange(key: Self.qualified(frames[index].prefix, key), old: old, new: value)) }
         }
         if assignments.count == 1 {
@@ -694,7 +694,7 @@ public struct FlowRun: Sendable {
         if fits {
             var declared = 0
             for (key, type) in types {
-                guard let value = result[key] else {
+                guard let value = result.value(comparingKeys: key) else {
                     if type.optional { continue }
                     fits = false
                     break

@@ -58,9 +58,9 @@ struct FastExpression: Sendable {
         case .constant(let value):
             return value
         case .state(let key):
-            return finite(state[key])
+            return finite(state.value(comparingKeys: key))
         case .result(let key):
-            return finite(result?[key])
+            return finite(result?.value(comparingKeys: key))
         case .not(let inner):
             guard case .bool(let flag)? = value(inner, state, result) else { return nil }
             return .bool(!flag)
