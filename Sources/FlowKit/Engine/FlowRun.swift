@@ -397,34 +397,46 @@ public struct FlowRun: Sendable {
         }
     }
 
-    /// A condition's value; `what` names it in the error when it is not a bool (worked out only then: a derived
-    /// event's name is otherwise put into words on every move).
-    private func condition(_ expression: RunExpression, _ scope: EvaluationScope, step: String, file: String,
+    /// The value of `expression` in the innermost frame: its fast form's, read from the frame's state in place,
+    /// when it gives one; else the evaluator's over a full scope (made only then: a scope holds four dictionaries,
+    /// each counted in and out).
+    private func value(of expression: RunExpression, result: [String: Value]?, resultTypes: [String: TypeRef]?,
+                       step: String) throws(RunError) -> Value {
+        let index = frames.count - 1
+        if let fast = expression.fast, let value = fast.value(state: frames[index].state, result: result) { return value }
+        return try evaluate(expression, scope(index, result: result, resultTypes: resultTypes), step: step, file: frames[index].flow.flow.file)
+    }
+
+    /// A condition's value in the innermost frame; `what` names it in the error when it is not a bool (worked out
+    /// only then: a derived event's name is otherwise put into words on every move).
+    private func condition(_ expression: RunExpression, result: [String: Value]?, resultTypes: [String: TypeRef]?, step: String,
                            what: @autoclosure () -> String) throws(RunError) -> Bool {
-        let value = try evaluate(expression, scope, step: step, file: file)
+        let value = try value(of: expression, result: result, resultTypes: resultTypes, step: step)
         guard case .bool(let holds) = value else {
-            throw RunError("\(what()) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step, file: file, position: expression.source.position)
+            throw RunError("\(what()) '\(expression.source.text)' gives \(value), not true or false", kind: (value == .null ? .nullValue : .typeError), step: step,
+                           file: frames[frames.count - 1].flow.flow.file, position: expression.source.position)
         }
         return holds
     }
 
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored. The
-    /// scope the values are worked out in is made here and ends before they are stored: a scope still holding the
-    /// state would make the first store copy the whole state.
+    /// values are all worked out before the first is stored, and no scope outlives the working out: a scope still
+    /// holding the state would make the first store copy the whole state.
     private mutating func assign(_ assignments: ArraySlice<StateWrite>, result: [String: Value]?, resultTypes: [String: TypeRef]?,
                                  step: String) throws(RunError) {
         let index = frames.count - 1
-        let flow = frames[index].flow
-        func value(_ assignment: StateWrite, in scope: EvaluationScope) throws(RunError) -> Value {
+        func workedOut(_ assignment: StateWrite) throws(RunError) -> Value {
             let (key, expression) = (assignment.key, assignment.expression)
-            let value = try evaluate(expression, scope, step: step, file: flow.flow.file)
+            let value = try value(of: expression, result: result, resultTypes: resultTypes, step: step)
             guard let type = assignment.type else {
-                throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step, file: flow.flow.file, position: expression.source.position)
+                throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step,
+                               file: frames[index].flow.flow.file, position: expression.source.position)
             }
             switch TypeCheck.coerce(value, to: type) {
             case .success(let coerced): return coerced
             case .failure(let mismatch):
-                throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: step, file: flow.flow.file, position: expression.source.position)
+                throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: step,
+                               file: frames[index].flow.flow.file, position: expression.source.position)
             }
         }
         func store(_ key: String, _ value: Value) {
@@ -435,15 +447,12 @@ public struct FlowRun: Sendable {
         if assignments.count == 1 {
             // One assignment needs no list of values to store after the others.
             let only = assignments[assignments.startIndex]
-            store(only.key, try value(only, in: scope(index, result: result, resultTypes: resultTypes)))
+            store(only.key, try workedOut(only))
             return
         }
         var values: [(String, Value)] = []
         values.reserveCapacity(assignments.count)
-        do {
-            let scope = scope(index, result: result, resultTypes: resultTypes)
-            for assignment in assignments { values.append((assignment.key, try value(assignment, in: scope))) }
-        }
+        for assignment in assignments { values.append((assignment.key, try workedOut(assignment))) }
         for (key, value) in values { store(key, value) }
     }
 
@@ -476,10 +485,9 @@ public struct FlowRun: Sendable {
         var event = event
         var eventKind = kind
         if event == nil && !isFlowStep && compiled.derived.count > 0 {
-            let updated = scope(index, result: result, resultTypes: resultTypes)
             for index in flow.derived(of: compiled) {
                 let derived = flow.derivedEvents[Int(index)]
-                if try condition(derived.expression, updated, step: name, file: flow.flow.file, what: "event '\(derived.name)'") {
+                if try condition(derived.expression, result: result, resultTypes: resultTypes, step: name, what: "event '\(derived.name)'") {
                     event = derived.name
                     eventKind = .derived
                     break
@@ -522,8 +530,7 @@ public struct FlowRun: Sendable {
         for position in list.range {
             let option = flow.options[position]
             if option.condition >= 0 {
-                let current = scope(index, result: result, resultTypes: resultTypes)
-                guard try condition(flow.conditions[Int(option.condition)], current, step: name, file: flow.flow.file, what: "condition") else { continue }
+                guard try condition(flow.conditions[Int(option.condition)], result: result, resultTypes: resultTypes, step: name, what: "condition") else { continue }
             }
             (chosen, chosenIndex) = (option, position - Int(list.start))
             break
