@@ -419,40 +419,46 @@ public struct FlowRun: Sendable {
         return holds
     }
 
+    /// The value `assignment` stores in the innermost frame, converted to its key's declared type.
+    private func workedOut(_ assignment: StateWrite, result: [String: Value]?, resultTypes: [String: TypeRef]?, step: String) throws(RunError) -> Value {
+        let (key, expression) = (assignment.key, assignment.expression)
+        let value = try value(of: expression, result: result, resultTypes: resultTypes, step: step)
+        guard let type = assignment.type else {
+            throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step,
+                           file: frames[frames.count - 1].flow.flow.file, position: expression.source.position)
+        }
+        switch TypeCheck.coerce(value, to: type) {
+        case .success(let coerced): return coerced
+        case .failure(let mismatch):
+            throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: step,
+                           file: frames[frames.count - 1].flow.flow.file, position: expression.source.position)
+        }
+    }
+
+    /// Stores `value` under `key` in the innermost frame's state, noting the change.
+    private mutating func store(_ key: String, _ value: Value) {
+        let index = frames.count - 1
+        // The old value read and the new one stored in one search for the key.
+        let old = frames[index].state.updateValue(value, comparingKeys: key)
+        if old != value { pendingChanges.append(StateChange(key: Self.qualified(frames[index].prefix, key), old: old, new: value)) }
+    }
+
     /// Runs assignments simultaneously: every expression sees the same state, then the values are stored. The
     /// values are all worked out before the first is stored, and no scope outlives the working out: a scope still
     /// holding the state would make the first store copy the whole state.
     private mutating func assign(_ assignments: ArraySlice<StateWrite>, result: [String: Value]?, resultTypes: [String: TypeRef]?,
                                  step: String) throws(RunError) {
-        let index = frames.count - 1
-        func workedOut(_ assignment: StateWrite) throws(RunError) -> Value {
-            let (key, expression) = (assignment.key, assignment.expression)
-            let value = try value(of: expression, result: result, resultTypes: resultTypes, step: step)
-            guard let type = assignment.type else {
-                throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step,
-                               file: frames[index].flow.flow.file, position: expression.source.position)
-            }
-            switch TypeCheck.coerce(value, to: type) {
-            case .success(let coerced): return coerced
-            case .failure(let mismatch):
-                throw RunError("step '\(step)' sets '\(key)': \(mismatch.message)", kind: (value == .null ? .nullValue : .typeError), step: step,
-                               file: frames[index].flow.flow.file, position: expression.source.position)
-            }
-        }
-        func store(_ key: String, _ value: Value) {
-            // The old value read and the new one stored in one search for the key.
-            let old = frames[index].state.updateValue(value, comparingKeys: key)
-            if old != value { pendingChanges.append(StateChange(key: Self.qualified(frames[index].prefix, key), old: old, new: value)) }
-        }
         if assignments.count == 1 {
             // One assignment needs no list of values to store after the others.
             let only = assignments[assignments.startIndex]
-            store(only.key, try workedOut(only))
+            store(only.key, try workedOut(only, result: result, resultTypes: resultTypes, step: step))
             return
         }
         var values: [(String, Value)] = []
         values.reserveCapacity(assignments.count)
-        for assignment in assignments { values.append((assignment.key, try workedOut(assignment))) }
+        for assignment in assignments {
+            values.append((assignment.key, try workedOut(assignment, result: result, resultTypes: resultTypes, step: step)))
+        }
         for (key, value) in values { store(key, value) }
     }
 
