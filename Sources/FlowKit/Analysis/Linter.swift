@@ -64,9 +64,33 @@ public enum Linter {
         let rules = workspace == nil ? rules.filter { !$0.needs.contains(.workspace) } : rules
         let context = LintContext(document: document, workspace: workspace)
         let findings = (document.flow?.steps.count ?? 0) >= parallelThreshold
-            ? Parallel.map(rules.count) { rules[$0].check(context) }.flatMap { $0 }
+            ? checkInParallel(rules, context)
             : rules.flatMap { $0.check(context) }
         return finished(findings, context: context)
+    }
+
+    /// The rules that take longest on a large flow, longest first (`flowkit-bench rules`): on all cores they start
+    /// first, so that no core is left with one of them while the others have finished. `undeclared_state` leads
+    /// the three rules that share the flow-wide type check, which it computes; the other two wait for it
+    /// (`LintMemo.typeFindings`), so they go last, when it is done, rather than holding a core while they wait.
+    static let longestFirst: [RuleID] = [.undeclaredState, .maybeUnset, .backTarget, .expression, .undefinedStep, .unreachableOption]
+    /// The rules that read the type check `undeclared_state` computes.
+    static let typeCheckReaders: Set<RuleID> = [.typeMismatch, .maybeNull]
+
+    /// `rules`' findings, the rules run on all cores in the order `longestFirst` gives; the findings come back in
+    /// `rules`' order, as a run on one core gives them.
+    static func checkInParallel(_ rules: [any Rule.Type], _ context: LintContext) -> [Diagnostic] {
+        func rank(_ index: Int) -> Int {
+            let identifier = rules[index].description.identifier
+            if let position = longestFirst.firstIndex(of: identifier) { return position }
+            return typeCheckReaders.contains(identifier) ? Int.max : longestFirst.count
+        }
+        // A stable order: equal ranks keep the rules' order.
+        let order = rules.indices.sorted { (rank($0), $0) < (rank($1), $1) }
+        let results = Parallel.map(order.count) { rules[order[$0]].check(context) }
+        var byRule = [[Diagnostic]](repeating: [], count: rules.count)
+        for (position, index) in order.enumerated() { byRule[index] = results[position] }
+        return byRule.flatMap { $0 }
     }
 
     /// The rules' findings after the steps' suppressions, ordered by position, then rule, then message.
