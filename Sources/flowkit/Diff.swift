@@ -4,6 +4,9 @@ import FlowKit
 /// `flowkit diff`: the semantic changes between two versions of a flow, classified for what depends on it.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "diff",
         abstract: "Show what changed between two versions of a flow, and what the change breaks.",
         discussion: """
             Steps, transitions, conditions, events, state, inputs, entries and outcomes are compared by meaning \

@@ -4,6 +4,9 @@ import FlowKit
 /// `flowkit explain RULE`: prints a rule's description and examples.
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "explain",
         abstract: "Explain a lint rule, with examples.",
         discussion: """
             Examples:

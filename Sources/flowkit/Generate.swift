@@ -5,6 +5,9 @@ import Foundation
 /// `flowkit generate`: code generated from flow files.
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "generate",
         abstract: "Generate code from flow files.",
         subcommands: [GenerateSwift.self, GenerateScenarios.self])
 }

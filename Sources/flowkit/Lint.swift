@@ -5,6 +5,9 @@ import Foundation
 /// `flowkit lint`: checks flow files and directories of them.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "lint",
         abstract: "Check flow files for mistakes.",
         discussion: """
             Takes files and directories; a directory is searched recursively for .json, .yaml and .yml files \

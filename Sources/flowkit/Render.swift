@@ -6,6 +6,9 @@ import Foundation
 /// `flowkit render`: draws a flow as SVG, PNG, DOT or Mermaid.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "render",
         abstract: "Draw a flow as SVG, PNG, DOT or Mermaid.",
         discussion: """
             Graphviz runs in-process. Steps are boxes, action steps hexagons, nested flows component boxes, finish \

@@ -4,6 +4,9 @@ import FlowKit
 /// `flowkit rules`: lists every rule with its severity and summary.
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "rules",
         abstract: "List the lint rules.",
         discussion: """
             Examples:

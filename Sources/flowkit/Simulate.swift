@@ -5,6 +5,9 @@ import Foundation
 /// `flowkit simulate`: runs a flow with scripted step results and checks path, outcome and state.
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here, not derived from the type: deriving it costs a scan of every protocol conformance in the
+        // binary at start-up.
+        commandName: "simulate",
         abstract: "Run a flow with scripted step results and check where it ends.",
         discussion: """
             Runs every scenario of each simulation script (or one, with --scenario) and prints a trace per scenario, \
