@@ -188,8 +188,15 @@ enum MaybeUnsetRule: Rule {
             }
         }
         // Collects the reads of a target list and returns, per option, the keys its `if` proves set when it is
-        // taken (its own `if` held and every earlier option's `if` failed).
+        // taken (its own `if` held and every earlier option's `if` failed); an empty list when no option has an
+        // `if` (the usual list), which proves nothing for any option.
         func collect(_ list: [Target], place: Place) -> [Set<String>] {
+            if !list.contains(where: { $0.condition != nil }) {
+                for target in list {
+                    for assignment in target.set { collect(assignment.expression, guarded: [], place: place) }
+                }
+                return []
+            }
             let guards = Guards.options(list, parse: context.memo.parse)
             for (target, guarding) in zip(list, guards) {
                 if let condition = target.condition { collect(condition, guarded: guarding.failed, place: place) }
@@ -246,8 +253,10 @@ enum MaybeUnsetRule: Rule {
         for option in graph.options {
             let known: Set<String>
             switch option.owner {
-            case .step(let id): known = ownKnown[id][option.listIndex][option.index]
-            case .slot(let slot): known = slotKnown[slot][option.index]
+            case .step(let id):
+                let list = ownKnown[id][option.listIndex]
+                known = list.isEmpty ? [] : list[option.index]
+            case .slot(let slot): known = slotKnown[slot].isEmpty ? [] : slotKnown[slot][option.index]
             }
             let assigned = option.list[option.index].set
             gen[option.node] = known.isEmpty ? tracked(assigned.lazy.map(\.key.text)) : tracked(known.union(assigned.map(\.key.text)))
