@@ -269,15 +269,17 @@ private struct Walker {
         let name = step.name.text
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
         // but what it writes is still checked, with nothing known of `result`.
-        assignments(step.set, step: name, environment: base.with(result: result))
+        if !step.set.isEmpty { assignments(step.set, step: name, environment: base.with(result: result)) }
         if step.kind == .flow {
             checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
         }
-        for handler in step.on {
+        // A list with no `if` and no `set` (the usual one) has nothing to check: no environment is made for it.
+        func checksNothing(_ targets: [Target]) -> Bool { targets.allSatisfy { $0.condition == nil && $0.set.isEmpty } }
+        for handler in step.on where !checksNothing(handler.targets) {
             let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
             checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'")
         }
-        if let next = step.next {
+        if let next = step.next, !checksNothing(next) {
             let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
             checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'")
         }
