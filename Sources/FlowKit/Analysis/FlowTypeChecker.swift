@@ -172,9 +172,13 @@ private struct Walker {
         let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
         var handlers: [String: [Int]] = [:]
         for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish {
+            // The first handler of an event counts. A step's few handlers are told apart by comparing names; a set
+            // (which allocates for each step) only for a step with many.
             var handled: Set<String> = []
-            for handler in step.on where !starEvents.contains(handler.event.text) && handled.insert(handler.event.text).inserted {
-                handlers[handler.event.text, default: []].append(id)
+            for (index, handler) in step.on.enumerated() where !starEvents.contains(handler.event.text) {
+                let event = handler.event.text
+                let first = step.on.count <= 8 ? !step.on[..<index].contains { $0.event.text == event } : handled.insert(event).inserted
+                if first { handlers[event, default: []].append(id) }
             }
         }
         let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
