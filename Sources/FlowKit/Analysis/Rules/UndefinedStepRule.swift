@@ -59,10 +59,11 @@ enum UndefinedStepRule: Rule {
         missing(flow.start, step: nil, what: "start step")
         for entry in flow.entries { missing(entry.step, step: nil, what: "the step of entry '\(entry.name.text)',") }
         for step in flow.anyStepThenSteps {
-            let targets = step.on.flatMap(\.targets) + (step.next ?? [])
-            for target in targets {
-                if let name = target.stepName { missing(name, step: step.name.text) }
+            // The lists read in place: joining them would copy every target of every step.
+            for handler in step.on {
+                for target in handler.targets { if let name = target.stepName { missing(name, step: step.name.text) } }
             }
+            for target in step.next ?? [] { if let name = target.stepName { missing(name, step: step.name.text) } }
         }
         return findings
     }

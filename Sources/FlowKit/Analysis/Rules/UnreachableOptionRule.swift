@@ -42,14 +42,16 @@ enum UnreachableOptionRule: Rule {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
         for step in flow.anyStepThenSteps {
-            let lists = step.on.map { ($0.targets, "on '\($0.event.text)'") } + (step.next.map { [($0, "next")] } ?? [])
-            for (targets, where_) in lists {
-                guard let firstUnconditional = targets.firstIndex(where: { $0.condition == nil }), firstUnconditional + 1 < targets.count else { continue }
+            // Each list read in place, its name ("on 'go'", "next") put into words only for a finding.
+            func check(_ targets: [Target], _ list: @autoclosure () -> String) {
+                guard let firstUnconditional = targets.firstIndex(where: { $0.condition == nil }), firstUnconditional + 1 < targets.count else { return }
                 for target in targets[(firstUnconditional + 1)...] {
                     findings.append(context.finding(self, at: target.position, step: step.name.text,
-                                                    "this option of \(where_) in step '\(step.name.text)' is never taken: an earlier option has no 'if'"))
+                                                    "this option of \(list()) in step '\(step.name.text)' is never taken: an earlier option has no 'if'"))
                 }
             }
+            for handler in step.on { check(handler.targets, "on '\(handler.event.text)'") }
+            if let next = step.next { check(next, "next") }
         }
         return findings
     }
