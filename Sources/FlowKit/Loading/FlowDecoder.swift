@@ -13,6 +13,8 @@ struct FlowDecoder {
     static let anyStepKeys = ["on", "next"]
     /// The keys a target written as a mapping may have.
     static let targetKeys = ["forward", "back", "restart", "if", "set"]
+    /// The keys of a target's move, of which it has exactly one.
+    static let moveKeys = ["forward", "back", "restart"]
     /// The keys of an entry.
     static let entryKeys = ["step", "path", "entry"]
     /// The scalar type names.
@@ -447,7 +449,7 @@ struct FlowDecoder {
         }
         guard let entries = node.entries else { return nil }
         checkKeys(entries, allowed: Self.targetKeys, in: "a target", step: step)
-        let moves = entries.filter { ["forward", "back", "restart"].contains($0.key) }
+        let moves = entries.filter { Self.moveKeys.contains($0.key) }
         guard moves.count == 1, let moveEntry = moves.first else {
             if moves.count > 1 {
                 report("a target takes only one of 'forward', 'back' or 'restart'", at: moves[1].keyPosition, step: step)

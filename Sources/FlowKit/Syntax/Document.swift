@@ -114,7 +114,10 @@ public struct Node: Sendable {
 
     /// The value of `key`, when this node is a mapping that has it.
     public subscript(key: String) -> Node? {
-        entries?.first(where: { $0.key == key })?.value
+        // The entries compared in place: `first(where:)` would copy each entry it passes (its key and its node).
+        guard case .mapping(let entries) = value else { return nil }
+        for index in entries.indices where entries[index].key == key { return entries[index].value }
+        return nil
     }
 
     /// The plain value as Foundation objects (`NSNull`, `Bool`, `Int64`, `Double`, `String`, arrays, dictionaries), for JSON output and comparisons.
