@@ -110,6 +110,11 @@ public struct LintSession: Sendable {
                     DispatchQueue.global().async(group: freed) { tree.release() }
                     findings = Linter.lint(document, workspace: workspace, rules: enabled)
                     freed.wait()
+                    // The flow model is freed on the other core too, while the findings are reported, rather than
+                    // before (not waited for: nothing reads it again).
+                    let model = FlowHolder(document.flow)
+                    document.flow = nil
+                    DispatchQueue.global().async { model.release() }
                 } else {
                     findings = Linter.lint(document, workspace: workspace, rules: enabled)
                 }
@@ -119,6 +124,19 @@ public struct LintSession: Sendable {
                 return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)", false)
             }
         }
+    }
+}
+
+/// Holds a flow model until `release()` frees it, on whichever thread calls it.
+private final class FlowHolder: @unchecked Sendable {
+    private var flow: Flow?
+
+    init(_ flow: Flow?) {
+        self.flow = flow
+    }
+
+    func release() {
+        flow = nil
     }
 }
 

@@ -1,3 +1,18 @@
+import Dispatch
+
+/// Holds a lint context until `release()` frees it, on whichever thread calls it.
+private final class ContextHolder: @unchecked Sendable {
+    private var context: LintContext?
+
+    init(_ context: LintContext) {
+        self.context = context
+    }
+
+    func release() {
+        context = nil
+    }
+}
+
 /// Runs every rule over loaded documents.
 public enum Linter {
     /// The rules whose errors stop a flow from running at all (it cannot be read, decoded or have its expressions
@@ -63,10 +78,14 @@ public enum Linter {
     static func lint(_ document: LoadedDocument, workspace: LintWorkspace?, rules: [any Rule.Type]) -> [Diagnostic] {
         let rules = workspace == nil ? rules.filter { !$0.needs.contains(.workspace) } : rules
         let context = LintContext(document: document, workspace: workspace)
-        let findings = (document.flow?.steps.count ?? 0) >= parallelThreshold
-            ? checkInParallel(rules, context)
-            : rules.flatMap { $0.check(context) }
-        return finished(findings, context: context)
+        guard (document.flow?.steps.count ?? 0) >= parallelThreshold else {
+            return finished(rules.flatMap { $0.check(context) }, context: context)
+        }
+        let findings = finished(checkInParallel(rules, context), context: context)
+        // A large flow's graphs and shared work are freed on another core, while the caller goes on.
+        let graphs = ContextHolder(context)
+        DispatchQueue.global().async { graphs.release() }
+        return findings
     }
 
     /// The rules that take longest on a large flow, longest first (`flowkit-bench rules`): on all cores they start
