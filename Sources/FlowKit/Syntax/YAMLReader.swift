@@ -35,14 +35,24 @@ enum YAMLReader {
             return .string
         }
         // The named values are at most five bytes long; a longer text is compared with none of them.
+        // Each is compared only with the named values its first character can start (`next` with `null` alone).
         if text.utf8.count <= 5 {
-            switch text {
-            case "", "~", "null", "Null", "NULL": return .null
-            case "true", "True", "TRUE": return .bool(true)
-            case "false", "False", "FALSE": return .bool(false)
-            case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .number(.infinity)
-            case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
-            case ".nan", ".NaN", ".NAN": return .number(.nan)
+            switch first {
+            case UInt8(ascii: "~"): if text == "~" { return .null }
+            case UInt8(ascii: "n"): if text == "null" { return .null }
+            case UInt8(ascii: "N"): if text == "Null" || text == "NULL" { return .null }
+            case UInt8(ascii: "t"): if text == "true" { return .bool(true) }
+            case UInt8(ascii: "T"): if text == "True" || text == "TRUE" { return .bool(true) }
+            case UInt8(ascii: "f"): if text == "false" { return .bool(false) }
+            case UInt8(ascii: "F"): if text == "False" || text == "FALSE" { return .bool(false) }
+            case UInt8(ascii: "."):
+                switch text {
+                case ".inf", ".Inf", ".INF": return .number(.infinity)
+                case ".nan", ".NaN", ".NAN": return .number(.nan)
+                default: break
+                }
+            case UInt8(ascii: "+"): if text == "+.inf" || text == "+.Inf" || text == "+.INF" { return .number(.infinity) }
+            case UInt8(ascii: "-"): if text == "-.inf" || text == "-.Inf" || text == "-.INF" { return .number(-.infinity) }
             default: break
             }
         }
