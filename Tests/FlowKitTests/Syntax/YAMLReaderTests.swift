@@ -116,6 +116,10 @@ struct YAMLReaderTests {
                       "null", "true", "False", "inf", "Inf", "nan", "NaN", "name", "9223372036854775807", "9223372036854775808",
                       "0x", "0o", "1e308", "1e309", "_", " "]
         var texts = ["", "0", "-0", "+.inf", "-.Inf", ".NAN", ".nan", "0x7fffffffffffffff", "0x8000000000000000", "0o777", "1.", ".5", "+1e+3"]
+        // Every named value, and each with its last character dropped or changed, and with one more.
+        let named = ["~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", ".inf", ".Inf", ".INF",
+                     "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"]
+        for name in named { texts += [name, String(name.dropLast()), String(name.dropLast()) + "x", name + "s", name.lowercased(), name.uppercased()] }
         for _ in 0..<20_000 { texts.append((0..<(1 + next(5))).map { _ in pieces[next(pieces.count)] }.joined()) }
         for text in texts {
             let expected = Self.coreSchemaKind(text)
