@@ -1,23 +1,35 @@
 import Foundation
 
 /// A 1-based line and column in a source file; columns count Unicode scalars, as libyaml does.
+///
+/// Kept in 32 bits each (positions are in every node, name and finding, so a position is 8 bytes rather than 16); a
+/// line or column beyond `Int32.max` is stored as `Int32.max` (docs/format.md, "Positions").
 public struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
     /// The 1-based line.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
     /// The 1-based column, in Unicode scalars.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     /// Creates a position from a 1-based line and column.
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
     }
 
     /// The first character of a file.
     public static let start = SourcePosition(line: 1, column: 1)
 
     public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
-        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+        (lhs.storedLine, lhs.storedColumn) < (rhs.storedLine, rhs.storedColumn)
     }
 
     public var description: String { "\(line):\(column)" }
