@@ -53,55 +53,6 @@ private struct JSONOpenContainer {
     var keepsValue = true
 }
 
-/// A growable stack whose top elements move into a new array without being copied or retained; `release()` frees it.
-private struct JSONMoveStack<Element> {
-    private var base: UnsafeMutablePointer<Element>
-    private var capacity: Int
-    private(set) var count = 0
-
-    init() {
-        capacity = 16
-        base = .allocate(capacity: capacity)
-    }
-
-    @inline(__always)
-    mutating func push(_ element: consuming Element) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: element)
-        count += 1
-    }
-
-    @inline(__always)
-    subscript(index: Int) -> Element {
-        _read { yield base[index] }
-    }
-
-    /// Moves the elements from `start` to the top into an array and removes them.
-    mutating func popArray(from start: Int) -> [Element] {
-        let moved = count - start
-        let source = base + start
-        count = start
-        return Array(unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: source, count: moved)
-            initialized = moved
-        }
-    }
-
-    private mutating func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
-        capacity *= 2
-    }
-
-    /// Destroys the remaining elements and frees the storage.
-    func release() {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
-}
-
 /// The byte-level state machine behind `JSONReader`; iterative, so nesting never deepens the call stack.
 private struct JSONByteParser {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -118,8 +69,8 @@ private struct JSONByteParser {
     private var nodeCount = 0
     private var scratch: [UInt8] = []
     private var containers: [JSONOpenContainer] = []
-    private var items = JSONMoveStack<Node>()
-    private var entries = JSONMoveStack<Node.Entry>()
+    private var items = MoveStack<Node>()
+    private var entries = MoveStack<Node.Entry>()
     /// The `duplicate_key` findings so far.
     private(set) var diagnostics: [Diagnostic] = []
 

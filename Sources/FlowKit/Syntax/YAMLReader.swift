@@ -130,32 +130,45 @@ private struct Composer {
     let limits: ReaderLimits
     var diagnostics: [Diagnostic] = []
 
-    /// An open collection, mutated in place at the top of the stack so that appends never copy.
+    /// An open collection, mutated in place at the top of the stack; its children wait on the composer's item or
+    /// entry stack from `start` on, and move into one array of exactly their number when it closes.
     struct Frame {
         let isMapping: Bool
         let position: SourcePosition
         let anchor: String?
-        var items: [Node] = []
-        var entries: [Node.Entry] = []
+        /// Where the children start on `items` (a list) or `entries` (a mapping).
+        let start: Int
         var pendingKey: (String, SourcePosition)?
-        /// The keys' positions by key, once the mapping is too long to search its entries.
-        var index: [String: SourcePosition]?
+        /// Key to index in `entries`, once the mapping is too long to search its entries.
+        var index: [String: Int]?
         var nodes = 1
+    }
 
-        /// Where `key` was first written in this mapping, when it was.
-        func position(of key: String) -> SourcePosition? {
-            if let index { return index[key] }
-            return entries.first { $0.key == key }?.keyPosition
-        }
+    /// The children of the open lists, innermost last.
+    var items = MoveStack<Node>()
+    /// The entries of the open mappings, innermost last.
+    var entries = MoveStack<Node.Entry>()
 
-        /// Records a new entry.
-        mutating func append(_ entry: Node.Entry) {
-            entries.append(entry)
-            if index != nil {
-                index![entry.key] = entry.keyPosition
-            } else if entries.count == 16 {
-                index = Dictionary(entries.map { ($0.key, $0.keyPosition) }, uniquingKeysWith: { first, _ in first })
-            }
+    /// Where `key` was first written in the innermost mapping, the frame at `top`, when it was.
+    func firstPosition(of key: String, top: Int) -> SourcePosition? {
+        if stack[top].index != nil { return stack[top].index![key].map { entries[$0].keyPosition } }
+        for k in stack[top].start..<entries.count where entries[k].key == key { return entries[k].keyPosition }
+        return nil
+    }
+
+    /// Records a new entry of the innermost mapping, the frame at `top`.
+    mutating func append(_ entry: consuming Node.Entry, top: Int) {
+        let key = entry.key
+        let index = entries.count
+        entries.push(entry)
+        if stack[top].index != nil {
+            stack[top].index![key] = index
+        } else if index + 1 - stack[top].start == 16 {
+            var keys: [String: Int] = [:]
+            keys.reserveCapacity(32)
+            // The first of equal keys is kept (a duplicate is never pushed, so there are none).
+            for k in stack[top].start...index where keys[entries[k].key] == nil { keys[entries[k].key] = k }
+            stack[top].index = keys
         }
     }
 
@@ -197,6 +210,10 @@ private struct Composer {
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
+        defer {
+            items.release()
+            entries.release()
+        }
         do {
             try consume(&parser)
         } catch {
@@ -247,13 +264,16 @@ private struct Composer {
                 try add(target.node, count: target.count, anchor: nil, at: position)
             case YAML_SEQUENCE_START_EVENT:
                 try open(at: position)
-                stack.append(Frame(isMapping: false, position: position, anchor: optionalString(event.data.sequence_start.anchor)))
+                stack.append(Frame(isMapping: false, position: position, anchor: optionalString(event.data.sequence_start.anchor),
+                                   start: items.count))
             case YAML_MAPPING_START_EVENT:
                 try open(at: position)
-                stack.append(Frame(isMapping: true, position: position, anchor: optionalString(event.data.mapping_start.anchor)))
+                stack.append(Frame(isMapping: true, position: position, anchor: optionalString(event.data.mapping_start.anchor),
+                                   start: entries.count))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let frame = stack.removeLast()
-                let node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), at: frame.position)
+                let node = Node(frame.isMapping ? .mapping(entries.popArray(from: frame.start)) : .sequence(items.popArray(from: frame.start)),
+                                at: frame.position)
                 try add(node, count: frame.nodes, anchor: frame.anchor, at: frame.position, counted: true)
             default:
                 break
@@ -290,23 +310,23 @@ private struct Composer {
         let top = stack.count - 1
         stack[top].nodes += nodes
         guard stack[top].isMapping else {
-            stack[top].items.append(node)
+            items.push(node)
             return
         }
         if let (key, keyPosition) = stack[top].pendingKey {
             stack[top].pendingKey = nil
-            if let first = stack[top].position(of: key) {
+            if let first = firstPosition(of: key, top: top) {
                 diagnostics.append(Diagnostic(
                     file: file, position: keyPosition, severity: .error, rule: .duplicateKey,
                     message: "duplicate key '\(Identifier.display(key))' (first at line \(first.line), column \(first.column))"))
             } else {
-                stack[top].append(Node.Entry(key: key, keyPosition: keyPosition, value: node))
+                append(Node.Entry(key: key, keyPosition: keyPosition, value: node), top: top)
             }
         } else {
             guard let scalar = node.scalar else {
                 throw fail("a mapping key must be a plain name, not a list or a mapping", at: position)
             }
-            let key = scalar.text.utf8.allSatisfy { $0 < 0x80 } ? scalar.text : scalar.text.precomposedForm
+            let key = scalar.text.keyForm
             stack[top].pendingKey = (key, node.position)
         }
     }
@@ -405,5 +425,14 @@ extension String {
     /// The string in Unicode normalisation form C, so that keys written in different forms compare equal.
     var precomposedForm: String {
         precomposedStringWithCanonicalMapping
+    }
+
+    /// The string as a mapping key: itself when it is ASCII (which NFC leaves alone), else `precomposedForm`.
+    var keyForm: String {
+        // The bytes in place, when the string has them contiguous (a native string does): a loop over the UTF-8
+        // view would cost several times more per byte.
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+            ?? utf8.allSatisfy { $0 < 0x80 }
+        return ascii ? self : precomposedForm
     }
 }
