@@ -69,7 +69,7 @@ public struct Scalar: Hashable, Sendable {
 /// One node of the positioned document tree that both the JSON and the YAML reader build.
 public struct Node: Sendable {
     /// The node's content.
-    public indirect enum Value: Sendable {
+    public enum Value: Sendable {
         /// A scalar.
         case scalar(Scalar)
         /// A sequence of nodes.
