@@ -24,6 +24,12 @@ enum DataFlow {
 
         /// The predecessors of `node`.
         public func predecessors(of node: Int) -> ArraySlice<Int32> { backward.successors(of: node) }
+
+        /// `body` over the successor and predecessor lists read in place (`Digraph.Adjacency`).
+        @inline(__always)
+        func withAdjacency<R>(_ body: (_ forward: Digraph.Adjacency, _ backward: Digraph.Adjacency) throws -> R) rethrows -> R {
+            try forward.withAdjacency { forward in try backward.withAdjacency { backward in try body(forward, backward) } }
+        }
     }
 
     /// A root of a must-set analysis: a node where runs begin, with the keys known to be set there.
@@ -101,22 +107,24 @@ enum DataFlow {
         }
         var fresh = [UInt64](repeating: 0, count: words)
         var changed = true
-        while changed {
-            changed = false
-            for node in order {
-                if let keys = rootBits[node] {
-                    for w in 0..<words { fresh[w] = keys[w] }
-                } else {
-                    for w in 0..<words { fresh[w] = full[w] }
-                }
-                for pred in graph.predecessors(of: node) where reached[Int(pred)] {
-                    let base = Int(pred) * words
-                    for w in 0..<words { fresh[w] &= bits[base + w] | genBits[base + w] }
-                }
-                let base = node * words
-                for w in 0..<words where bits[base + w] != fresh[w] {
-                    bits[base + w] = fresh[w]
-                    changed = true
+        graph.backward.withAdjacency { backward in
+            while changed {
+                changed = false
+                for node in order {
+                    if let keys = rootBits[node] {
+                        for w in 0..<words { fresh[w] = keys[w] }
+                    } else {
+                        for w in 0..<words { fresh[w] = full[w] }
+                    }
+                    for pred in backward.successors(of: node) where reached[Int(pred)] {
+                        let base = Int(pred) * words
+                        for w in 0..<words { fresh[w] &= bits[base + w] | genBits[base + w] }
+                    }
+                    let base = node * words
+                    for w in 0..<words where bits[base + w] != fresh[w] {
+                        bits[base + w] = fresh[w]
+                        changed = true
+                    }
                 }
             }
         }
@@ -215,7 +223,11 @@ enum DataFlow {
 
     /// Dominators of the nodes reachable from `roots` (Lengauer–Tarjan with path compression, iterative).
     public static func dominators(in graph: Graph, roots: [Int]) -> Dominators {
-        let n = graph.nodeCount
+        graph.withAdjacency { forward, backward in dominators(nodeCount: graph.nodeCount, forward: forward, backward: backward, roots: roots) }
+    }
+
+    /// `dominators(in:roots:)` over the graph's lists read in place.
+    private static func dominators(nodeCount n: Int, forward: Digraph.Adjacency, backward: Digraph.Adjacency, roots: [Int]) -> Dominators {
         let virtual = n
         // Depth-first numbering from the virtual root; `vertex[i]` is the node numbered i.
         var number = [Int32](repeating: -1, count: n + 1)
@@ -227,12 +239,11 @@ enum DataFlow {
         parent.append(-1)
         var stack: [(node: Int, next: Int)] = [(virtual, 0)]
         let distinctRoots = roots.filter { $0 >= 0 && $0 < n }
-        let rootTargets = ArraySlice(distinctRoots.map(Int32.init))
         while let (node, next) = stack.last {
-            let successors = node == virtual ? rootTargets : graph.successors(of: node)
-            if next < successors.count {
+            let successors = node == virtual ? nil : forward.successors(of: node)
+            if next < successors?.count ?? distinctRoots.count {
                 stack[stack.count - 1].next += 1
-                let w = Int(successors[successors.startIndex + next])
+                let w = successors.map { Int($0[$0.startIndex + next]) } ?? distinctRoots[next]
                 if number[w] < 0 {
                     number[w] = Int32(vertex.count)
                     vertex.append(w)
@@ -259,7 +270,7 @@ enum DataFlow {
         if count > 1 {
             for w in stride(from: count - 1, through: 1, by: -1) {
                 let node = vertex[w]
-                for predecessor in graph.predecessors(of: node) {
+                for predecessor in backward.successors(of: node) {
                     let v = number[Int(predecessor)]
                     guard v >= 0 else { continue }
                     let u = evaluate(v, ancestor: &ancestor, label: &label, semi: semi, chain: &chain)
@@ -299,21 +310,23 @@ enum DataFlow {
         var post = [Int32](repeating: -1, count: n)
         var clock: Int32 = 0
         var walk: [(Int32, Int)] = [(0, 0)]
-        while let (w, next) = walk.last {
-            if next == 0 && w != 0 {
-                pre[vertex[Int(w)]] = clock
-                clock += 1
-            }
-            let below = children.successors(of: Int(w))
-            if next < below.count {
-                walk[walk.count - 1].1 += 1
-                walk.append((below[below.startIndex + next], 0))
-            } else {
-                if w != 0 {
-                    post[vertex[Int(w)]] = clock
+        children.withAdjacency { children in
+            while let (w, next) = walk.last {
+                if next == 0 && w != 0 {
+                    pre[vertex[Int(w)]] = clock
                     clock += 1
                 }
-                walk.removeLast()
+                let below = children.successors(of: Int(w))
+                if next < below.count {
+                    walk[walk.count - 1].1 += 1
+                    walk.append((below[below.startIndex + next], 0))
+                } else {
+                    if w != 0 {
+                        post[vertex[Int(w)]] = clock
+                        clock += 1
+                    }
+                    walk.removeLast()
+                }
             }
         }
         return Dominators(idom: idom, pre: pre, post: post)
@@ -390,11 +403,13 @@ enum DataFlow {
             for (bit, source) in sources[first..<min(first + 64, sources.count)].enumerated() {
                 mask[Int(component[source])] |= 1 << UInt64(bit)
             }
-            for c in stride(from: top, through: bottom, by: -1) where mask[c] != 0 {
-                for v in members[start[c]..<start[c + 1]] {
-                    for w in graph.successors(of: v) {
-                        let d = Int(component[Int(w)])
-                        if d != c && d >= bottom { mask[d] |= mask[c] }
+            graph.forward.withAdjacency { forward in
+                for c in stride(from: top, through: bottom, by: -1) where mask[c] != 0 {
+                    for v in members[start[c]..<start[c + 1]] {
+                        for w in forward.successors(of: v) {
+                            let d = Int(component[Int(w)])
+                            if d != c && d >= bottom { mask[d] |= mask[c] }
+                        }
                     }
                 }
             }

@@ -25,12 +25,36 @@ struct Digraph {
         targets[Int(offsets[v])..<Int(offsets[v + 1])]
     }
 
+    /// The adjacency lists read in place. An `ArraySlice` of `successors(of:)` retains the array it slices; in a
+    /// loop over a large graph that other rules read on the other cores at the same time, the cores then contend for
+    /// the array's reference count (`flowkit-bench rules` alone does not show it, a whole lint does).
+    struct Adjacency {
+        let offsets: UnsafeBufferPointer<Int32>
+        let targets: UnsafeBufferPointer<Int32>
+
+        /// The successors of `v`.
+        @inline(__always)
+        func successors(of v: Int) -> Slice<UnsafeBufferPointer<Int32>> {
+            targets[Int(offsets[v])..<Int(offsets[v + 1])]
+        }
+    }
+
+    /// `body` over the graph's adjacency lists read in place; they must not escape it.
+    @inline(__always)
+    func withAdjacency<R>(_ body: (Adjacency) throws -> R) rethrows -> R {
+        try offsets.withUnsafeBufferPointer { offsets in
+            try targets.withUnsafeBufferPointer { targets in try body(Adjacency(offsets: offsets, targets: targets)) }
+        }
+    }
+
     /// The graph with every edge turned around.
     func reversed() -> Digraph {
         var edges: [(Int32, Int32)] = []
         edges.reserveCapacity(targets.count)
-        for v in 0..<nodeCount {
-            for w in successors(of: v) { edges.append((w, Int32(v))) }
+        withAdjacency { adjacency in
+            for v in 0..<nodeCount {
+                for w in adjacency.successors(of: v) { edges.append((w, Int32(v))) }
+            }
         }
         return Digraph(nodeCount: nodeCount, edges: edges)
     }
@@ -43,10 +67,12 @@ struct Digraph {
             seen[s] = true
             stack.append(s)
         }
-        while let v = stack.popLast() {
-            for w in successors(of: v) where !seen[Int(w)] && allowed(Int(w)) {
-                seen[Int(w)] = true
-                stack.append(Int(w))
+        withAdjacency { adjacency in
+            while let v = stack.popLast() {
+                for w in adjacency.successors(of: v) where !seen[Int(w)] && allowed(Int(w)) {
+                    seen[Int(w)] = true
+                    stack.append(Int(w))
+                }
             }
         }
         return seen

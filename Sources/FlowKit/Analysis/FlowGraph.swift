@@ -331,9 +331,11 @@ struct FlowGraph: Sendable {
         // step, a return node every step overrides) leads nowhere: an edge into it is no way out.
         let live = escapeGraph.reversed().reach(from: Array(0..<n) + [Int(exitNode)])
         var leaves = [Bool](repeating: false, count: componentCount)
-        for v in 0..<escapeGraph.nodeCount {
-            for w in escapeGraph.successors(of: v) where component[Int(w)] != component[v] && live[Int(w)] {
-                leaves[Int(component[v])] = true
+        escapeGraph.withAdjacency { escapes in
+            for v in 0..<escapeGraph.nodeCount {
+                for w in escapes.successors(of: v) where component[Int(w)] != component[v] && live[Int(w)] {
+                    leaves[Int(component[v])] = true
+                }
             }
         }
         let hasAnyHandlers = anyStep?.hasTransitions ?? false

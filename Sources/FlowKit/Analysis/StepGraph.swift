@@ -186,12 +186,14 @@ struct StepGraph {
             queue.append(leaf(slot))
         }
         var head = 0
-        while head < queue.count {
-            let node = queue[head]
-            head += 1
-            for pred in graph.predecessors(of: node) where !seen[Int(pred)] {
-                seen[Int(pred)] = true
-                queue.append(Int(pred))
+        graph.backward.withAdjacency { backward in
+            while head < queue.count {
+                let node = queue[head]
+                head += 1
+                for pred in backward.successors(of: node) where !seen[Int(pred)] {
+                    seen[Int(pred)] = true
+                    queue.append(Int(pred))
+                }
             }
         }
         return Set((0..<stepCount).filter { seen[$0] })
