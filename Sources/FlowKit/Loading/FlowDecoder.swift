@@ -181,8 +181,8 @@ struct FlowDecoder {
 
     // MARK: - Types
 
-    private mutating func fieldList(_ node: Node, what: String, allowObjects: Bool, step: String? = nil) -> [Field] {
-        guard let entries = mapping(node, what, step: step) else { return [] }
+    private mutating func fieldList(_ node: Node, what: @autoclosure () -> String, allowObjects: Bool, step: String? = nil) -> [Field] {
+        guard let entries = mapping(node, what(), step: step) else { return [] }
         var fields: [Field] = []
         for entry in entries {
             guard let key = checkedName(entry.key, at: entry.keyPosition, "key name", step: step) else { continue }
@@ -324,14 +324,15 @@ struct FlowDecoder {
 
     private mutating func step(_ name: Name, _ node: Node) -> Step {
         let label = name.text
-        let context = "step '\(label)'"
+        // Built only for a message (an autoclosure's argument), not for every step.
+        func context() -> String { "step '\(label)'" }
         if let scalar = node.scalar, scalar.kind == .null {
             // `finish:` with no value is a screen with nothing to say; it keeps its position for the graph rules.
             return Step(name: name)
         }
         // A step whose body is malformed still exists as a name, so references to it give no second finding.
-        guard let fields = mapping(node, context, step: label) else { return Step(name: name) }
-        checkKeys(fields, allowed: Self.stepKeys, in: context, step: label)
+        guard let fields = mapping(node, context(), step: label) else { return Step(name: name) }
+        checkKeys(fields, allowed: Self.stepKeys, in: context(), step: label)
 
         var kind = StepKind.screen
         if let kindNode = node["kind"] {
@@ -345,10 +346,10 @@ struct FlowDecoder {
             }
         }
         var step = Step(name: name, kind: kind)
-        step.title = node["title"].flatMap { text($0, "the title of \(context)", step: label) }
-        step.description = node["description"].flatMap { text($0, "the description of \(context)", step: label) }
-        step.result = node["result"].map { fieldList($0, what: "the result of \(context)", allowObjects: true, step: label) }
-        step.set = node["set"].map { assignments($0, what: "'set' of \(context)", step: label) } ?? []
+        step.title = node["title"].flatMap { text($0, "the title of \(context())", step: label) }
+        step.description = node["description"].flatMap { text($0, "the description of \(context())", step: label) }
+        step.result = node["result"].map { fieldList($0, what: "the result of \(context())", allowObjects: true, step: label) }
+        step.set = node["set"].map { assignments($0, what: "'set' of \(context())", step: label) } ?? []
         step.on = handlers(node["on"], step: label)
         step.next = node["next"].flatMap { targets($0, step: label) }
 
@@ -356,24 +357,24 @@ struct FlowDecoder {
             if kind == .finish {
                 step.outcome = nameValue(outcomeNode, "outcome name", step: label)
             } else {
-                report("'outcome' only applies to finish steps; add 'kind: finish' to \(context) or remove it", at: fields.first { $0.key == "outcome" }!.keyPosition, step: label)
+                report("'outcome' only applies to finish steps; add 'kind: finish' to \(context()) or remove it", at: fields.first { $0.key == "outcome" }!.keyPosition, step: label)
             }
         }
         if let flowNode = node["flow"] {
             if kind == .flow {
-                step.flowPath = text(flowNode, "the nested flow of \(context)", step: label)
+                step.flowPath = text(flowNode, "the nested flow of \(context())", step: label)
                 step.flowPathPosition = flowNode.position
             } else {
-                report("'flow' only applies to nested flow steps; add 'kind: flow' to \(context)", at: fields.first { $0.key == "flow" }!.keyPosition, step: label)
+                report("'flow' only applies to nested flow steps; add 'kind: flow' to \(context())", at: fields.first { $0.key == "flow" }!.keyPosition, step: label)
             }
         } else if kind == .flow {
-            report("\(context) is a nested flow step but names no 'flow' file", at: name.position, step: label)
+            report("\(context()) is a nested flow step but names no 'flow' file", at: name.position, step: label)
         }
         if let inputNode = node["input"] {
             if kind == .flow {
-                step.input = assignments(inputNode, what: "'input' of \(context)", step: label)
+                step.input = assignments(inputNode, what: "'input' of \(context())", step: label)
             } else {
-                report("'input' only applies to nested flow steps; add 'kind: flow' to \(context)", at: fields.first { $0.key == "input" }!.keyPosition, step: label)
+                report("'input' only applies to nested flow steps; add 'kind: flow' to \(context())", at: fields.first { $0.key == "input" }!.keyPosition, step: label)
             }
         }
         if let lintEntry = fields.first(where: { $0.key == "lint" }) {
@@ -402,8 +403,8 @@ struct FlowDecoder {
         return Suppression(rules: rules, reason: reason, position: entry.keyPosition)
     }
 
-    private mutating func assignments(_ node: Node, what: String, step: String) -> [Assignment] {
-        guard let entries = mapping(node, what, step: step) else { return [] }
+    private mutating func assignments(_ node: Node, what: @autoclosure () -> String, step: String) -> [Assignment] {
+        guard let entries = mapping(node, what(), step: step) else { return [] }
         var result: [Assignment] = []
         for entry in entries {
             guard let key = checkedName(entry.key, at: entry.keyPosition, "state key", step: step),
@@ -449,19 +450,29 @@ struct FlowDecoder {
         }
         guard let entries = node.entries else { return nil }
         checkKeys(entries, allowed: Self.targetKeys, in: "a target", step: step)
-        let moves = entries.filter { Self.moveKeys.contains($0.key) }
-        guard moves.count == 1, let moveEntry = moves.first else {
-            if moves.count > 1 {
-                report("a target takes only one of 'forward', 'back' or 'restart'", at: moves[1].keyPosition, step: step)
+        // The first move key and the second, if any (no array of them: this runs for every target).
+        var moveIndex: Int?
+        var secondMove: Int?
+        for index in entries.indices where Self.moveKeys.contains(entries[index].key) {
+            if moveIndex == nil {
+                moveIndex = index
+            } else {
+                secondMove = index
+                break
+            }
+        }
+        guard secondMove == nil, let moveIndex else {
+            if let secondMove {
+                report("a target takes only one of 'forward', 'back' or 'restart'", at: entries[secondMove].keyPosition, step: step)
             } else if entries.allSatisfy({ Self.targetKeys.contains($0.key) }) {
                 // With a misspelt key the unknown-key finding already says what is wrong.
                 report("a target needs one of 'forward', 'back' or 'restart'", at: node.position, step: step)
             }
             return nil
         }
-        let value = moveEntry.value
+        let value = entries[moveIndex].value
         let move: Target.Move
-        switch moveEntry.key {
+        switch entries[moveIndex].key {
         case "forward":
             guard let stepName = nameValue(value, "target step name", step: step) else { return nil }
             move = .forward(stepName)
