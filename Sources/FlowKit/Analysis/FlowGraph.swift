@@ -6,6 +6,13 @@ struct StepSuggestions: Sendable {
     /// The suggested step for each undefined name that has one.
     public let byName: [String: String]
 
+    /// No suggestions: what a flow that defines every step it names has.
+    static let none = StepSuggestions(byName: [:])
+
+    private init(byName: [String: String]) {
+        self.byName = byName
+    }
+
     /// The suggestions for the undefined names of `flow`: its start, its entries' steps, and the targets of `"*"`
     /// and of every step, asked in that order of one `SuggestionIndex` over the step names.
     public init(flow: Flow) {
@@ -114,8 +121,7 @@ struct FlowGraph: Sendable {
 
     /// Builds the graph of `flow` and runs the analyses; `suggestions` (worked out from `flow` when not given)
     /// decide where a forward target or an entry that names no step leads for reachability.
-    public init(flow: Flow, suggestions: StepSuggestions? = nil) {
-        let suggestions = suggestions ?? StepSuggestions(flow: flow)
+    public init(flow: Flow, suggestions given: StepSuggestions? = nil) {
         let steps = flow.steps
         let n = steps.count
         var ids: [String: Int32] = [:]
@@ -124,12 +130,24 @@ struct FlowGraph: Sendable {
             ids[step.name.text] = Int32(id)
         }
         let startID = ids[flow.start.text]
+        // The suggestions are worked out only once a name is undefined: a flow that defines every step it names
+        // (start, entries, targets) has none, and then building their index over all the names would be wasted.
+        var suggestions = given
+        var namesUndefined = startID == nil || flow.entries.contains { ids[$0.step.text] == nil }
+        func suggestion(for name: String) -> String? {
+            if suggestions == nil { suggestions = StepSuggestions(flow: flow) }
+            return suggestions?.suggestion(for: name)
+        }
         func resolve(_ target: Target) -> Move {
             switch target.move {
             case .forward(let name):
                 if let id = ids[name.text] { return .forward(id) }
-                return suggestions.suggestion(for: name.text).flatMap { ids[$0] }.map(Move.suggested) ?? .undefined
-            case .back(let name): return ids[name.text].map(Move.back) ?? .undefined
+                namesUndefined = true
+                return suggestion(for: name.text).flatMap { ids[$0] }.map(Move.suggested) ?? .undefined
+            case .back(let name):
+                if let id = ids[name.text] { return .back(id) }
+                namesUndefined = true
+                return .undefined
             case .backOne: return .backOne
             case .restart: return .restart
             }
@@ -194,7 +212,7 @@ struct FlowGraph: Sendable {
         var sources: [Int] = startID.map { [Int($0)] } ?? []
         if startID != nil {
             for entry in flow.entries {
-                if let id = ids[entry.step.text] ?? suggestions.suggestion(for: entry.step.text).flatMap({ ids[$0] }) { sources.append(Int(id)) }
+                if let id = ids[entry.step.text] ?? suggestion(for: entry.step.text).flatMap({ ids[$0] }) { sources.append(Int(id)) }
             }
         }
         let reachAll = forwardGraph.reach(from: sources)
@@ -361,6 +379,6 @@ struct FlowGraph: Sendable {
         self.deadEnds = deadEnds
         self.closedGroups = groups.values.sorted { $0[0] < $1[0] }
         self.goesOnlyBack = goesOnlyBack
-        self.suggestions = suggestions
+        self.suggestions = suggestions ?? (namesUndefined ? StepSuggestions(flow: flow) : .none)
     }
 }

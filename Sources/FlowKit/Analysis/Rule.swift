@@ -89,15 +89,20 @@ public struct LintContext: Sendable {
             (graph, stepGraph, analysisFlow) = (nil, nil, nil)
             return
         }
-        let suggestions = StepSuggestions(flow: flow)
-        let repaired = suggestions.repaired(flow)
-        analysisFlow = repaired
         let needsSteps = document.isWellFormed && flow.steps.contains { $0.name.text == flow.start.text }
+        let flowGraph: FlowGraph
         if needsSteps && flow.steps.count >= Linter.parallelThreshold {
-            (graph, stepGraph) = Parallel.both({ FlowGraph(flow: flow, suggestions: suggestions) }, { StepGraph(flow: repaired) })
+            // The step graph is built from the flow as written, beside the flow graph, and built again from the
+            // repaired flow only when the flow graph found names to repair (a flow with undefined steps).
+            let (built, written) = Parallel.both({ FlowGraph(flow: flow) }, { StepGraph(flow: flow) })
+            flowGraph = built
+            stepGraph = built.suggestions.byName.isEmpty ? written : StepGraph(flow: built.suggestions.repaired(flow))
         } else {
-            (graph, stepGraph) = (FlowGraph(flow: flow, suggestions: suggestions), needsSteps ? StepGraph(flow: repaired) : nil)
+            flowGraph = FlowGraph(flow: flow)
+            stepGraph = needsSteps ? StepGraph(flow: flowGraph.suggestions.repaired(flow)) : nil
         }
+        graph = flowGraph
+        analysisFlow = flowGraph.suggestions.repaired(flow)
     }
 
     /// The flow and graph for rules that need reachability: only for well-formed flows whose `start` exists. The
