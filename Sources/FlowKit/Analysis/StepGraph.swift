@@ -112,7 +112,7 @@ struct StepGraph {
                 afterSet[id] = resultNode
                 edges.append((Int32(id), Int32(resultNode)))
             }
-            for (listIndex, list) in Self.targetLists(of: step).enumerated() {
+            Self.forEachTargetList(of: step) { listIndex, list in
                 let isResultMove = listIndex >= step.on.count || derived.contains(step.on[listIndex].event.text)
                 addOptions(list, owner: .step(id), listIndex: listIndex, from: isResultMove ? resultNode : id)
             }
@@ -177,7 +177,10 @@ struct StepGraph {
         var queue: [Int] = []
         // Sources: steps with a restart of their own, and the leaves of "*" slots with one (the steps that use a
         // slot reach its leaf through the slot tree).
-        for (id, step) in flow.steps.enumerated() where step.kind != .finish && Self.targetLists(of: step).contains(where: restarts) {
+        for (id, step) in flow.steps.enumerated() where step.kind != .finish {
+            var restartsHere = false
+            Self.forEachTargetList(of: step) { _, list in restartsHere = restartsHere || restarts(list) }
+            guard restartsHere else { continue }
             seen[id] = true
             queue.append(id)
         }
@@ -202,13 +205,14 @@ struct StepGraph {
     /// The node a derived event is evaluated from at step `id` (after its `set` when it has a result).
     func eventNode(of id: Int) -> Int { afterSet[id] ?? id }
 
-    /// A step's target lists: its `on` handlers in order, then its `next`.
-    static func targetLists(of step: Step) -> [[Target]] {
-        var lists: [[Target]] = []
-        lists.reserveCapacity(step.on.count + 1)
-        for handler in step.on { lists.append(handler.targets) }
-        if let next = step.next { lists.append(next) }
-        return lists
+    /// `body` with each of a step's target lists and its index: its `on` handlers in order, then its `next`. The
+    /// lists are not collected: the rules walk every step's lists on all cores at once, and an array of them per
+    /// step would retain each list, shared by all cores, once more.
+    @inline(__always)
+    static func forEachTargetList(of step: Step, _ body: (_ index: Int, _ list: [Target]) throws -> Void) rethrows {
+        let handlers = step.on
+        for index in handlers.indices { try body(index, handlers[index].targets) }
+        if let next = step.next { try body(handlers.count, next) }
     }
 
     /// The root steps: `start`, then each entry's step (when it exists).

@@ -112,7 +112,7 @@ enum BackTargetRule: Rule {
         var findings: [Diagnostic] = []
         for id in roots {
             let name = steps[id].name.text
-            for list in StepGraph.targetLists(of: steps[id]) {
+            StepGraph.forEachTargetList(of: steps[id]) { _, list in
                 for target in list where target.move == .backOne {
                     findings.append(context.finding(self, at: target.position, step: name, subject: "true",
                                                     "step '\(name)' goes back with 'back: true', but it can be alone on the history (\(why(id))): there is nothing to go back to"))
@@ -161,7 +161,7 @@ enum BackTargetRule: Rule {
         let live = steps.indices.filter { dominators.isReachable($0) && steps[$0].kind != .finish }
         var own: [Suspect] = []
         for id in live {
-            for list in StepGraph.targetLists(of: steps[id]) {
+            StepGraph.forEachTargetList(of: steps[id]) { _, list in
                 for target in list { if let found = suspect(target, at: id) { own.append(found) } }
             }
         }

@@ -212,9 +212,11 @@ enum MaybeUnsetRule: Rule {
             for assignment in (graph.setNode(of: id) == nil ? [] : step.set) + step.input {
                 collect(assignment.expression, guarded: [], place: .before(step: id))
             }
-            ownKnown[id] = StepGraph.targetLists(of: step).enumerated().map { listIndex, list in
-                collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)))
+            var known: [[Set<String>]] = []
+            StepGraph.forEachTargetList(of: step) { listIndex, list in
+                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex))))
             }
+            ownKnown[id] = known
         }
         let slotKnown = graph.slotTargets.indices.map { collect(graph.slotTargets[$0], place: .slot($0)) }
         var eventIndex: [String: Int] = [:]
