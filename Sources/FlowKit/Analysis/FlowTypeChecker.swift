@@ -181,8 +181,14 @@ private struct Walker {
                 if first { handlers[event, default: []].append(id) }
             }
         }
-        let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
-        let groupsOfAll = groups(everyStep, results: results)
+        // Every step's result shape is grouped only when a derived event that "*" handles is checked at all of them.
+        let groupsOfAll: [[Int]]
+        if flow.events.contains(where: { $0.expression != nil && starEvents.contains($0.name.text) }) {
+            let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
+            groupsOfAll = groups(everyStep, results: results)
+        } else {
+            groupsOfAll = []
+        }
         let budget = sharedCheckLimit / max(groupsOfAll.count, 1)
         for (index, event) in flow.events.enumerated() {
             guard let source = event.expression, let expression = parse(source) else { continue }
