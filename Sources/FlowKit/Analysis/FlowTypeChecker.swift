@@ -237,6 +237,14 @@ private struct Walker {
     /// The targets of `"*"`: each handler at every step that uses it (no finish step, not overridden), with the
     /// result that step has on that move; steps with the same result shape are checked together.
     mutating func checkShared(_ anyStep: Step, results: [ResultContext], derived: Set<String>) {
+        // Lists with no `if` and no `set` (the usual ones) have nothing to check: when all of "*"'s are such, and
+        // there are too few of them to reach the limit of shared checks whatever the steps' shapes, nothing below
+        // would find or record anything.
+        let listCount = anyStep.on.count + (anyStep.next == nil ? 0 : 1)
+        if anyStep.on.allSatisfy({ Self.checksNothing($0.targets) }) && Self.checksNothing(anyStep.next ?? [])
+            && listCount <= sharedCheckLimit / max(flow.steps.count, 1) {
+            return
+        }
         var overriders: [String: Set<Int>] = [:]
         var nextOverriders: Set<Int> = []
         for (id, step) in flow.steps.enumerated() {
@@ -284,16 +292,18 @@ private struct Walker {
             checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
         }
         // A list with no `if` and no `set` (the usual one) has nothing to check: no environment is made for it.
-        func checksNothing(_ targets: [Target]) -> Bool { targets.allSatisfy { $0.condition == nil && $0.set.isEmpty } }
-        for handler in step.on where !checksNothing(handler.targets) {
+        for handler in step.on where !Self.checksNothing(handler.targets) {
             let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
             checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'")
         }
-        if let next = step.next, !checksNothing(next) {
+        if let next = step.next, !Self.checksNothing(next) {
             let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
             checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'")
         }
     }
+
+    /// Whether a target list has nothing for the type check: no option has an `if` or a `set`.
+    static func checksNothing(_ targets: [Target]) -> Bool { targets.allSatisfy { $0.condition == nil && $0.set.isEmpty } }
 
     /// A target list: each option's `if` (with what earlier options' failed `if`s prove) and `set` (with what its
     /// own `if` proves too). `what` names the `if`s in messages; it is worked out only for a list that has one.

@@ -477,6 +477,27 @@ struct TypeRulesTests {
         #expect(full.map(\.message) == ["step 'a' has no result key 'amount'"])
     }
 
+    @Test func starListsWithNothingToCheckStillCountTowardTheSharedCheckLimit() throws {
+        // Three "*" lists with no 'if' and no 'set', and three result shapes: past a limit of 2 the check says so, as
+        // it does for lists with something to check; under the default limit there is nothing to say.
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            events: { one: , two: }
+            steps:
+              "*": { on: { one: done, two: done }, next: done }
+              a: { result: { n: int }, next: b }
+              b: { result: { amount: int }, next: c }
+              c: { next: done }
+              done: { kind: finish }
+            """
+        let flow = try #require(FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml).flow)
+        let limited = FlowTypeChecker.check(flow, nestedState: { _ in nil }, sharedCheckLimit: 2)
+        #expect(limited.map(\.message).contains { $0.hasPrefix("the flow is too large for this check") })
+        #expect(FlowTypeChecker.check(flow, nestedState: { _ in nil }).isEmpty)
+    }
+
     @Test func derivedEventsAreNotEvaluatedForFlowSteps() {
         let text = """
             flowkit: 1
