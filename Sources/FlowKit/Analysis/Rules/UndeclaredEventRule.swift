@@ -38,16 +38,37 @@ enum UndeclaredEventRule: Rule {
     /// The declared event suggested for each handled event that `events` does not declare (when one is close),
     /// asked in file order: the hint of this rule's findings, and what `unused_event` counts as handled.
     static func suggestions(in flow: Flow) -> [String: String] {
+        suggestions(in: flow, handled: handledEvents(in: flow))
+    }
+
+    /// `suggestions(in:)` for the flow's distinct handled events `handled` (`handledEvents(in:)`).
+    static func suggestions(in flow: Flow, handled: [String]) -> [String: String] {
         let declared = Set(flow.events.map(\.name.text))
         var index: SuggestionIndex?
         var suggestions: [String: String] = [:]
-        for step in flow.anyStepThenSteps {
-            for handler in step.on where !declared.contains(handler.event.text) && suggestions[handler.event.text] == nil {
-                if index == nil { index = SuggestionIndex(flow.events.map(\.name.text)) }
-                if let suggestion = index!.closest(to: handler.event.text) { suggestions[handler.event.text] = suggestion }
-            }
+        for event in handled where !declared.contains(event) {
+            if index == nil { index = SuggestionIndex(flow.events.map(\.name.text)) }
+            if let suggestion = index!.closest(to: event) { suggestions[event] = suggestion }
         }
         return suggestions
+    }
+
+    /// The events the flow's handlers name (`"*"`'s, then each step's), each once, in the order first named. A
+    /// flow has a few events and many handlers: a handler naming the event the one before it named is passed
+    /// over without a look-up.
+    static func handledEvents(in flow: Flow) -> [String] {
+        var events: [String] = []
+        var seen = Set<String>()
+        var last: String?
+        for step in flow.anyStepThenSteps {
+            for handler in step.on {
+                let event = handler.event.text
+                guard event != last else { continue }
+                last = event
+                if seen.insert(event).inserted { events.append(event) }
+            }
+        }
+        return events
     }
 
     /// Needs the document and its flow model only.
@@ -56,7 +77,10 @@ enum UndeclaredEventRule: Rule {
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let declared = Set(flow.events.map(\.name.text))
-        let suggestions = Self.suggestions(in: flow)
+        let handled = handledEvents(in: flow)
+        // The usual flow handles only events it declares: then no handler needs a look.
+        guard handled.contains(where: { !declared.contains($0) }) else { return [] }
+        let suggestions = Self.suggestions(in: flow, handled: handled)
         var findings: [Diagnostic] = []
         for step in flow.anyStepThenSteps {
             for handler in step.on where !declared.contains(handler.event.text) {

@@ -41,11 +41,9 @@ enum UnusedEventRule: Rule {
 
     public static func check(_ context: LintContext) -> [Diagnostic] {
         guard context.isWellFormed, let flow = context.flow else { return [] }
-        var handled = Set<String>()
-        for step in flow.anyStepThenSteps {
-            for handler in step.on { handled.insert(handler.event.text) }
-        }
-        handled.formUnion(UndeclaredEventRule.suggestions(in: flow).values)
+        let events = UndeclaredEventRule.handledEvents(in: flow)
+        var handled = Set(events)
+        handled.formUnion(UndeclaredEventRule.suggestions(in: flow, handled: events).values)
         return flow.events.filter { !handled.contains($0.name.text) }.map {
             context.finding(self, at: $0.name.position, subject: $0.name.text, "event '\($0.name.text)' is declared but no step handles it")
         }
