@@ -87,14 +87,19 @@ enum DataFlow {
         for (node, keys) in gen.enumerated() where node < n {
             for key in keys { genBits[node * words + key >> 6] |= 1 << UInt64(key & 63) }
         }
-        var rootBits: [Int: [UInt64]] = [:]
+        // Each root node's keys, `words` words from `rootSlot[node] * words` (-1: not a root): looked up for every
+        // node in every sweep, so by index rather than by hashing the node.
+        var rootSlot = [Int32](repeating: -1, count: n)
+        var rootBits: [UInt64] = []
         for root in roots {
             var keys = [UInt64](repeating: 0, count: words)
             for key in root.keys { keys[key >> 6] |= 1 << UInt64(key & 63) }
-            if let existing = rootBits[root.node] {
-                rootBits[root.node] = zip(existing, keys).map { $0 & $1 }
+            if rootSlot[root.node] >= 0 {
+                let base = Int(rootSlot[root.node]) * words
+                for w in 0..<words { rootBits[base + w] &= keys[w] }
             } else {
-                rootBits[root.node] = keys
+                rootSlot[root.node] = Int32(rootBits.count / words)
+                rootBits += keys
             }
         }
 
@@ -111,8 +116,9 @@ enum DataFlow {
             while changed {
                 changed = false
                 for node in order {
-                    if let keys = rootBits[node] {
-                        for w in 0..<words { fresh[w] = keys[w] }
+                    if rootSlot[node] >= 0 {
+                        let base = Int(rootSlot[node]) * words
+                        for w in 0..<words { fresh[w] = rootBits[base + w] }
                     } else {
                         for w in 0..<words { fresh[w] = full[w] }
                     }
