@@ -80,10 +80,14 @@ enum ExpressionRule: Rule {
         }
         for step in flow.anyStepThenSteps {
             let name = step.name.text
-            for assignment in step.set + step.input { check(assignment.expression, step: name) }
-            for target in step.on.flatMap(\.targets) + (step.next ?? []) {
-                if let condition = target.condition { check(condition, step: name) }
-                for assignment in target.set { check(assignment.expression, step: name) }
+            // The step's lists are walked where they are: joining them would make new arrays for every step.
+            for assignment in step.set { check(assignment.expression, step: name) }
+            for assignment in step.input { check(assignment.expression, step: name) }
+            StepGraph.forEachTargetList(of: step) { _, list in
+                for target in list {
+                    if let condition = target.condition { check(condition, step: name) }
+                    for assignment in target.set { check(assignment.expression, step: name) }
+                }
             }
         }
         return findings
