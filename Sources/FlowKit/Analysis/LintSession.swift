@@ -104,17 +104,12 @@ public struct LintSession: Sendable {
                     // core while they run, rather than after them.
                     // (An async job, not a concurrentPerform: libdispatch would run the rules' own parallel work
                     // serially inside one.)
-                    let tree = TreeHolder(document.root)
-                    document.root = nil
-                    let freed = DispatchGroup()
-                    DispatchQueue.global().async(group: freed) { tree.release() }
+                    let freed = Parallel.release(document.root.take())
                     findings = Linter.lint(document, workspace: workspace, rules: enabled)
                     freed.wait()
                     // The flow model is freed on the other core too, while the findings are reported, rather than
                     // before (not waited for: nothing reads it again).
-                    let model = FlowHolder(document.flow)
-                    document.flow = nil
-                    DispatchQueue.global().async { model.release() }
+                    Parallel.release(document.flow.take())
                 } else {
                     findings = Linter.lint(document, workspace: workspace, rules: enabled)
                 }
@@ -124,32 +119,6 @@ public struct LintSession: Sendable {
                 return (file, [], (error as? LocalizedError)?.errorDescription ?? "\(file): \(error)", false)
             }
         }
-    }
-}
-
-/// Holds a flow model until `release()` frees it, on whichever thread calls it.
-private final class FlowHolder: @unchecked Sendable {
-    private var flow: Flow?
-
-    init(_ flow: Flow?) {
-        self.flow = flow
-    }
-
-    func release() {
-        flow = nil
-    }
-}
-
-/// Holds a syntax tree until `release()` frees it, on whichever thread calls it.
-private final class TreeHolder: @unchecked Sendable {
-    private var tree: Node?
-
-    init(_ tree: Node?) {
-        self.tree = tree
-    }
-
-    func release() {
-        tree = nil
     }
 }
 

@@ -1,18 +1,3 @@
-import Dispatch
-
-/// Holds a lint context until `release()` frees it, on whichever thread calls it.
-private final class ContextHolder: @unchecked Sendable {
-    private var context: LintContext?
-
-    init(_ context: LintContext) {
-        self.context = context
-    }
-
-    func release() {
-        context = nil
-    }
-}
-
 /// Runs every rule over loaded documents.
 public enum Linter {
     /// The rules whose errors stop a flow from running at all (it cannot be read, decoded or have its expressions
@@ -83,8 +68,7 @@ public enum Linter {
         }
         let findings = finished(checkInParallel(rules, context), context: context)
         // A large flow's graphs and shared work are freed on another core, while the caller goes on.
-        let graphs = ContextHolder(context)
-        DispatchQueue.global().async { graphs.release() }
+        Parallel.release(context)
         return findings
     }
 

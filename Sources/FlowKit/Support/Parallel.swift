@@ -23,6 +23,30 @@ enum Parallel {
         return (a.values[0], b.values[0])
     }
 
+    /// Frees `value` on another core, so that the caller goes on while a large structure's memory is given back;
+    /// wait on the group returned when that memory must be back before going on. The value must be the last
+    /// reference to what it holds (move it in: `Parallel.release(document.root.take())`), or nothing is freed there.
+    @discardableResult
+    static func release<T>(_ value: consuming T) -> DispatchGroup {
+        let held = Held(value)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { held.release() }
+        return group
+    }
+
+    /// A value kept until `release()` drops it, on whichever thread calls it.
+    private final class Held<T>: @unchecked Sendable {
+        private var value: T?
+
+        init(_ value: consuming T) {
+            self.value = value
+        }
+
+        func release() {
+            value = nil
+        }
+    }
+
     /// Results written by parallel workers into their own slots.
     private final class Slots<T>: @unchecked Sendable {
         private var slots: [T?]
