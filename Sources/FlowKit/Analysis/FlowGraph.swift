@@ -119,8 +119,9 @@ struct FlowGraph: Sendable {
     /// The did-you-mean answers for the names the flow uses but does not define.
     public let suggestions: StepSuggestions
 
-    /// Builds the graph of `flow` and runs the analyses; `suggestions` (worked out from `flow` when not given)
-    /// decide where a forward target or an entry that names no step leads for reachability.
+    /// Builds the graph of `flow` and runs the analyses; `suggestions` (worked out from `flow` when not given, and
+    /// then only if it names a step it does not have) decide where a forward target or an entry that names no step
+    /// leads for reachability.
     public init(flow: Flow, suggestions given: StepSuggestions? = nil) {
         let steps = flow.steps
         let n = steps.count
