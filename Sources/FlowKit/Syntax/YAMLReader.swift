@@ -194,6 +194,11 @@ private struct Composer {
     }
 
     mutating func run() -> ParsedDocument {
+        // The stacks' storage is freed on every way out, the early ones included.
+        defer {
+            items.release()
+            entries.release()
+        }
         if bytes.count > limits.maxBytes {
             _ = fail("the file is too large: the limit is \(limits.maxBytes) bytes", at: .start)
             return ParsedDocument(root: nil, diagnostics: diagnostics)
@@ -210,10 +215,6 @@ private struct Composer {
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, bytes.baseAddress, bytes.count)
-        defer {
-            items.release()
-            entries.release()
-        }
         do {
             try consume(&parser)
         } catch {
