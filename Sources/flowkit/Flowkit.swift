@@ -34,11 +34,13 @@ struct Flowkit: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            BackgroundWork.wait()
         } catch let failure as CommandFailure {
             if !failure.findings.isEmpty { printNote(failure.findings) }
             for line in failure.errors { printNote("flowkit: error: " + Identifier.display(line, limit: .max, quoting: false)) }
             // A command that gave up on work it cannot stop (a Graphviz layout) ends at once, tearing nothing down.
             if failure.immediately { _exit(failure.exitCode) }
+            BackgroundWork.wait()
             Foundation.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
@@ -64,6 +66,7 @@ struct Flowkit: ParsableCommand {
     static func fail(_ error: Error) -> Never {
         let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"
         printNote("flowkit: error: " + Identifier.display(description, limit: .max, quoting: false))
+        BackgroundWork.wait()
         Foundation.exit(2)
     }
 }

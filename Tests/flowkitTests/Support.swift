@@ -39,11 +39,23 @@ func flowkit(_ arguments: [String], environment: [String: String] = [:], input: 
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
     }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let (stdout, stderr) = readBoth(out, err)
     process.waitUntilExit()
     return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
                      status: process.terminationStatus)
+}
+
+/// Everything written to both pipes, standard error read on another thread: a child that fills one pipe while
+/// the test waits on the other (a long leak report on standard error at exit) would otherwise never end.
+private func readBoth(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errors = Box()
+    let done = DispatchGroup()
+    let handle = err.fileHandleForReading
+    DispatchQueue.global().async(group: done) { errors.data = handle.readDataToEndOfFile() }
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    done.wait()
+    return (output, errors.data)
 }
 
 /// Compares `actual` with the golden file `name` in this target's Golden folder.
@@ -66,8 +78,7 @@ func runProcess(_ executable: String, _ arguments: [String], in directory: Strin
     process.standardError = keepStandardError ? err : FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = keepStandardError ? err.fileHandleForReading.readDataToEndOfFile() : Data()
+    let (stdout, stderr) = keepStandardError ? readBoth(out, err) : (out.fileHandleForReading.readDataToEndOfFile(), Data())
     process.waitUntilExit()
     return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
                      status: process.terminationStatus)

@@ -30,7 +30,13 @@ enum Parallel {
     static func release<T>(_ value: consuming T) -> DispatchGroup {
         let held = Held(value)
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { held.release() }
+        group.enter()
+        BackgroundWork.pending.enter()
+        DispatchQueue.global().async {
+            held.release()
+            group.leave()
+            BackgroundWork.pending.leave()
+        }
         return group
     }
 
@@ -63,5 +69,18 @@ enum Parallel {
         }
 
         var values: [T] { slots.map { $0! } }
+    }
+}
+
+/// Work the library has handed to another core without waiting for it: freeing a large flow's model, syntax tree
+/// and graphs while the caller goes on (`Parallel.release`).
+public enum BackgroundWork {
+    /// The releases not yet done.
+    static let pending = DispatchGroup()
+
+    /// Waits until that work is done. A process about to exit calls it, so that it ends with nothing half freed:
+    /// a leak checker would otherwise report what another core was still freeing.
+    public static func wait() {
+        pending.wait()
     }
 }
