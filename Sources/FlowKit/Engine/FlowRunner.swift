@@ -35,7 +35,9 @@ public final class FlowRunner: @unchecked Sendable {
         try move { (run: inout FlowRun) throws(RunError) in try run.goBack() }
     }
 
-    /// Calls `handler` with every transition from now on; keep the returned token and `cancel` it to stop.
+    /// Calls `handler` with every transition from now on; keep the returned token and `cancel` it to stop. The
+    /// runner keeps `handler` until then: a handler that uses the runner should capture it weakly, or the two keep
+    /// each other alive.
     public func observe(_ handler: @escaping @Sendable (TraceEntry) -> Void) -> Observation {
         lock.lock()
         defer { lock.unlock() }

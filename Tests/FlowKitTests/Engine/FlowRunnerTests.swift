@@ -60,9 +60,10 @@ struct FlowRunnerTests {
     @Test func aCallbackMayMakeAMove() throws {
         let runner = FlowRunner(try transfer())
         let seen = Seen()
-        _ = runner.observe { entry in
+        // Weakly: the runner keeps its observers, so a strong capture would keep both alive for good.
+        _ = runner.observe { [weak runner] entry in
             seen.add(entry)
-            if entry.to == "invalidAmount" { try? runner.complete() }
+            if entry.to == "invalidAmount" { try? runner?.complete() }
         }
         try runner.complete(result: ["amount": .int(50)])
         #expect(runner.run.currentStep == "amount")
