@@ -209,9 +209,10 @@ enum MaybeUnsetRule: Rule {
         var ownKnown = [[[Set<String>]]](repeating: [], count: n)
         for (id, step) in steps.enumerated() where step.kind != .finish {
             // A `set` that never runs (a step without `result`) reads nothing.
-            for assignment in (graph.setNode(of: id) == nil ? [] : step.set) + step.input {
-                collect(assignment.expression, guarded: [], place: .before(step: id))
+            if graph.setNode(of: id) != nil {
+                for assignment in step.set { collect(assignment.expression, guarded: [], place: .before(step: id)) }
             }
+            for assignment in step.input { collect(assignment.expression, guarded: [], place: .before(step: id)) }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
                 known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex))))

@@ -60,10 +60,9 @@ enum UndefinedStepRule: Rule {
         for entry in flow.entries { missing(entry.step, step: nil, what: "the step of entry '\(entry.name.text)',") }
         for step in flow.anyStepThenSteps {
             // The lists read in place: joining them would copy every target of every step.
-            for handler in step.on {
-                for target in handler.targets { if let name = target.stepName { missing(name, step: step.name.text) } }
+            StepGraph.forEachTargetList(of: step) { _, list in
+                for target in list { if let name = target.stepName { missing(name, step: step.name.text) } }
             }
-            for target in step.next ?? [] { if let name = target.stepName { missing(name, step: step.name.text) } }
         }
         return findings
     }
