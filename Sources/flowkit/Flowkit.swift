@@ -31,6 +31,7 @@ struct Flowkit: ParsableCommand {
     /// Runs the command, mapping ArgumentParser's usage errors to exit code 2 as flowkit documents. This is the one
     /// place where an error that stops a command is printed.
     static func main() {
+        ProcessHeap.growInLargeSteps()
         do {
             var command = try parseAsRoot()
             try command.run()
