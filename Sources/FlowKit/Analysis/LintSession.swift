@@ -100,13 +100,11 @@ public struct LintSession: Sendable {
                 let enabled = rules.filter { !(configuration?.disabled.contains($0.description.identifier) ?? false) }
                 let findings: [Diagnostic]
                 if !document.isScript && (document.flow?.steps.count ?? 0) >= Linter.parallelThreshold {
-                    // The rules of a flow read its model, not its syntax tree: a large tree is freed on the other
-                    // core while they run, rather than after them.
-                    // (An async job, not a concurrentPerform: libdispatch would run the rules' own parallel work
-                    // serially inside one.)
-                    let freed = Parallel.release(document.root.take())
+                    // The rules of a flow read its model, not its syntax tree: a large tree is freed here, before
+                    // the graphs are built, so that they reuse its memory. (Freed on another core while they were
+                    // built, it took a core from them, and they faulted in fresh pages.)
+                    document.root = nil
                     findings = Linter.lint(document, workspace: workspace, rules: enabled)
-                    freed.wait()
                     // The flow model is freed on the other core too, while the findings are reported, rather than
                     // before (not waited for: nothing reads it again).
                     Parallel.release(document.flow.take())
