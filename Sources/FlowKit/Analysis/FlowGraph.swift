@@ -139,8 +139,10 @@ struct FlowGraph: Sendable {
             if suggestions == nil { suggestions = StepSuggestions(flow: flow) }
             return suggestions?.suggestion(for: name)
         }
-        func resolve(_ target: Target) -> Move {
-            switch target.move {
+        // Moves are read in place (`targets[index].move`), not copied out with their target: the step graph is
+        // built from the same lists on the other core, and every copy would retain what they share.
+        func resolve(_ move: Target.Move) -> Move {
+            switch move {
             case .forward(let name):
                 if let id = ids[name.text] { return .forward(id) }
                 namesUndefined = true
@@ -154,7 +156,7 @@ struct FlowGraph: Sendable {
             }
         }
         let anyStep = flow.anyStep
-        var slotMoves: [[Move]] = (anyStep?.on ?? []).map { $0.targets.map(resolve) }
+        var slotMoves: [[Move]] = (anyStep?.on ?? []).map { $0.targets.map { resolve($0.move) } }
         var slotByEvent: [String: Int] = [:]
         for (slot, handler) in (anyStep?.on ?? []).enumerated() where slotByEvent[handler.event.text] == nil {
             slotByEvent[handler.event.text] = slot
@@ -162,7 +164,7 @@ struct FlowGraph: Sendable {
         var nextSlot: Int?
         if let next = anyStep?.next {
             nextSlot = slotMoves.count
-            slotMoves.append(next.map(resolve))
+            slotMoves.append(next.map { resolve($0.move) })
         }
         let slotCount = slotMoves.count
 
@@ -170,16 +172,14 @@ struct FlowGraph: Sendable {
         var overridden: [[Int]] = []
         ownMoves.reserveCapacity(n)
         overridden.reserveCapacity(n)
-        for step in steps {
+        for id in steps.indices {
             var moves: [Move] = []
-            moves.reserveCapacity(step.on.reduce(step.next?.count ?? 0) { $0 + $1.targets.count })
-            for handler in step.on {
-                for target in handler.targets { moves.append(resolve(target)) }
+            StepGraph.forEachTargetList(of: steps[id]) { _, targets in
+                for index in targets.indices { moves.append(resolve(targets[index].move)) }
             }
-            for target in step.next ?? [] { moves.append(resolve(target)) }
             ownMoves.append(moves)
-            var skipped: [Int] = step.on.compactMap { slotByEvent[$0.event.text] }
-            if step.next != nil, let nextSlot { skipped.append(nextSlot) }
+            var skipped: [Int] = steps[id].on.compactMap { slotByEvent[$0.event.text] }
+            if steps[id].next != nil, let nextSlot { skipped.append(nextSlot) }
             if skipped.count > 1 { skipped = Array(Set(skipped)).sorted() }
             overridden.append(skipped)
         }

@@ -93,8 +93,9 @@ struct StepGraph {
         tree.internalEdges(into: &edges)
         var options: [Option] = []
         func addOptions(_ list: [Target], owner: Owner, listIndex: Int, from node: Int) {
-            for (index, target) in list.enumerated() {
-                guard case .forward(let name) = target.move, let to = ids[name.text] else { continue }
+            // The move read in place, not the target copied out (see `FlowGraph`).
+            for index in list.indices {
+                guard case .forward(let name) = list[index].move, let to = ids[name.text] else { continue }
                 let optionNode = nodeCount
                 nodeCount += 1
                 options.append(Option(owner: owner, listIndex: listIndex, list: list, index: index, node: optionNode))
