@@ -33,8 +33,12 @@ struct Flowkit: ParsableCommand {
     static func main() {
         ProcessHeap.growInLargeSteps()
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            if let request = LintRequest.quickParse(Array(CommandLine.arguments.dropFirst())) {
+                try request.run()
+            } else {
+                var command = try parseAsRoot()
+                try command.run()
+            }
             BackgroundWork.wait()
         } catch let failure as CommandFailure {
             if !failure.findings.isEmpty { printNote(failure.findings) }

@@ -56,6 +56,79 @@ struct Lint: ParsableCommand {
         }
     }
 
+    /// What this command line asks for.
+    var request: LintRequest {
+        LintRequest(paths: paths, strict: strict, format: output.format, color: output.color, report: report, config: config,
+                    baseline: baseline, writeBaseline: writeBaseline, allowOutside: allowOutside, verbose: verbose)
+    }
+
+    func run() throws {
+        try request.run()
+    }
+}
+
+/// What a lint is asked to do, whether its command line was read by ArgumentParser (`Lint`) or by `quickParse`.
+struct LintRequest: Equatable {
+    var paths: [String]
+    var strict = false
+    var format: LintReportFormat = .text
+    var color: ColorChoice = .auto
+    var report: [String] = []
+    var config: String?
+    var baseline: String?
+    var writeBaseline: String?
+    var allowOutside = false
+    var verbose = false
+
+    /// The request of the commonest command lines, read without ArgumentParser (which takes about 2 ms to build
+    /// its parser, more than a small file's lint): `lint`, then paths and at most one each of `--format FORMAT`,
+    /// `--color WHEN` (also written `--option=value`), `--strict`, `--verbose` and `--allow-outside`, in any order.
+    /// Anything else (another option, `--help`, a value that is not one of the choices, an option given twice, no
+    /// path, a path starting with '-') gives nil, and ArgumentParser reads the line, with its help and its
+    /// errors. Where this gives a request, it is the one ArgumentParser gives (`QuickLintParseTests`).
+    static func quickParse(_ arguments: [String]) -> LintRequest? {
+        guard arguments.first == "lint" else { return nil }
+        var request = LintRequest(paths: [])
+        var seen: Set<String> = []
+        var index = 1
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-") else {
+                request.paths.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard seen.insert(name).inserted else { return nil }
+            switch name {
+            case "--strict", "--verbose", "--allow-outside":
+                guard value == nil else { return nil }
+                if name == "--strict" { request.strict = true } else if name == "--verbose" { request.verbose = true } else { request.allowOutside = true }
+            case "--format", "--color":
+                if value == nil, index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                }
+                guard let value else { return nil }
+                if name == "--format" {
+                    guard let format = LintReportFormat(rawValue: value) else { return nil }
+                    request.format = format
+                } else {
+                    guard let color = ColorChoice(rawValue: value) else { return nil }
+                    request.color = color
+                }
+            default:
+                return nil
+            }
+        }
+        return request.paths.isEmpty ? nil : request
+    }
+
     func run() throws {
         let outcome: LintSession.Outcome
         do {
@@ -76,8 +149,8 @@ struct Lint: ParsableCommand {
             return
         }
         let lintReport = outcome.report(strict: strict, toolVersion: Flowkit.version)
-        try StandardOutput.write(output.format.reporter(color: output.color.enabled(for: STDOUT_FILENO)).render(lintReport))
-        if outcome.baselined > 0 && output.format == .text {
+        try StandardOutput.write(format.reporter(color: color.enabled(for: STDOUT_FILENO)).render(lintReport))
+        if outcome.baselined > 0 && format == .text {
             printNote("\(outcome.baselined) finding\(outcome.baselined == 1 ? "" : "s") hidden by the baseline")
         }
         var failures = outcome.failures
