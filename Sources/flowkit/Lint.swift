@@ -89,7 +89,7 @@ struct LintRequest: Equatable {
     static func quickParse(_ arguments: [String]) -> LintRequest? {
         guard arguments.first == "lint" else { return nil }
         var request = LintRequest(paths: [])
-        var seen: Set<String> = []
+        var seen: [String] = []
         var index = 1
         while index < arguments.count {
             let argument = arguments[index]
@@ -104,7 +104,8 @@ struct LintRequest: Equatable {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            guard seen.insert(name).inserted else { return nil }
+            guard !seen.contains(name) else { return nil }
+            seen.append(name)
             switch name {
             case "--strict", "--verbose", "--allow-outside":
                 guard value == nil else { return nil }
