@@ -54,10 +54,10 @@ public enum FlowLoader {
     /// Parses `bytes` as `format` (or guessed from the first character: `{` or `[` means JSON) and decodes the flow.
     public static func load(bytes: [UInt8], file: String, format: DocumentFormat? = nil, limits: ReaderLimits = .standard) -> LoadedDocument {
         // A large file's fingerprint (a byte at a time, a millisecond a megabyte) is worked out on another core
-        // while this one reads the file.
+        // while this one reads the file; not for a file over the size limit, which the reader refuses at once.
         var document: LoadedDocument
         var fingerprint: String?
-        if bytes.count >= parallelFingerprintBytes {
+        if bytes.count >= parallelFingerprintBytes && bytes.count <= limits.maxBytes {
             (document, fingerprint) = Parallel.both({ parse(bytes: bytes, file: file, format: format, limits: limits) }, { Self.fingerprint(bytes) })
         } else {
             document = parse(bytes: bytes, file: file, format: format, limits: limits)
