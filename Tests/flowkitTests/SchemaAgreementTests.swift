@@ -42,7 +42,11 @@ struct SchemaAgreementTests {
         "flowkit: \"1\"\nflow: t\nstart: a\nsteps:\n  a: { kind: finish }\n",
         "flowkit: 1\nflow: t\nstart: a\nentries:\n  r: { step: a, entry: reset, path: /r }\nsteps:\n  a: { kind: flow, flow: c.yaml, next: b }\n  b: { kind: finish }\n",
         "flowkit: 1\nflow: t\nstart: a\nentries:\n  r: { step: a, entry: 5, path: /r }\nsteps:\n  a: { kind: flow, flow: c.yaml, next: b }\n  b: { kind: finish }\n",
-    ]
+    ] + [32, 33].map { levels in
+        // A result shape as deep as it may nest, and one level deeper (the result mapping is level 1).
+        "flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: { kind: action, result: " + String(repeating: "{ f: ", count: levels) + "int"
+            + String(repeating: " }", count: levels) + ", next: b }\n  b: { kind: finish }\n"
+    }
 
     @Test func theSchemaAndTheDecoderAcceptTheSameDocuments() throws {
         let documents = try Self.documents()

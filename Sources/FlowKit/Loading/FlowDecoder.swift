@@ -23,6 +23,12 @@ struct FlowDecoder {
     private let file: String
     private let parallelStepCount: Int
     private var diagnostics: [Diagnostic] = []
+    /// The result shapes being decoded around the current one (the `result` mapping is the first).
+    private var shapeDepth = 0
+
+    /// The deepest a step's result shapes nest, the `result` mapping included (docs/format.md, "Limits"): it bounds
+    /// the recursion of every pass over a result's type, some of which run on worker threads with small stacks.
+    static let maxShapeDepth = 32
 
     private init(file: String, parallelStepCount: Int = FlowDecoder.parallelStepCount) {
         self.file = file
@@ -179,8 +185,8 @@ struct FlowDecoder {
                     state: state, inputs: inputs, events: events, entries: entryList, steps: steps, anyStep: anyStep)
     }
 
-    /// The fewest steps decoded on two cores: below it, handing half the work to another core costs more than
-    /// it saves.
+    /// The fewest entries under 'steps' (the `"*"` step and names that are not names included) decoded on two
+    /// cores: below it, handing half the work to another core costs more than it saves.
     static let parallelStepCount = 2_048
 
     /// Decodes the entries of 'steps' in order on this core or, for a large flow, in two halves on two cores, each
@@ -214,6 +220,8 @@ struct FlowDecoder {
 
     private mutating func fieldList(_ node: Node, what: @autoclosure () -> String, allowObjects: Bool, step: String? = nil) -> [Field] {
         guard let entries = mapping(node, what(), step: step) else { return [] }
+        shapeDepth += 1
+        defer { shapeDepth -= 1 }
         var fields: [Field] = []
         for entry in entries {
             guard let key = checkedName(entry.key, at: entry.keyPosition, "key name", step: step) else { continue }
@@ -264,6 +272,10 @@ struct FlowDecoder {
         case .mapping:
             guard allowObjects else {
                 report("a state type must be int, number, string, bool or a list of values, found a mapping", at: node.position, step: step)
+                return nil
+            }
+            guard shapeDepth < Self.maxShapeDepth else {
+                report("a result shape may nest at most \(Self.maxShapeDepth) levels; this one is nested deeper", at: node.position, step: step)
                 return nil
             }
             return TypeRef(base: .object(fieldList(node, what: "a result shape", allowObjects: true, step: step)), optional: false, position: node.position)

@@ -11,6 +11,45 @@ public enum FlowJSONSchema {
 
     /// The schema as pretty-printed JSON text.
     public static let text: String = template.replacing("\"SUPPRESSIBLE_RULES\"", with: suppressibleRules)
+        .replacing("    \"RESULT_TYPES\": {},\n", with: resultTypes)
+
+    /// The type of a key in a result shape, one definition a level, so that the schema rejects a shape nested
+    /// deeper than `FlowDecoder.maxShapeDepth` as lint does: `resultTypeN` is the type of a key of a level N - 1
+    /// mapping (the result mapping is level 1), which may itself be a level N mapping up to the limit.
+    private static let resultTypes: String = {
+        let limit = FlowDecoder.maxShapeDepth
+        var lines: [String] = []
+        for level in 2...limit {
+            lines += [
+                "\"resultType\(level)\": {",
+                "  \"description\": \"The type of a result key: a state type, or a nested object of key to type (read as `result.user.name`); a result nests at most \(limit) levels, the result mapping included (this is level \(level)).\",",
+                "  \"oneOf\": [",
+                "    {",
+                "      \"$ref\": \"#/$defs/type\"",
+                "    },",
+                "    {",
+                "      \"type\": \"object\",",
+                "      \"description\": \"A nested result: key to type.\",",
+                "      \"propertyNames\": {",
+                "        \"$ref\": \"#/$defs/identifier\"",
+                "      },",
+                "      \"additionalProperties\": {",
+                "        \"$ref\": \"#/$defs/resultType\(level + 1)\"",
+                "      }",
+                "    }",
+                "  ]",
+                "},",
+            ]
+        }
+        lines += [
+            "\"resultType\(limit + 1)\": {",
+            "  \"description\": \"The type of a result key at level \(limit + 1): a state type only, as a result nests at most \(limit) levels.\",",
+            "  \"$ref\": \"#/$defs/type\"",
+            "},",
+        ]
+        // At the indentation of the other definitions.
+        return lines.map { "    " + $0 + "\n" }.joined()
+    }()
 
     /// The schema, with a placeholder for the rules `lint.allow` may name (they come from `Linter.rules`).
     private static let template: String = #"""
@@ -200,24 +239,7 @@ public enum FlowJSONSchema {
             "minLength": 1
           }
         },
-        "resultType": {
-          "description": "The type of a result key: a state type, or a nested object of key to type (read as `result.user.name`).",
-          "oneOf": [
-            {
-              "$ref": "#/$defs/type"
-            },
-            {
-              "type": "object",
-              "description": "A nested result: key to type.",
-              "propertyNames": {
-                "$ref": "#/$defs/identifier"
-              },
-              "additionalProperties": {
-                "$ref": "#/$defs/resultType"
-              }
-            }
-          ]
-        },
+        "RESULT_TYPES": {},
         "expression": {
           "description": "An expression: text in flowkit's expression language (`state.amount < 100`, `'economy'`, `exists(state.note)`), or a boolean, number or null literal.",
           "type": [
@@ -401,7 +423,7 @@ public enum FlowJSONSchema {
                 "$ref": "#/$defs/identifier"
               },
               "additionalProperties": {
-                "$ref": "#/$defs/resultType"
+                "$ref": "#/$defs/resultType2"
               }
             },
             "set": {

@@ -24,6 +24,10 @@ struct FlowDecoderTests {
     static let header = "flowkit: 1\nflow: t\nstart: a\n"
 
     static let cases: [SchemaCase] = [
+        // The result mapping is level 1; the 33rd level, 32 `{ f: ` in, is one too deep.
+        SchemaCase(name: "a result shape nested 33 levels", yaml: header + "steps:\n  a: { kind: action, result: " + String(repeating: "{ f: ", count: 33) + "int"
+                       + String(repeating: " }", count: 33) + ", next: b }\n  b: { kind: finish }\n",
+                   line: 5, column: 29 + 32 * 5 + 1, message: "a result shape may nest at most 32 levels; this one is nested deeper"),
         SchemaCase(name: "an input listed twice", yaml: header + "state: { country: string }\ninputs: [country, country]\nsteps:\n  a: { kind: finish }\n",
                    line: 5, column: 19, message: "input 'country' is listed twice"),
         SchemaCase(name: "inputs that are not a list", yaml: header + "state: { country: string }\ninputs: country\nsteps:\n  a: { kind: finish }\n",
