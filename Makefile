@@ -31,9 +31,21 @@ build: deps
 	$(SWIFT) build
 
 # The command line tools, with the Swift runtime and Foundation linked in: a process starts in about half the time.
+# Linked by the toolchain's lld, with relative relocations packed (RELR, glibc 2.36 and later: 1.9 MB of
+# relocations become 16 KB) and the functions a lint runs put together (link/flowkit.order, made by link/order.py;
+# the project's own code gets a section per function so that it can be ordered): the kernel maps code 64 KiB around
+# each page a process first runs, so this keeps about 5 MB of code out of every run's resident set.
+RELEASE_FLAGS = --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+  -Xlinker --symbol-ordering-file=$(CURDIR)/link/flowkit.order -Xlinker --no-warn-symbol-ordering
+
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product flowkit
-	$(SWIFT) build -c release --static-swift-stdlib --product flowkit-bench
+	@# SwiftPM does not know the order file is an input of the link: a binary older than it is linked again.
+	@for tool in flowkit flowkit-bench; do \
+	  if [ link/flowkit.order -nt "$(BIN_DIR)/$$tool" ]; then rm -f "$(BIN_DIR)/$$tool"; fi; \
+	done
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product flowkit
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product flowkit-bench
 
 demo: release
 	@echo "== flowkit lint on the sample flows"

@@ -282,7 +282,7 @@ class Harness:
         (self.work / "bin").mkdir(parents=True)
         for tool in ("flowkit", "flowkit-bench"):
             if not (self.bin / tool).exists():
-                sys.exit(f"harness: {self.bin / tool} not found; build with `swift build -c release` and pass --bin")
+                sys.exit(f"harness: {self.bin / tool} not found; build with `make release` and pass --bin")
             shutil.copy2(self.bin / tool, self.work / "bin" / tool)
         self.flowkit = self.path("bin/flowkit")
         self.commit = self.built_from()
@@ -657,8 +657,9 @@ class Harness:
             "",
             "## How it was measured",
             "",
-            "Every figure is a whole process, from fork to exit, started by the harness: flowkit's release build, "
-            "statelint's command line, and a small script per Python peer (`bench/peers/`) that reads the file the "
+            "Every figure is a whole process, from fork to exit, started by the harness: flowkit's release build "
+            "(`make release`: linked by lld with packed relocations and link/flowkit.order), statelint's command "
+            "line, and a small script per Python peer (`bench/peers/`) that reads the file the "
             "harness wrote and builds its machine from it. A flowkit figure and its peers' are measured one after "
             "the other, so that they share the machine's load. After one warm-up run, the median wall time of "
             f"{self.runs} runs (3 when the warm-up took over {FAIRLY_SLOW:g} s; the warm-up alone when it took over "
