@@ -21,15 +21,37 @@ struct StepGraph {
         case slot(Int)
     }
 
-    /// One forward option and its node.
+    /// One forward option and its node: 24 bytes (the numbers as 32-bit integers, as in `Digraph`), one for each
+    /// forward option of the flow.
     struct Option {
-        let owner: Owner
-        /// The owner's target list the option is part of (for a step: its `on` lists in order, then `next`; for
-        /// a slot: 0), the list itself, and the option's index there.
-        let listIndex: Int
+        /// A step's id, or -1 - slot for a slot.
+        private let ownerCode: Int32
+        private let storedListIndex: Int32
+        private let storedIndex: Int32
+        private let storedNode: Int32
+        /// The owner's target list the option is part of.
         let list: [Target]
-        let index: Int
-        let node: Int
+
+        init(owner: Owner, listIndex: Int, list: [Target], index: Int, node: Int) {
+            switch owner {
+            case .step(let id): ownerCode = Int32(id)
+            case .slot(let slot): ownerCode = -1 - Int32(slot)
+            }
+            storedListIndex = Int32(listIndex)
+            storedIndex = Int32(index)
+            storedNode = Int32(node)
+            self.list = list
+        }
+
+        /// Where the option was written.
+        var owner: Owner { ownerCode >= 0 ? .step(Int(ownerCode)) : .slot(Int(-1 - ownerCode)) }
+        /// The index of `list` among the owner's target lists (for a step: its `on` lists in order, then `next`;
+        /// for a slot: 0).
+        var listIndex: Int { Int(storedListIndex) }
+        /// The option's index in `list`.
+        var index: Int { Int(storedIndex) }
+        /// The option's node.
+        var node: Int { Int(storedNode) }
     }
 
     let flow: Flow
@@ -45,6 +67,7 @@ struct StepGraph {
     /// Per step, the sorted slots its own handlers override.
     let overridden: [[Int]]
     let slotTree: SegmentCover
+    /// The forward options, by node (each option's node is larger than the one before's).
     let options: [Option]
     let graph: DataFlow.Graph
     /// The entries (indices in `flow.entries`) starting at each step.
@@ -53,8 +76,6 @@ struct StepGraph {
     let afterSet: [Int?]
     /// The derived events (declared with an expression).
     let derivedEvents: Set<String>
-    /// Options by node.
-    let optionIndex: [Int: Int]
 
     init(flow: Flow) {
         self.flow = flow
@@ -92,6 +113,7 @@ struct StepGraph {
         var edges: [(Int32, Int32)] = []
         tree.internalEdges(into: &edges)
         var options: [Option] = []
+        options.reserveCapacity(Self.forwardOptionCount(of: flow, slots: slotTargets))
         func addOptions(_ list: [Target], owner: Owner, listIndex: Int, from node: Int) {
             // The move read in place, not the target copied out (see `FlowGraph`).
             for index in list.indices {
@@ -144,9 +166,35 @@ struct StepGraph {
         self.entriesByStep = entriesByStep
         self.afterSet = afterSet
         self.derivedEvents = derived
-        var optionIndex: [Int: Int] = [:]
-        for (index, option) in options.enumerated() { optionIndex[option.node] = index }
-        self.optionIndex = optionIndex
+    }
+
+    /// An upper bound on the options `init` makes: the forward moves of the steps that are not finish steps and of
+    /// the slots (an option is also left out when its step is undefined).
+    private static func forwardOptionCount(of flow: Flow, slots: [[Target]]) -> Int {
+        func count(_ list: [Target]) -> Int {
+            var forward = 0
+            for index in list.indices {
+                if case .forward = list[index].move { forward += 1 }
+            }
+            return forward
+        }
+        var total = 0
+        for step in flow.steps where step.kind != .finish {
+            forEachTargetList(of: step) { _, list in total += count(list) }
+        }
+        for list in slots { total += count(list) }
+        return total
+    }
+
+    /// The index in `options` of the option whose node is `node`, if there is one.
+    private func optionIndex(ofNode node: Int) -> Int? {
+        var low = 0
+        var high = options.count
+        while low < high {
+            let middle = (low + high) / 2
+            if options[middle].node < node { low = middle + 1 } else { high = middle }
+        }
+        return low < options.count && options[low].node == node ? low : nil
     }
 
     /// The keys a step's `set` writes, and the node whose leaving runs it (nil when it never runs): the step's node
@@ -275,7 +323,7 @@ struct StepGraph {
             // The move's event: the option node or the slot leaf the path goes through next.
             for next in nodes[(position + 1)...] {
                 if next < stepCount { break }
-                if let option = optionIndex[next] {
+                if let option = optionIndex(ofNode: next) {
                     let found = options[option]
                     switch found.owner {
                     case .step(let owner) where owner == id && found.listIndex < step.on.count:
