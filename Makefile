@@ -31,13 +31,16 @@ build: deps
 	$(SWIFT) build
 
 # The command line tools, with the Swift runtime and Foundation linked in: a process starts in about half the time.
-# Linked by the toolchain's lld, with relative relocations packed (RELR, glibc 2.36 and later: 1.9 MB of
-# relocations become 16 KB) and the functions a lint runs put together (link/flowkit.order, made by link/order.py;
-# the project's own code gets a section per function so that it can be ordered): the kernel maps code 64 KiB around
-# each page a process first runs, so this keeps about 5 MB of code out of every run's resident set.
+# Linked by the toolchain's lld, with the functions a lint runs put together (link/flowkit.order, made by
+# link/order.py; the project's own code gets a section per function so that it can be ordered): the kernel maps code
+# 64 KiB around each page a process first runs, so this keeps about 5 MB of code out of every run's resident set.
+# Where the C library is glibc 2.36 or later (it must be where the binary runs too), relative relocations are packed
+# (RELR: 1.9 MB of relocations become 16 KB).
+RELR_FLAGS = $(shell getconf GNU_LIBC_VERSION 2>/dev/null | \
+  awk '{ split($$2, v, "."); if (v[1] > 2 || (v[1] == 2 && v[2] >= 36)) print "-Xlinker -z -Xlinker pack-relative-relocs" }')
 RELEASE_FLAGS = --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-  -Xlinker --symbol-ordering-file=$(CURDIR)/link/flowkit.order -Xlinker --no-warn-symbol-ordering
+  -Xswiftc -use-ld=lld $(RELR_FLAGS) \
+  -Xlinker "--symbol-ordering-file=$(CURDIR)/link/flowkit.order" -Xlinker --no-warn-symbol-ordering
 
 release: deps
 	@# SwiftPM does not know the order file is an input of the link: a binary older than it is linked again.

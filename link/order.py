@@ -71,10 +71,16 @@ def workloads(work: Path) -> list[list[str]]:
 
 def traced_functions(binary: Path, arguments: list[str], out: Path) -> list[str]:
     """The mangled names of the functions of `binary` that ran, read from callgrind's output."""
-    subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}",
-                    str(binary), *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = f"flowkit {' '.join(arguments)}"
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}",
+                          str(binary), *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # Exit status 1 is a lint's findings; 2 and above, or a signal, is a workload that did not run as meant.
+    if run.returncode not in (0, 1):
+        sys.exit(f"error: '{command}' under callgrind exited with {run.returncode}:\n{run.stderr[-2000:]}")
     if not out.is_file():
-        sys.exit(f"error: callgrind wrote nothing for 'flowkit {' '.join(arguments)}'")
+        sys.exit(f"error: callgrind wrote nothing for '{command}'")
+    # callgrind names an object by its resolved path.
+    traced_object = str(binary.resolve())
     objects: dict[str, str] = {}
     functions: dict[str, str] = {}
     current_object = ""
@@ -93,9 +99,14 @@ def traced_functions(binary: Path, arguments: list[str], out: Path) -> list[str]
         else:
             if name:
                 functions[number] = name
-            if kind == "fn" and current_object == str(binary) and not functions[number].startswith("0x"):
+            if kind == "fn" and current_object == traced_object:
                 names.add(functions[number])
-    return sorted(names)
+    # Left out: addresses without a symbol ("0x..."), callgrind's own "(below main)", and the names it gives a
+    # function's recursive calls ("name'2"; the function is listed under its own name too).
+    kept = sorted(name for name in names if not name.startswith(("0x", "(")) and "'" not in name)
+    if not kept:
+        sys.exit(f"error: no function of '{traced_object}' found in callgrind's trace of '{command}'")
+    return kept
 
 
 def main() -> None:
