@@ -170,7 +170,7 @@ struct StepGraph {
 
     /// An upper bound on the options `init` makes: the forward moves of the steps that are not finish steps and of
     /// the slots (an option is also left out when its step is undefined).
-    private static func forwardOptionCount(of flow: Flow, slots: [[Target]]) -> Int {
+    static func forwardOptionCount(of flow: Flow, slots: [[Target]]) -> Int {
         func count(_ list: [Target]) -> Int {
             var forward = 0
             for index in list.indices {
@@ -187,7 +187,7 @@ struct StepGraph {
     }
 
     /// The index in `options` of the option whose node is `node`, if there is one.
-    private func optionIndex(ofNode node: Int) -> Int? {
+    func optionIndex(ofNode node: Int) -> Int? {
         var low = 0
         var high = options.count
         while low < high {
