@@ -240,10 +240,13 @@ enum DataFlow {
         var vertex: [Int] = []
         var parent: [Int32] = []
         vertex.reserveCapacity(n + 1)
+        parent.reserveCapacity(n + 1)
         number[virtual] = 0
         vertex.append(virtual)
         parent.append(-1)
-        var stack: [(node: Int, next: Int)] = [(virtual, 0)]
+        var stack: [(node: Int, next: Int)] = []
+        stack.reserveCapacity(n + 1)
+        stack.append((virtual, 0))
         let distinctRoots = roots.filter { $0 >= 0 && $0 < n }
         while let (node, next) = stack.last {
             let successors = node == virtual ? nil : forward.successors(of: node)
@@ -432,8 +435,12 @@ enum DataFlow {
     /// The nodes reachable from `roots`, in reverse postorder of an iterative depth-first search.
     static func reversePostorder(_ graph: Digraph, from roots: [Int]) -> [Int] {
         var seen = [Bool](repeating: false, count: graph.nodeCount)
+        // Each node is pushed at most once: capacity for all of them, never touched beyond the search's depth, spares
+        // a deep search the copies (and the freed buffers) of growing by doubling.
         var postorder: [Int] = []
+        postorder.reserveCapacity(graph.nodeCount)
         var stack: [(node: Int, edge: Int32)] = []
+        stack.reserveCapacity(graph.nodeCount)
         for root in roots where !seen[root] {
             seen[root] = true
             stack.append((root, graph.offsets[root]))

@@ -63,6 +63,7 @@ struct Digraph {
     func reach(from sources: [Int], allowed: (Int) -> Bool = { _ in true }) -> [Bool] {
         var seen = [Bool](repeating: false, count: nodeCount)
         var stack: [Int] = []
+        stack.reserveCapacity(nodeCount)
         for s in sources where !seen[s] && allowed(s) {
             seen[s] = true
             stack.append(s)
@@ -86,7 +87,9 @@ struct Digraph {
         var onStack = [Bool](repeating: false, count: n)
         var component = [Int32](repeating: -1, count: n)
         var stack: [Int32] = []
+        stack.reserveCapacity(n)
         var callStack: [(node: Int32, edge: Int32)] = []
+        callStack.reserveCapacity(n)
         var nextIndex: Int32 = 0
         var componentCount: Int32 = 0
         for root in 0..<n where index[root] < 0 {

@@ -194,6 +194,12 @@ struct FlowGraph: Sendable {
 
         // Reachability: forward and restart moves.
         var forwardEdges: [(Int32, Int32)] = []
+        // At most one edge a move and a cover node, and the slot tree's own: reserved, so that a large flow's list
+        // is not copied (and its old buffers left free) each time it doubles.
+        var edgeBound = 2 * slotTree.size
+        for moves in slotMoves { edgeBound += moves.count }
+        for id in 0..<n where !isFinish[id] { edgeBound += ownMoves[id].count + slotCover[id].count }
+        forwardEdges.reserveCapacity(edgeBound)
         slotTree.internalEdges(into: &forwardEdges)
         func addForward(from node: Int32, _ moves: [Move]) {
             for move in moves {

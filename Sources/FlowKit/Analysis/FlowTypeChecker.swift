@@ -134,6 +134,7 @@ private struct Walker {
     mutating func run(nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String]) {
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         var results: [ResultContext] = []
+        results.reserveCapacity(flow.steps.count)
         for step in flow.steps {
             var nested: [Field]?
             var result = ResultContext.declared(by: step)

@@ -110,10 +110,14 @@ struct StepGraph {
         }
         let tree = SegmentCover(count: slotTargets.count, base: Int32(n))
         var nodeCount = n + tree.nodeSpan
+        let optionBound = Self.forwardOptionCount(of: flow, slots: slotTargets)
         var edges: [(Int32, Int32)] = []
+        // Two edges an option, the slot tree's own, and for each step a result node's edge and a cover node or two:
+        // an estimate reserved (capacity never written is never touched), so that the list seldom doubles.
+        edges.reserveCapacity(2 * optionBound + 2 * tree.size + n * (slotTargets.isEmpty ? 1 : 3))
         tree.internalEdges(into: &edges)
         var options: [Option] = []
-        options.reserveCapacity(Self.forwardOptionCount(of: flow, slots: slotTargets))
+        options.reserveCapacity(optionBound)
         func addOptions(_ list: [Target], owner: Owner, listIndex: Int, from node: Int) {
             // The move read in place, not the target copied out (see `FlowGraph`).
             for index in list.indices {
