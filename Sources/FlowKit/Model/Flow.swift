@@ -125,21 +125,47 @@ public struct Target: Hashable, Sendable {
         case restart
     }
 
+    /// A condition and `set` updates, behind one reference: most targets have neither (a target is then 48 bytes
+    /// rather than 88), and a target never stores an empty one, so that equal targets are stored alike.
+    private enum Guarded: Hashable, Sendable {
+        indirect case guarded(condition: ExpressionSource?, set: [Assignment])
+
+        init?(condition: ExpressionSource?, set: [Assignment]) {
+            if condition == nil && set.isEmpty { return nil }
+            self = .guarded(condition: condition, set: set)
+        }
+
+        var condition: ExpressionSource? {
+            switch self { case .guarded(let condition, _): return condition }
+        }
+
+        var set: [Assignment] {
+            switch self { case .guarded(_, let set): return set }
+        }
+    }
+
     /// The navigation.
     public var move: Move
-    /// The `if` condition, when there is one.
-    public var condition: ExpressionSource?
-    /// The `set` updates applied when taken.
-    public var set: [Assignment]
     /// Where the target was written.
     public var position: SourcePosition
+    private var guarded: Guarded?
+
+    /// The `if` condition, when there is one.
+    public var condition: ExpressionSource? {
+        get { guarded?.condition }
+        set { guarded = Guarded(condition: newValue, set: set) }
+    }
+    /// The `set` updates applied when taken.
+    public var set: [Assignment] {
+        get { guarded?.set ?? [] }
+        set { guarded = Guarded(condition: condition, set: newValue) }
+    }
 
     /// Creates a target.
     public init(move: Move, condition: ExpressionSource? = nil, set: [Assignment] = [], position: SourcePosition) {
         self.move = move
-        self.condition = condition
-        self.set = set
         self.position = position
+        self.guarded = Guarded(condition: condition, set: set)
     }
 
     /// The step a forward or `back: X` target names.
@@ -199,21 +225,49 @@ public struct Suppression: Hashable, Sendable {
 /// A value type whose fields live in one shared, copy-on-write box: the analyses pass steps around a lot, and
 /// copying a step is then one reference count rather than one per field.
 public struct Step: Hashable, Sendable {
-    /// The step's fields.
+    /// The step's fields. Those most steps leave out (they are for finish and `flow` steps, or written seldom) are
+    /// kept in a box of their own, nil when all are absent: a step then takes about half the memory.
     private struct Fields: Hashable, Sendable {
         var name: Name
         var kind: StepKind
         var title: String?
-        var description: String?
         var result: [Field]?
         var set: [Assignment]
         var on: [Handler]
         var next: [Target]?
-        var outcome: Name?
-        var flowPath: String?
-        var flowPathPosition: SourcePosition?
-        var input: [Assignment]
-        var suppression: Suppression?
+        var seldom: Seldom?
+
+        /// The fields most steps leave out. A step never keeps a box with all of them absent (it keeps nil), so
+        /// that equal steps are stored alike.
+        struct SeldomFields: Hashable, Sendable {
+            var description: String?
+            var outcome: Name?
+            var flowPath: String?
+            var flowPathPosition: SourcePosition?
+            var input: [Assignment] = []
+            var suppression: Suppression?
+
+            var isEmpty: Bool {
+                description == nil && outcome == nil && flowPath == nil && flowPathPosition == nil && input.isEmpty
+                    && suppression == nil
+            }
+        }
+
+        /// `SeldomFields` behind one reference.
+        enum Seldom: Hashable, Sendable {
+            indirect case fields(SeldomFields)
+
+            var fields: SeldomFields {
+                switch self { case .fields(let fields): return fields }
+            }
+        }
+
+        /// The seldom fields, for reading (all absent when there is no box) and writing (the box dropped when a
+        /// write leaves them all absent).
+        var seldomFields: SeldomFields {
+            get { seldom?.fields ?? SeldomFields() }
+            set { seldom = newValue.isEmpty ? nil : .fields(newValue) }
+        }
     }
 
     /// The box the fields live in; replaced by a copy before a write when it is shared.
@@ -257,8 +311,8 @@ public struct Step: Hashable, Sendable {
     }
     /// Free text for people.
     public var description: String? {
-        get { storage.fields.description }
-        _modify { yield &unique.description }
+        get { storage.fields.seldom?.fields.description }
+        set { unique.seldomFields.description = newValue }
     }
     /// The declared shape of the step's result.
     public var result: [Field]? {
@@ -282,37 +336,38 @@ public struct Step: Hashable, Sendable {
     }
     /// On a finish step: the flow's outcome (default: the step's name).
     public var outcome: Name? {
-        get { storage.fields.outcome }
-        _modify { yield &unique.outcome }
+        get { storage.fields.seldom?.fields.outcome }
+        set { unique.seldomFields.outcome = newValue }
     }
     /// On a flow step: the nested flow file, relative to this file.
     public var flowPath: String? {
-        get { storage.fields.flowPath }
-        _modify { yield &unique.flowPath }
+        get { storage.fields.seldom?.fields.flowPath }
+        set { unique.seldomFields.flowPath = newValue }
     }
     /// Where `flow` was written.
     public var flowPathPosition: SourcePosition? {
-        get { storage.fields.flowPathPosition }
-        _modify { yield &unique.flowPathPosition }
+        get { storage.fields.seldom?.fields.flowPathPosition }
+        set { unique.seldomFields.flowPathPosition = newValue }
     }
     /// On a flow step: the nested flow's initial state.
     public var input: [Assignment] {
-        get { storage.fields.input }
-        _modify { yield &unique.input }
+        get { storage.fields.seldom?.fields.input ?? [] }
+        set { unique.seldomFields.input = newValue }
     }
     /// Rules silenced on this step.
     public var suppression: Suppression? {
-        get { storage.fields.suppression }
-        _modify { yield &unique.suppression }
+        get { storage.fields.seldom?.fields.suppression }
+        set { unique.seldomFields.suppression = newValue }
     }
 
     /// Creates a step.
     public init(name: Name, kind: StepKind = .screen, title: String? = nil, description: String? = nil, result: [Field]? = nil,
                 set: [Assignment] = [], on: [Handler] = [], next: [Target]? = nil, outcome: Name? = nil,
                 flowPath: String? = nil, flowPathPosition: SourcePosition? = nil, input: [Assignment] = [], suppression: Suppression? = nil) {
-        storage = Storage(Fields(name: name, kind: kind, title: title, description: description, result: result, set: set, on: on,
-                                 next: next, outcome: outcome, flowPath: flowPath, flowPathPosition: flowPathPosition,
-                                 input: input, suppression: suppression))
+        var fields = Fields(name: name, kind: kind, title: title, result: result, set: set, on: on, next: next, seldom: nil)
+        fields.seldomFields = Fields.SeldomFields(description: description, outcome: outcome, flowPath: flowPath,
+                                                  flowPathPosition: flowPathPosition, input: input, suppression: suppression)
+        storage = Storage(fields)
     }
 
     public static func == (lhs: Step, rhs: Step) -> Bool {
