@@ -1,0 +1,125 @@
+import FlowGen
+import Testing
+@testable import FlowKit
+
+/// Steps and targets keep some fields in boxes of their own (`Step`'s seldom fields, `Target`'s condition and
+/// `set`): on every step and target of generated flows, a value reads back what it was made with, a field written
+/// and written back leaves a value equal to the original with the same hash, and a value whose boxed fields are
+/// all cleared equals one made without them.
+struct ModelStorageTests {
+    private static func hashOf<T: Hashable>(_ value: T) -> Int {
+        var hasher = Hasher()
+        value.hash(into: &hasher)
+        return hasher.finalize()
+    }
+
+    private static func flows() -> [Flow] {
+        (UInt64(0)..<120).flatMap { seed in
+            BlueprintGenerator.bundle(seed: seed).files.compactMap { FlowLoader.load(bytes: Array($0.text.utf8), file: $0.name).flow }
+        }
+    }
+
+    private static let otherCondition = ExpressionSource(text: "state.other == 1", position: SourcePosition(line: 9, column: 9))
+    private static let otherSet = [Assignment(key: Name("other", at: .start),
+                                              expression: ExpressionSource(text: "1", position: .start))]
+
+    @Test func targetsKeepTheirFieldsAndStoreEqualValuesAlike() {
+        var targets = 0
+        var guarded = 0
+        for flow in Self.flows() {
+            for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+                var lists: [[Target]] = []
+                StepGraph.forEachTargetList(of: step) { _, list in lists.append(list) }
+                for target in lists.joined() {
+                    targets += 1
+                    if target.condition != nil || !target.set.isEmpty { guarded += 1 }
+                    let rebuilt = Target(move: target.move, condition: target.condition, set: target.set, position: target.position)
+                    #expect(rebuilt == target)
+                    #expect(Self.hashOf(rebuilt) == Self.hashOf(target))
+
+                    var written = target
+                    written.condition = Self.otherCondition
+                    written.set = Self.otherSet
+                    #expect(written.condition == Self.otherCondition && written.set == Self.otherSet)
+                    #expect(written.move == target.move && written.position == target.position)
+                    #expect(target.condition == rebuilt.condition && target.set == rebuilt.set, "a copy's write reached the original")
+                    written.condition = target.condition
+                    written.set = target.set
+                    #expect(written == target)
+                    #expect(Self.hashOf(written) == Self.hashOf(target))
+
+                    // Cleared in both orders, so that each setter is the one that leaves both fields absent.
+                    let plain = Target(move: target.move, position: target.position)
+                    var clearedSetLast = target
+                    clearedSetLast.set = Self.otherSet
+                    clearedSetLast.condition = nil
+                    clearedSetLast.set = []
+                    var clearedConditionLast = target
+                    clearedConditionLast.condition = Self.otherCondition
+                    clearedConditionLast.set = []
+                    clearedConditionLast.condition = nil
+                    for cleared in [clearedSetLast, clearedConditionLast] {
+                        #expect(cleared == plain)
+                        #expect(Self.hashOf(cleared) == Self.hashOf(plain))
+                    }
+                }
+            }
+        }
+        #expect(targets > 1_000 && guarded > 50, "the generator made \(targets) targets, \(guarded) with a condition or set")
+    }
+
+    /// A target is in every transition of a flow: its condition and updates stay out of line.
+    @Test func aTargetIsAMoveAPositionAndOneReference() {
+        #expect(MemoryLayout<Target>.stride <= MemoryLayout<Target.Move>.stride + MemoryLayout<SourcePosition>.stride + 8)
+    }
+
+    @Test func stepsKeepTheirSeldomFieldsAndStoreEqualValuesAlike() {
+        var steps = 0
+        var seldom = 0
+        for flow in Self.flows() {
+            for step in flow.steps {
+                steps += 1
+                if step.description != nil || step.outcome != nil || step.flowPath != nil || !step.input.isEmpty || step.suppression != nil {
+                    seldom += 1
+                }
+                let rebuilt = Step(name: step.name, kind: step.kind, title: step.title, description: step.description, result: step.result,
+                                   set: step.set, on: step.on, next: step.next, outcome: step.outcome, flowPath: step.flowPath,
+                                   flowPathPosition: step.flowPathPosition, input: step.input, suppression: step.suppression)
+                #expect(rebuilt == step)
+                #expect(Self.hashOf(rebuilt) == Self.hashOf(step))
+
+                var written = step
+                written.description = "written"
+                written.outcome = Name("written", at: .start)
+                written.flowPath = "written.json"
+                written.flowPathPosition = SourcePosition(line: 7, column: 7)
+                written.input = Self.otherSet
+                written.suppression = Suppression(rules: [], reason: "written", position: .start)
+                #expect(written.description == "written" && written.flowPath == "written.json" && written.input == Self.otherSet)
+                #expect(written.name == step.name && written.next == step.next && written.on == step.on && written.set == step.set)
+                #expect(step == rebuilt, "a copy's write reached the original")
+                written.description = step.description
+                written.outcome = step.outcome
+                written.flowPath = step.flowPath
+                written.flowPathPosition = step.flowPathPosition
+                written.input = step.input
+                written.suppression = step.suppression
+                #expect(written == step)
+                #expect(Self.hashOf(written) == Self.hashOf(step))
+
+                var cleared = written
+                cleared.description = nil
+                cleared.outcome = nil
+                cleared.flowPath = nil
+                cleared.flowPathPosition = nil
+                cleared.input = []
+                cleared.suppression = nil
+                let plain = Step(name: step.name, kind: step.kind, title: step.title, result: step.result, set: step.set, on: step.on,
+                                 next: step.next)
+                #expect(cleared == plain)
+                #expect(Self.hashOf(cleared) == Self.hashOf(plain))
+            }
+        }
+        #expect(steps > 1_000 && seldom > 50, "the generator made \(steps) steps, \(seldom) with a seldom field")
+    }
+}
