@@ -31,7 +31,7 @@ struct Flowkit: ParsableCommand {
     /// Runs the command, mapping ArgumentParser's usage errors to exit code 2 as flowkit documents. This is the one
     /// place where an error that stops a command is printed.
     static func main() {
-        ProcessHeap.growInLargeSteps()
+        ProcessHeap.tuneForOneCommand()
         do {
             if let request = LintRequest.quickParse(Array(CommandLine.arguments.dropFirst())) {
                 try request.run()

@@ -3,22 +3,33 @@ import Foundation
 /// How a short-lived process asks the C library's allocator for memory: for the `flowkit` command, not a library
 /// user (package access).
 package enum ProcessHeap {
-    /// The extra memory the heap is grown by each time it must grow, and kept when memory is freed.
-    package static let growthStep = 16 << 20
+    /// The extra memory the heap is grown by each time it must grow (glibc's `M_TOP_PAD`).
+    package static let growthStep = 4 << 20
+    /// The smallest block that gets pages of its own (glibc's `M_MMAP_THRESHOLD`), returned to the system when freed.
+    package static let ownPagesFrom = 64 << 10
 
-    /// Lets the heap grow, and stay, in steps of `growthStep` (glibc's `M_TOP_PAD`) rather than 128 KiB at a time:
-    /// a lint of a 10,000-step flow then asks the kernel for memory a few times rather than a few hundred, and
-    /// reuses what it frees rather than handing it back and faulting it in again. The pages reserved are not
-    /// touched, so a process's resident memory does not grow.
+    /// Tunes glibc's allocator for one short command over a large flow:
+    ///
+    /// - the heap grows `growthStep` at a time rather than 128 KiB, so a lint of a 10,000-step flow asks the kernel
+    ///   for memory a few times rather than a few hundred (the pages reserved are not touched until used);
+    /// - a block of `ownPagesFrom` or more (a large flow's graphs and the analyses' per-node arrays) gets pages of
+    ///   its own, handed back when it is freed. In the heap, such a block freed left a hole that the many small
+    ///   blocks after it seldom filled, and the next large block, not fitting the holes the freed syntax tree left,
+    ///   took fresh pages: the heap's resident size grew to about twice what was in use. glibc's default threshold
+    ///   moves up as large blocks are freed, which would put them back in the heap; setting it keeps it fixed.
     ///
     /// For a command-line process such as `flowkit`, called once before any work; an app leaves its allocator
     /// alone. Returns false where the C library has no `mallopt`, or where an allocator that replaces glibc's (the
-    /// address sanitizer's) refuses it; then nothing changes.
+    /// address sanitizer's) refuses either setting; whatever was accepted stays.
     @discardableResult
-    package static func growInLargeSteps() -> Bool {
+    package static func tuneForOneCommand() -> Bool {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         let topPad: Int32 = -2
-        return unsafeBitCast(symbol, to: Mallopt.self)(topPad, Int32(growthStep)) == 1
+        let mmapThreshold: Int32 = -3
+        let padded = mallopt(topPad, Int32(growthStep)) == 1
+        let threshold = mallopt(mmapThreshold, Int32(ownPagesFrom)) == 1
+        return padded && threshold
     }
 }

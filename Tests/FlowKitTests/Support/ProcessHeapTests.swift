@@ -2,14 +2,14 @@ import Foundation
 import Testing
 @testable import FlowKit
 
-/// `ProcessHeap.growInLargeSteps()` reaches glibc's `mallopt` (the command calls it first thing; what it saves is
+/// `ProcessHeap.tuneForOneCommand()` reaches glibc's `mallopt` (the command calls it first thing; what it saves is
 /// measured in bench/, not here).
 @Suite struct ProcessHeapTests {
     #if canImport(Glibc)
-    @Test func glibcTakesTheGrowthStep() {
-        // Under the address sanitizer, its own allocator answers `mallopt`, and refuses.
+    @Test func glibcTakesTheSettings() {
+        // Under the address sanitizer, its own allocator answers `mallopt`, and refuses them.
         let sanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
-        #expect(ProcessHeap.growInLargeSteps() == !sanitized)
+        #expect(ProcessHeap.tuneForOneCommand() == !sanitized)
     }
     #endif
 }
