@@ -658,7 +658,7 @@ class Harness:
             "## How it was measured",
             "",
             "Every figure is a whole process, from fork to exit, started by the harness: flowkit's release build "
-            "(`make release`: linked by lld with packed relocations and link/flowkit.order), statelint's command "
+            "(`make release`: linked by lld with packed relocations, link/flowkit.order and libstdc++ linked in), statelint's command "
             "line, and a small script per Python peer (`bench/peers/`) that reads the file the "
             "harness wrote and builds its machine from it. A flowkit figure and its peers' are measured one after "
             "the other, so that they share the machine's load. After one warm-up run, the median wall time of "
