@@ -537,10 +537,9 @@ struct FlowDecoder {
             }
             move = .restart
         }
-        var target = Target(move: move, position: node.position)
-        target.condition = node["if"].flatMap { expression($0, "'if'", step: step) }
-        target.set = node["set"].map { assignments($0, what: "'set' of a target", step: step) } ?? []
-        return target
+        let condition = node["if"].flatMap { expression($0, "'if'", step: step) }
+        let set = node["set"].map { assignments($0, what: "'set' of a target", step: step) } ?? []
+        return Target(move: move, condition: condition, set: set, position: node.position)
     }
 }
 

@@ -153,13 +153,28 @@ public struct Target: Hashable, Sendable {
     /// The `if` condition, when there is one.
     public var condition: ExpressionSource? {
         get { guarded?.condition }
-        set { guarded = Guarded(condition: newValue, set: set) }
+        _modify {
+            // Both fields are taken out of the box and the box dropped, so that a change made in place (an append
+            // to `set`) finds its storage unshared and is not a copy; the box is made again afterwards.
+            var fields = (condition: guarded?.condition, set: guarded?.set ?? [])
+            guarded = nil
+            defer { guarded = Guarded(condition: fields.condition, set: fields.set) }
+            yield &fields.condition
+        }
     }
     /// The `set` updates applied when taken.
     public var set: [Assignment] {
         get { guarded?.set ?? [] }
-        set { guarded = Guarded(condition: condition, set: newValue) }
+        _modify {
+            var fields = (condition: guarded?.condition, set: guarded?.set ?? [])
+            guarded = nil
+            defer { guarded = Guarded(condition: fields.condition, set: fields.set) }
+            yield &fields.set
+        }
     }
+
+    /// Whether the target keeps a box for its condition and updates (only when it has one of them).
+    var hasGuardedBox: Bool { guarded != nil }
 
     /// Creates a target.
     public init(move: Move, condition: ExpressionSource? = nil, set: [Assignment] = [], position: SourcePosition) {
@@ -263,10 +278,16 @@ public struct Step: Hashable, Sendable {
         }
 
         /// The seldom fields, for reading (all absent when there is no box) and writing (the box dropped when a
-        /// write leaves them all absent).
+        /// write leaves them all absent). A write takes them out of the box and drops it first, so that a change
+        /// made in place (an append to `input`) finds its storage unshared and is not a copy.
         var seldomFields: SeldomFields {
             get { seldom?.fields ?? SeldomFields() }
-            set { seldom = newValue.isEmpty ? nil : .fields(newValue) }
+            _modify {
+                var fields = seldom?.fields ?? SeldomFields()
+                seldom = nil
+                defer { seldom = fields.isEmpty ? nil : .fields(fields) }
+                yield &fields
+            }
         }
     }
 
@@ -312,7 +333,7 @@ public struct Step: Hashable, Sendable {
     /// Free text for people.
     public var description: String? {
         get { storage.fields.seldom?.fields.description }
-        set { unique.seldomFields.description = newValue }
+        _modify { yield &unique.seldomFields.description }
     }
     /// The declared shape of the step's result.
     public var result: [Field]? {
@@ -337,27 +358,27 @@ public struct Step: Hashable, Sendable {
     /// On a finish step: the flow's outcome (default: the step's name).
     public var outcome: Name? {
         get { storage.fields.seldom?.fields.outcome }
-        set { unique.seldomFields.outcome = newValue }
+        _modify { yield &unique.seldomFields.outcome }
     }
     /// On a flow step: the nested flow file, relative to this file.
     public var flowPath: String? {
         get { storage.fields.seldom?.fields.flowPath }
-        set { unique.seldomFields.flowPath = newValue }
+        _modify { yield &unique.seldomFields.flowPath }
     }
     /// Where `flow` was written.
     public var flowPathPosition: SourcePosition? {
         get { storage.fields.seldom?.fields.flowPathPosition }
-        set { unique.seldomFields.flowPathPosition = newValue }
+        _modify { yield &unique.seldomFields.flowPathPosition }
     }
     /// On a flow step: the nested flow's initial state.
     public var input: [Assignment] {
         get { storage.fields.seldom?.fields.input ?? [] }
-        set { unique.seldomFields.input = newValue }
+        _modify { yield &unique.seldomFields.input }
     }
     /// Rules silenced on this step.
     public var suppression: Suppression? {
         get { storage.fields.seldom?.fields.suppression }
-        set { unique.seldomFields.suppression = newValue }
+        _modify { yield &unique.seldomFields.suppression }
     }
 
     /// Creates a step.
@@ -377,6 +398,9 @@ public struct Step: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         storage.fields.hash(into: &hasher)
     }
+
+    /// Whether the step keeps a box for its seldom fields (only when it has one of them).
+    var hasSeldomBox: Bool { storage.fields.seldom != nil }
 
     /// Whether the step has any transition of its own.
     public var hasTransitions: Bool { !on.isEmpty || next != nil }

@@ -61,7 +61,25 @@ struct ModelStorageTests {
                     for cleared in [clearedSetLast, clearedConditionLast] {
                         #expect(cleared == plain)
                         #expect(Self.hashOf(cleared) == Self.hashOf(plain))
+                        #expect(!cleared.hasGuardedBox, "an empty box is dropped")
                     }
+                    #expect(!plain.hasGuardedBox)
+                    #expect(target.hasGuardedBox == (target.condition != nil || !target.set.isEmpty))
+
+                    // Each field written alone leaves the other as it was.
+                    var conditionAlone = target
+                    conditionAlone.condition = Self.otherCondition
+                    let expectedCondition = Target(move: target.move, condition: Self.otherCondition, set: target.set, position: target.position)
+                    #expect(conditionAlone == expectedCondition && Self.hashOf(conditionAlone) == Self.hashOf(expectedCondition))
+                    var setAlone = target
+                    setAlone.set = Self.otherSet
+                    let expectedSet = Target(move: target.move, condition: target.condition, set: Self.otherSet, position: target.position)
+                    #expect(setAlone == expectedSet && Self.hashOf(setAlone) == Self.hashOf(expectedSet))
+                    // A change in place, as an app would make it.
+                    var appended = target
+                    appended.set.append(contentsOf: Self.otherSet)
+                    #expect(appended.set == target.set + Self.otherSet && appended.condition == target.condition)
+                    #expect(target.set == rebuilt.set, "an append to a copy reached the original")
                 }
             }
         }
@@ -118,6 +136,45 @@ struct ModelStorageTests {
                                  next: step.next)
                 #expect(cleared == plain)
                 #expect(Self.hashOf(cleared) == Self.hashOf(plain))
+                #expect(!cleared.hasSeldomBox && !plain.hasSeldomBox, "an empty box is dropped")
+
+                // Each seldom field written alone leaves the others as they were.
+                let writes: [(String, (inout Step) -> Void)] = [
+                    ("description", { $0.description = "written" }),
+                    ("outcome", { $0.outcome = Name("written", at: .start) }),
+                    ("flowPath", { $0.flowPath = "written.json" }),
+                    ("flowPathPosition", { $0.flowPathPosition = SourcePosition(line: 7, column: 7) }),
+                    ("input", { $0.input.append(contentsOf: Self.otherSet) }),
+                    ("suppression", { $0.suppression = Suppression(rules: [], reason: "written", position: .start) }),
+                ]
+                for (field, write) in writes {
+                    var alone = step
+                    write(&alone)
+                    let expected = Step(name: step.name, kind: step.kind, title: step.title,
+                                        description: field == "description" ? "written" : step.description, result: step.result,
+                                        set: step.set, on: step.on, next: step.next,
+                                        outcome: field == "outcome" ? Name("written", at: .start) : step.outcome,
+                                        flowPath: field == "flowPath" ? "written.json" : step.flowPath,
+                                        flowPathPosition: field == "flowPathPosition" ? SourcePosition(line: 7, column: 7) : step.flowPathPosition,
+                                        input: field == "input" ? step.input + Self.otherSet : step.input,
+                                        suppression: field == "suppression" ? Suppression(rules: [], reason: "written", position: .start) : step.suppression)
+                    #expect(alone == expected, "writing '\(field)' alone")
+                    #expect(Self.hashOf(alone) == Self.hashOf(expected), "writing '\(field)' alone")
+                    #expect(alone.hasSeldomBox)
+                }
+                #expect(step == rebuilt, "a copy's write reached the original")
+
+                // A write into a target of a copy's transitions does not reach the original.
+                if step.next?.isEmpty == false || step.on.first?.targets.isEmpty == false {
+                    var deep = step
+                    if deep.next?.isEmpty == false {
+                        deep.next![0].set.append(contentsOf: Self.otherSet)
+                    } else {
+                        deep.on[0].targets[0].condition = Self.otherCondition
+                    }
+                    #expect(deep != step)
+                    #expect(step == rebuilt, "a write through a copy's transitions reached the original")
+                }
             }
         }
         #expect(steps > 1_000 && seldom > 50, "the generator made \(steps) steps, \(seldom) with a seldom field")
