@@ -95,7 +95,11 @@ struct LintCommandTests {
         let result = try flowkit(["lint", "flows/nope.yaml", "flows/transfer.yaml"])
         #expect(result.status == 2)
         #expect(result.stderr == "flowkit: error: flows/nope.yaml: no such file or directory\n")
-        #expect(result.stdout == "1 file checked: no findings\n")
+        // The summary says the lint is incomplete, so that it never reads as a clean lint.
+        #expect(result.stdout == "1 file checked: no findings; 1 problem fails the run\n")
+        let alone = try flowkit(["lint", "flows/nope.yaml", "flows/none.json"])
+        #expect(alone.status == 2)
+        #expect(alone.stdout == "0 files checked: no findings; 2 problems fail the run\n")
     }
 
     @Test func anEmptyDirectoryNamedLikeAFileIsAnError() throws {
@@ -105,7 +109,7 @@ struct LintCommandTests {
         let result = try flowkit(["lint", directory])
         #expect(result.status == 2, "a directory named like a file is searched, and it has no flow files")
         #expect(result.stderr == "flowkit: error: \(directory): no flow files found\n")
-        #expect(result.stdout == "0 files checked: no findings\n")
+        #expect(result.stdout == "0 files checked: no findings; 1 problem fails the run\n")
     }
 
     @Test func badArgumentsExitTwo() throws {

@@ -186,9 +186,10 @@ extension LintSession {
 }
 
 extension LintSession.Outcome {
-    /// The report of this outcome: the findings the baseline leaves, the files checked and skipped.
+    /// The report of this outcome: the findings the baseline leaves, the files checked and skipped, and how many
+    /// failures stopped part of the lint.
     public func report(strict: Bool, toolVersion: String = FlowKitVersion.current) -> LintReport {
         LintReport(diagnostics: diagnostics, fileCount: files.count, skippedCount: skipped.count, strict: strict, files: files,
-                   toolVersion: toolVersion)
+                   toolVersion: toolVersion, problemCount: failures.count)
     }
 }

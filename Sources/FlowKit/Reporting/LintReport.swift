@@ -13,16 +13,21 @@ public struct LintReport: Sendable {
     public var files: [String]
     /// The version of flowkit that made the report (SARIF names it).
     public var toolVersion: String
+    /// How many problems fail the run besides the findings (a path, file or configuration file that could not be
+    /// read, a directory with no flow files; the command prints each as an error and exits 2): the text summary
+    /// counts them, so that it never reads as a clean lint.
+    public var problemCount: Int
 
     /// Creates a report. Every reporter needs only the report: the files checked and flowkit's version are in it.
     public init(diagnostics: [Diagnostic], fileCount: Int, skippedCount: Int = 0, strict: Bool = false, files: [String] = [],
-                toolVersion: String = FlowKitVersion.current) {
+                toolVersion: String = FlowKitVersion.current, problemCount: Int = 0) {
         self.diagnostics = diagnostics
         self.fileCount = fileCount
         self.skippedCount = skippedCount
         self.strict = strict
         self.files = files
         self.toolVersion = toolVersion
+        self.problemCount = problemCount
     }
 
     /// How many findings have `severity`.

@@ -24,15 +24,19 @@ public struct TextReporter: Reporter {
         return output
     }
 
-    /// "2 files checked: 1 error, 1 warning", "2 files checked: no findings", or with files skipped in directories
-    /// "7 files checked, 2 skipped (not flow files): no findings".
+    /// "2 files checked: 1 error, 1 warning", "2 files checked: no findings", with files skipped in directories
+    /// "7 files checked, 2 skipped (not flow files): no findings", and when the command also printed errors (a path it
+    /// could not read, a directory with no flow files) "0 files checked: no findings; 1 problem fails the run".
     public static func summary(_ report: LintReport) -> String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         let counts = [(Severity.error, "error"), (.warning, "warning"), (.note, "note")].compactMap { severity, word in
             report.count(severity) > 0 ? plural(report.count(severity), word) : nil
         }
         let skipped = report.skippedCount > 0 ? ", \(report.skippedCount) skipped (not flow files)" : ""
+        let problems = report.problemCount == 1 ? "; 1 problem fails the run"
+            : report.problemCount > 1 ? "; \(report.problemCount) problems fail the run" : ""
         return "\(plural(report.fileCount, "file")) checked\(skipped): " + (counts.isEmpty ? "no findings" : counts.joined(separator: ", "))
+            + problems
     }
 
     private func severityStyle(_ severity: Severity) -> String {
