@@ -58,8 +58,8 @@ RELEASE_FLAGS = --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sec
 release: deps
 	@mkdir -p "$(CXX_STATIC_DIR)"
 	@# The archive linked in (or none), recorded: SwiftPM does not see it change, so then the tools are linked again.
-	@archive=""; \
-	if [ "$(STATIC_CXX)" = 1 ] && [ -f "$(CXX_STATIC_LIB)" ]; then archive="$(CXX_STATIC_LIB)"; \
+	@archive=""; found="$(if $(filter 1,$(STATIC_CXX)),$(CXX_STATIC_LIB))"; \
+	if [ -f "$$found" ]; then archive="$$found"; \
 	elif [ "$(STATIC_CXX)" = 1 ]; then echo "note: no libstdc++.a found (toolchain clang, cc): flowkit loads the shared library"; fi; \
 	if [ -n "$$archive" ]; then ln -sf "$$archive" "$(CXX_STATIC_DIR)/libstdc++.a"; else rm -f "$(CXX_STATIC_DIR)/libstdc++.a"; fi; \
 	if [ "$$(cat "$(CXX_STATIC_DIR)/archive" 2>/dev/null)" != "$$archive" ]; then \

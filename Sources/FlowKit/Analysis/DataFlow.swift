@@ -435,8 +435,8 @@ enum DataFlow {
     /// The nodes reachable from `roots`, in reverse postorder of an iterative depth-first search.
     static func reversePostorder(_ graph: Digraph, from roots: [Int]) -> [Int] {
         var seen = [Bool](repeating: false, count: graph.nodeCount)
-        // Each node is pushed at most once: capacity for all of them, never touched beyond the search's depth, spares
-        // a deep search the copies (and the freed buffers) of growing by doubling.
+        // Each node is pushed at most once: capacity for all of them (touched only as far as the search goes) spares
+        // a deep search the copies, and the freed buffers, of growing by doubling.
         var postorder: [Int] = []
         postorder.reserveCapacity(graph.nodeCount)
         var stack: [(node: Int, edge: Int32)] = []

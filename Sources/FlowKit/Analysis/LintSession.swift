@@ -187,7 +187,7 @@ extension LintSession {
 
 extension LintSession.Outcome {
     /// The report of this outcome: the findings the baseline leaves, the files checked and skipped, and how many
-    /// failures stopped part of the lint.
+    /// problems (the outcome's failures) fail the run.
     public func report(strict: Bool, toolVersion: String = FlowKitVersion.current) -> LintReport {
         LintReport(diagnostics: diagnostics, fileCount: files.count, skippedCount: skipped.count, strict: strict, files: files,
                    toolVersion: toolVersion, problemCount: failures.count)

@@ -150,27 +150,28 @@ public struct Target: Hashable, Sendable {
     public var position: SourcePosition
     private var guarded: Guarded?
 
-    /// The `if` condition, when there is one.
-    public var condition: ExpressionSource? {
-        get { guarded?.condition }
+    /// The condition and updates, for writing: both are taken out of the box and the box dropped, so that a change
+    /// made in place (an append to `set`) finds its storage unshared and is not a copy; the box is made again
+    /// afterwards (or not, when both are absent).
+    private var guardedFields: (condition: ExpressionSource?, set: [Assignment]) {
+        get { (guarded?.condition, guarded?.set ?? []) }
         _modify {
-            // Both fields are taken out of the box and the box dropped, so that a change made in place (an append
-            // to `set`) finds its storage unshared and is not a copy; the box is made again afterwards.
             var fields = (condition: guarded?.condition, set: guarded?.set ?? [])
             guarded = nil
             defer { guarded = Guarded(condition: fields.condition, set: fields.set) }
-            yield &fields.condition
+            yield &fields
         }
+    }
+
+    /// The `if` condition, when there is one.
+    public var condition: ExpressionSource? {
+        get { guarded?.condition }
+        _modify { yield &guardedFields.condition }
     }
     /// The `set` updates applied when taken.
     public var set: [Assignment] {
         get { guarded?.set ?? [] }
-        _modify {
-            var fields = (condition: guarded?.condition, set: guarded?.set ?? [])
-            guarded = nil
-            defer { guarded = Guarded(condition: fields.condition, set: fields.set) }
-            yield &fields.set
-        }
+        _modify { yield &guardedFields.set }
     }
 
     /// Whether the target keeps a box for its condition and updates (only when it has one of them).
