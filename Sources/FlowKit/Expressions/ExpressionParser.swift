@@ -35,6 +35,11 @@ enum ExpressionParser {
 
     private static func root(of source: ExpressionSource) throws(ExpressionParseError) -> ExpressionNode {
         let scalars = Array(source.text.unicodeScalars)
+        // An unquoted value whose meaning depends on the YAML version, or that YAML read as a number spelled
+        // otherwise than an expression writes it, is refused rather than read one way in silence.
+        if !source.quoted, let problem = PlainScalarMeaning.problem(source.text, literal: source.literal) {
+            throw ExpressionParseError(message: problem, offset: 0)
+        }
         if let literal = source.literal {
             let span = ExpressionSpan(start: 0, end: scalars.count)
             switch literal {

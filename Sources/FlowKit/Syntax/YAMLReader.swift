@@ -139,6 +139,8 @@ private struct Composer {
         /// Where the children start on `items` (a list) or `entries` (a mapping).
         let start: Int
         var pendingKey: (String, SourcePosition)?
+        /// Whether the pending key is a plain `<<`, a YAML merge key.
+        var pendingMerge = false
         /// Key to index in `entries`, once the mapping is too long to search its entries.
         var index: [String: Int]?
         var nodes = 1
@@ -189,8 +191,32 @@ private struct Composer {
     struct Stop: Error {}
 
     mutating func fail(_ message: String, at position: SourcePosition) -> Stop {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message))
+        report(message, at: position)
         return Stop()
+    }
+
+    /// A `syntax` finding after which reading goes on: the document is read whole (so its other findings show),
+    /// but it is not well formed, so it is not analysed further and does not run.
+    mutating func report(_ message: String, at position: SourcePosition) {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message))
+    }
+
+    /// Reports a YAML feature the flow format gives no meaning to (docs/format.md, "Files"): a tag on a node, which
+    /// the YAML reader would otherwise drop or obey (`wrongPassword: !result.ok` is an empty value tagged
+    /// `!result.ok`, not an expression).
+    mutating func checkTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, value: String?, at position: SourcePosition) {
+        guard let tag = optionalString(pointer) else { return }
+        let core = "tag:yaml.org,2002:"
+        let written = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag.hasPrefix("!") ? tag : "!<\(tag)>"
+        let shown = Identifier.display(written, limit: 40)
+        if let value, value.isEmpty, written.hasPrefix("!"), !written.hasPrefix("!!"), !written.hasPrefix("!<") {
+            // An empty value after a tag: the tag was meant as the value (an expression such as `!result.ok`).
+            report("'\(shown)' is read as a YAML tag, not as text or an expression, and the value is left empty; "
+                   + "quote it: \"\(shown)\"", at: position)
+        } else {
+            report("YAML tags ('\(shown)') have no meaning in a flow file; remove the tag (quote the value to make it text)",
+                   at: position)
+        }
     }
 
     mutating func run() -> ParsedDocument {
@@ -244,12 +270,17 @@ private struct Composer {
                 if documents > 1 {
                     throw fail("a flow file holds one YAML document, but a second one starts here", at: position)
                 }
+                let start = event.data.document_start
+                checkDirectives(version: start.version_directive, hasTags: start.tag_directives.start != start.tag_directives.end, at: position)
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
                 let text = string(scalar.value, length: Int(scalar.length))
                 let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+                checkTag(scalar.tag, value: text, at: position)
                 var kind: Scalar.Kind = .string
-                if plain, optionalString(scalar.tag) != "tag:yaml.org,2002:str" {
+                // A tag is reported (above) and otherwise ignored: the value is read as written without it, so the
+                // tag's finding is the only one it causes.
+                if plain {
                     do {
                         kind = try YAMLReader.resolvePlain(text)
                     } catch {
@@ -264,10 +295,12 @@ private struct Composer {
                 }
                 try add(target.node, count: target.count, anchor: nil, at: position)
             case YAML_SEQUENCE_START_EVENT:
+                checkTag(event.data.sequence_start.tag, value: nil, at: position)
                 try open(at: position)
                 stack.append(Frame(isMapping: false, position: position, anchor: optionalString(event.data.sequence_start.anchor),
                                    start: items.count))
             case YAML_MAPPING_START_EVENT:
+                checkTag(event.data.mapping_start.tag, value: nil, at: position)
                 try open(at: position)
                 stack.append(Frame(isMapping: true, position: position, anchor: optionalString(event.data.mapping_start.anchor),
                                    start: entries.count))
@@ -279,6 +312,19 @@ private struct Composer {
             default:
                 break
             }
+        }
+    }
+
+    /// Reports the directives that would change how the document reads: `%YAML` for a version other than 1.2
+    /// (1.1 reads `yes`, `no`, `on`, `off` as booleans and `017` as octal; flowkit reads the 1.2 core schema), and
+    /// `%TAG`, which only serves tags.
+    mutating func checkDirectives(version: UnsafeMutablePointer<yaml_version_directive_t>?, hasTags: Bool, at position: SourcePosition) {
+        if let version, version.pointee.major != 1 || version.pointee.minor != 2 {
+            report("'%YAML \(version.pointee.major).\(version.pointee.minor)' asks for another YAML than flowkit reads: flow files are "
+                   + "YAML 1.2 (where 'yes', 'no', 'on' and 'off' are text and '017' is 17); remove the directive", at: position)
+        }
+        if hasTags {
+            report("'%TAG' directives have no meaning in a flow file (it has no tags); remove them", at: position)
         }
     }
 
@@ -316,7 +362,13 @@ private struct Composer {
         }
         if let (key, keyPosition) = stack[top].pendingKey {
             stack[top].pendingKey = nil
-            if let first = firstPosition(of: key, top: top) {
+            if stack[top].pendingMerge {
+                // A merge key would copy another mapping's keys in YAML 1.1; YAML 1.2 and the format have no such
+                // thing, so the entry is reported and left out (not read as a key named `<<`).
+                stack[top].pendingMerge = false
+                report("YAML merge keys ('<<') are not part of the flow format; write the keys out "
+                       + "(handlers that every step shares go on the '\"*\"' step)", at: keyPosition)
+            } else if let first = firstPosition(of: key, top: top) {
                 diagnostics.append(Diagnostic(
                     file: file, position: keyPosition, severity: .error, rule: .duplicateKey,
                     message: "duplicate key '\(Identifier.display(key))' (first at line \(first.line), column \(first.column))"))
@@ -329,6 +381,7 @@ private struct Composer {
             }
             let key = scalar.text.keyForm
             stack[top].pendingKey = (key, node.position)
+            stack[top].pendingMerge = !scalar.quoted && key == "<<"
         }
     }
 

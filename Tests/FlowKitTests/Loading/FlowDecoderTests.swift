@@ -84,8 +84,6 @@ struct FlowDecoderTests {
                    line: 4, column: 8, message: "'steps' must be a mapping, found a list"),
         SchemaCase(name: "root is a list", yaml: "- a\n",
                    line: 1, column: 1, message: "a flow file must be a mapping"),
-        SchemaCase(name: "merge key", yaml: header + "steps:\n  a:\n    <<: { next: b }\n  b: { kind: finish }\n",
-                   line: 6, column: 5, message: "YAML merge keys ('<<') are not supported"),
         SchemaCase(name: "expression as a mapping", yaml: header + "steps:\n  a: { set: { x: { y: 1 } }, next: b }\n  b: { kind: finish }\n",
                    line: 5, column: 18, message: "the value of 'x' must be an expression"),
         SchemaCase(name: "entry without a path", yaml: header + "entries:\n  deep: { step: a }\nsteps:\n  a: { kind: finish }\n",

@@ -7,7 +7,10 @@ enum ExpressionRule: Rule {
         rationale: """
             An expression that cannot be parsed stops the run the first time it is evaluated. The finding points \
             inside the expression, at the spot the parser stopped. Text is quoted ('economy'): a bare word that is \
-            not state.…, result.…, true, false, null or exists(…) is an error, and the message says how to quote it.
+            not state.…, result.…, true, false, null or exists(…) is an error, and the message says how to quote it. \
+            An unquoted YAML value whose meaning depends on the reader is an error too: a number YAML spells \
+            otherwise than an expression (0o17, 0x1F, .5, 017), and text that YAML 1.1 reads as a boolean \
+            (yes, no, on, off), a date (2026-01-01) or a number (1_000).
             """,
         severity: .error,
         triggeringExamples: [
