@@ -48,7 +48,7 @@ struct CompletionTests {
         #expect(offered["flowkit lint flows/broken/sch"] == ["flows/broken/schema.yaml"])
         #expect(offered["flowkit simulate flows/tr"] == ["flows/transfer.json", "flows/transfer.yaml"])
         #expect(offered["flowkit render flows/booking."] == ["flows/booking.json"], "pictures beside the flow are not offered")
-        #expect(offered["flowkit explain unre"] == ["unreachable_option", "unreachable_step"])
+        #expect(offered["flowkit explain unre"] == ["unreachable_entry", "unreachable_option", "unreachable_step"])
         #expect(offered["flowkit explain "] == Linter.rules.map { $0.description.identifier.rawValue }.sorted())
         #expect(offered["flowkit render --rankdir "] == ["LR", "TB"])
         #expect(offered["flowkit render --engine ne"] == ["neato"])

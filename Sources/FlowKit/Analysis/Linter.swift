@@ -26,6 +26,7 @@ public enum Linter {
         UnreachableOptionRule.self,
         ShadowedHandlerRule.self,
         EntryParamRule.self,
+        UnreachableEntryRule.self,
         SubflowMissingRule.self,
         SubflowCycleRule.self,
         UnhandledOutcomeRule.self,

@@ -72,6 +72,8 @@ public struct RuleID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     public static let undefinedStep: RuleID = "undefined_step"
     /// `unhandled_outcome`.
     public static let unhandledOutcome: RuleID = "unhandled_outcome"
+    /// `unreachable_entry`.
+    public static let unreachableEntry: RuleID = "unreachable_entry"
     /// `unreachable_option`.
     public static let unreachableOption: RuleID = "unreachable_option"
     /// `unreachable_step`.
