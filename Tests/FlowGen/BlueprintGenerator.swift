@@ -244,9 +244,14 @@ public struct BlueprintGenerator {
         if rng.chance(0.3) {
             var options: [TargetBlueprint] = []
             let count = rng.int(in: 2...3)
+            // Half the lists guard on one key of a finite or ordered type, as apps do (`verdict == 'approved'`,
+            // `amount > 100`), and then often with no fallback: guards lint decides (`non_exhaustive_guards`).
+            let decided = rng.chance(0.5) ? decidedPath(scope) : nil
             for position in 0..<count {
                 var target = TargetBlueprint(move(from: index, context: context))
-                if position < count - 1 || rng.chance(0.2) { target.condition = guardExpression(scope) }
+                if let decided {
+                    if position < count - 1 || rng.chance(0.6) { target.condition = decidedGuard(decided) }
+                } else if position < count - 1 || rng.chance(0.2) { target.condition = guardExpression(scope) }
                 if rng.chance(0.4) { target.set = assignments(scope, count: 1) }
                 options.append(target)
             }
@@ -256,6 +261,38 @@ public struct BlueprintGenerator {
         if rng.chance(0.25) { target.set = assignments(scope, count: rng.int(in: 1...2)) }
         if rng.chance(0.05) { target.condition = guardExpression(scope) }
         return [target]
+    }
+
+    /// A key of a finite or ordered type (bool, enum, int, number, text) that guards can decide over, or nil.
+    private mutating func decidedPath(_ scope: Scope) -> (path: String, base: BlueprintType.Base, optional: Bool)? {
+        let candidates = scope.paths.filter { candidate in
+            // One-key paths only (`result.k`, `state.k`): nested result fields are beyond the decided forms.
+            guard candidate.path.split(separator: ".").count == 2 else { return false }
+            if case .object = candidate.base { return false }
+            return true
+        }
+        return rng.pickIfAny(candidates)
+    }
+
+    /// A guard over `decided` alone: a comparison with a literal, `in`, the bool itself, or `exists`.
+    private mutating func decidedGuard(_ decided: (path: String, base: BlueprintType.Base, optional: Bool)) -> String {
+        let path = decided.path
+        if decided.optional && rng.chance(0.2) { return rng.chance(0.5) ? "exists(\(path))" : "!exists(\(path))" }
+        switch decided.base {
+        case .bool:
+            return rng.pick([path, "!\(path)", "\(path) == true", "\(path) != false"])
+        case .enumeration(let values):
+            if rng.chance(0.5) { return "\(path) == '\(rng.pick(values))'" }
+            let chosen = values.filter { _ in rng.chance(0.5) }
+            return "\(path) in [" + (chosen.isEmpty ? [values[0]] : chosen).map { "'\($0)'" }.joined(separator: ", ") + "]"
+        case .int, .number:
+            let op = rng.pick(["<", "<=", ">", ">=", "==", "!="])
+            return "\(path) \(op) \(literal(decided.base))"
+        case .string:
+            return "\(path) \(rng.pick(["==", "!="])) \(literal(.string))"
+        case .object:
+            return "true"
+        }
     }
 
     /// An `if`: often `exists(state.k)` or `!exists(…)`, else any condition (with unguarded reads).

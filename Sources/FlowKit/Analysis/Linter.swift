@@ -24,6 +24,7 @@ public enum Linter {
         TypeMismatchRule.self,
         MaybeNullRule.self,
         UnreachableOptionRule.self,
+        NonExhaustiveGuardsRule.self,
         ShadowedHandlerRule.self,
         EntryParamRule.self,
         UnreachableEntryRule.self,

@@ -48,6 +48,8 @@ public struct RuleID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     public static let maybeNull: RuleID = "maybe_null"
     /// `maybe_unset`.
     public static let maybeUnset: RuleID = "maybe_unset"
+    /// `non_exhaustive_guards`.
+    public static let nonExhaustiveGuards: RuleID = "non_exhaustive_guards"
     /// `schema`.
     public static let schema: RuleID = "schema"
     /// `script`.

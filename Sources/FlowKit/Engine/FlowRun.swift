@@ -541,7 +541,13 @@ public struct FlowRun: Sendable {
             (chosen, chosenIndex) = (option, position - Int(list.start))
             break
         }
-        guard let target = chosen else { throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name) }
+        guard let target = chosen else {
+            // Every option has an `if` (else it would have been taken): the error points at the first, where lint's
+            // `non_exhaustive_guards` finding about the list is.
+            let first = flow.options[Int(list.start)].condition
+            throw RunError("step '\(name)' has no transition: no option's condition holds", kind: .noOptionHolds, step: name,
+                           file: frames[frames.count - 1].flow.flow.file, position: first >= 0 ? flow.conditions[Int(first)].source.position : nil)
+        }
         if target.writes.count > 0 { try assign(flow.writes[target.writes.range], result: result, resultTypes: resultTypes, step: name) }
 
         // The move.

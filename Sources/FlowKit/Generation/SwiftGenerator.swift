@@ -427,6 +427,16 @@ private struct FlowWriter {
     private mutating func writeNameEnum(_ name: String, doc: String, names: [(String, String)]) {
         line()
         line("/// \(SwiftNames.comment(doc))", 1)
+        guard !names.isEmpty else {
+            // Swift gives no raw type to an enum without cases: the same interface, written out, with no value.
+            line("public enum \(name): Swift.RawRepresentable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {", 1)
+            line("/// Always nil: there is no such name.", 2)
+            line("public init?(rawValue: Swift.String) { nil }", 2)
+            line("/// The name (there is no value to have one).", 2)
+            line("public var rawValue: Swift.String { switch self {} }", 2)
+            line("}", 1)
+            return
+        }
         line("public enum \(name): Swift.String, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {", 1)
         for (text, caseName) in names { line("case \(SwiftNames.code(caseName)) = \(SwiftNames.literal(text))", 2) }
         line("}", 1)

@@ -107,7 +107,7 @@ struct OneMistakeOneFindingTests {
             state: { amount: int }
             steps:
               amount: { result: { amount: int }, set: { amount: result.amount }, next: \(target) }
-              tariffs: { next: { forward: done, if: "state.amount > 1" } }
+              tariffs: { next: [{ forward: done, if: "state.amount > 1" }, done] }
               done: { kind: finish }
             """ }
         #expect(try findings(flow("tariffs")).isEmpty)
@@ -154,7 +154,7 @@ struct OneMistakeOneFindingTests {
         func lint(_ reference: String) throws -> [String] {
             let parent = "flowkit: 1\nflow: app\nstart: login\nstate: { token: string }\nevents: { done: }\nsteps:\n"
                 + "  login: { kind: flow, flow: \(reference), set: { token: result.token }, on: { done: home } }\n"
-                + "  home: { next: { forward: end, if: \"state.token != ''\" } }\n  end: { kind: finish }\n"
+                + "  home: { next: [{ forward: end, if: \"state.token != ''\" }, end] }\n  end: { kind: finish }\n"
             try parent.write(toFile: folder + "/app.yaml", atomically: true, encoding: .utf8)
             return Linter.lint(try FlowLoader.load(path: folder + "/app.yaml"), workspace: LintWorkspace(roots: [folder])).map { "\($0.rule): \($0.message)" }
         }

@@ -77,8 +77,8 @@ struct SoundnessPropertyTests {
         print("soundness self-test: today's lint \(real == .missed ? "misses" : "foresees") the issue's maybe_unset example (\(real))")
     }
 
-    /// Errors that depend on values are not foreseeable; errors without a position match at the step (or at
-    /// `"*"` when the failing kind of target is there).
+    /// Errors that depend on values are not foreseeable, but for "no option holds" at a list lint decides;
+    /// errors without a position match at the step (or at `"*"` when the failing kind of target is there).
     @Test func valueDependentErrorsAreNotForeseeableAndBackErrorsMatchAtTheStep() throws {
         let text = """
             flowkit: 1
@@ -90,7 +90,8 @@ struct SoundnessPropertyTests {
             steps:
               "*": { on: { back: { back: true } } }
               a: { result: { amount: int }, set: { count: "100 / result.amount" }, next: b }
-              b: { result: { amount: int }, next: [{ forward: done, if: "result.amount > 1" }] }
+              b: { result: { amount: int }, next: [{ forward: c, if: "result.amount > 1" }] }
+              c: { result: { amount: int }, next: [{ forward: done, if: "result.amount * 2 > 1" }] }
               done: { kind: finish }
 
             """
@@ -109,8 +110,23 @@ struct SoundnessPropertyTests {
             WalkCompletion(step: "a", event: nil, result: ["amount": .int(5)]),
             WalkCompletion(step: "b", event: nil, result: ["amount": .int(0)]),
         ])
-        let noOptionKind = Soundness.Kind.classify(try #require(noOption.error), walk: noOption, prepared: prepared)
-        #expect(noOptionKind == .noOptionHolds)
+        let decidedError = try #require(noOption.error)
+        let decidedKind = Soundness.Kind.classify(decidedError, walk: noOption, prepared: prepared)
+        #expect(decidedKind == .noOptionHoldsDecided, "'result.amount > 1' is a decided guard")
+        #expect(decidedKind.isForeseeable)
+        #expect(decidedError.position == SourcePosition(line: 10, column: 58), "the run error points at the list's first 'if'")
+        let guardFinding = Diagnostic(file: prepared.mainFile, position: try #require(decidedError.position), severity: .warning,
+                                      rule: "non_exhaustive_guards", step: "b", message: "m")
+        #expect(Soundness.verdict(decidedError, kind: decidedKind, findings: [guardFinding], prepared: prepared).verdict == .exact)
+        #expect(prepared.findings.contains { $0.rule == .nonExhaustiveGuards && $0.position == decidedError.position })
+
+        let undecided = prepared.walker.replay(start: .start(state: [:]), [
+            WalkCompletion(step: "a", event: nil, result: ["amount": .int(5)]),
+            WalkCompletion(step: "b", event: nil, result: ["amount": .int(5)]),
+            WalkCompletion(step: "c", event: nil, result: ["amount": .int(0)]),
+        ])
+        let noOptionKind = Soundness.Kind.classify(try #require(undecided.error), walk: undecided, prepared: prepared)
+        #expect(noOptionKind == .noOptionHolds, "'result.amount * 2 > 1' is beyond the decided forms")
         #expect(!noOptionKind.isForeseeable)
 
         let back = prepared.walker.replay(start: .start(state: [:]), [WalkCompletion(step: "a", event: "back", result: nil)])
@@ -292,6 +308,7 @@ enum Soundness {
         case missingInput = "required input not given"
         case entryParameter = "entry parameter"
         case arithmetic = "division by zero, overflow or a limit"
+        case noOptionHoldsDecided = "no option's condition holds, at a list lint decides"
         case noOptionHolds = "no option's condition holds"
         case noDerivedEventHolds = "no derived event holds and no next"
         case loop = "step bound"
@@ -331,6 +348,7 @@ enum Soundness {
             case .nestedFlowUnavailable: return ["subflow_missing", "subflow_cycle"]
             case .missingInput: return ["type_mismatch", "script"]
             case .entryParameter: return ["entry_param"]
+            case .noOptionHoldsDecided: return ["non_exhaustive_guards"]
             default: return []
             }
         }
@@ -350,7 +368,7 @@ enum Soundness {
             case .arithmetic: return .arithmetic
             case .noTransition: return .noDerivedEventHolds
             case .unhandledOutcome: return .unhandledOutcome
-            case .noOptionHolds: return .noOptionHolds
+            case .noOptionHolds: return Soundness.isDecidedGuardList(error, prepared: prepared) ? .noOptionHoldsDecided : .noOptionHolds
             case .backNotOnHistory: return .backNotOnHistory
             case .backAtFirstStep: return .backOneAtRoot
             case .undefinedStep: return .undefinedStep
@@ -359,6 +377,58 @@ enum Soundness {
             case .invalidFlow: return .unclassified
             }
         }
+    }
+
+    /// Whether the target list a "no option's condition holds" error stopped at (the error points at its first
+    /// option's `if`) is one lint decides (docs/format.md, "Deciding guards"), read here on its own terms: every
+    /// option has an `if` made of `true`, `false`, bool paths, `exists(p)`, a one-key path compared with a literal,
+    /// `p in [literals]`, and `!`, `&&`, `||` of these, over declared state keys and, for a step's own lists (not
+    /// `"*"`'s, nor a `flow` step's), the keys of its declared result (bool, enum, int, number or text).
+    static func isDecidedGuardList(_ error: RunError, prepared: Prepared) -> Bool {
+        guard let position = error.position, let file = error.file, let flow = prepared.flows[file] else { return false }
+        let state = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+            for list in step.on.map(\.targets) + (step.next.map { [$0] } ?? []) where list.first?.condition?.position == position {
+                let result = step.name.text == "*" || step.kind == .flow ? nil
+                    : step.result.map { fields in Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first }) }
+                func type(_ path: ExpressionPath) -> TypeRef? {
+                    guard path.keys.count == 1 else { return nil }
+                    let found = path.root == .state ? state[path.keys[0]] : result?[path.keys[0]]
+                    if case .object? = found?.base { return nil }
+                    return found
+                }
+                func literal(_ node: ExpressionNode) -> Bool {
+                    if case .literal = node { return true }
+                    return false
+                }
+                func decided(_ node: ExpressionNode) -> Bool {
+                    switch node {
+                    case .literal(.bool, _): return true
+                    case .path(let path): return type(path)?.base == .bool
+                    case .exists(let path, _): return type(path) != nil
+                    case .unary(.not, let operand, _): return decided(operand)
+                    case .binary(.and, let lhs, let rhs, _), .binary(.or, let lhs, let rhs, _): return decided(lhs) && decided(rhs)
+                    case .binary(let op, let lhs, let rhs, _):
+                        var read: ExpressionPath?
+                        if case .path(let path) = lhs, literal(rhs) { read = path }
+                        if case .path(let path) = rhs, literal(lhs) { read = path }
+                        guard let read, let base = type(read)?.base else { return false }
+                        switch op {
+                        case .equal, .notEqual: return true
+                        case .less, .lessOrEqual, .greater, .greaterOrEqual: return base == .int || base == .number
+                        default: return false
+                        }
+                    case .membership(.path(let path), let items, _): return type(path) != nil && items.allSatisfy(literal)
+                    default: return false
+                    }
+                }
+                return list.allSatisfy { target in
+                    guard let source = target.condition, case .success(let expression) = ExpressionParser.parse(source) else { return false }
+                    return decided(expression.root)
+                }
+            }
+        }
+        return false
     }
 
     // MARK: - Matching findings
@@ -609,7 +679,8 @@ enum Soundness {
             }
             // The converse, on flows small enough for the walks to be near-exhaustive.
             if prepared.stepCount <= 6 {
-                for finding in prepared.findings where finding.severity == .warning && ["maybe_unset", "maybe_null", "back_target"].contains(finding.rule) {
+                for finding in prepared.findings where finding.severity == .warning
+                    && ["maybe_unset", "maybe_null", "back_target", "non_exhaustive_guards"].contains(finding.rule) {
                     warningsConsidered += 1
                     if !triggered.contains(finding) {
                         warningsNeverTriggered += 1

@@ -171,7 +171,8 @@ enum MaybeUnsetRule: Rule {
             keyIndex[field.name.text] = keyNames.count
             keyNames.append(field.name.text)
         }
-        guard !keyNames.isEmpty else { return [] }
+        // A flow with no non-optional key of its own can still read a nested flow's result it may lack.
+        guard !keyNames.isEmpty else { return nestedFindings(context, flow: flow) }
         func tracked(_ names: some Sequence<String>) -> [Int] {
             var keys: [Int] = []
             for name in names { if let key = keyIndex[name] { keys.append(key) } }

@@ -1,0 +1,298 @@
+/// Exact reasoning about conditions over finite or ordered values (docs/format.md, "Deciding guards"): every
+/// condition is made of `true`, `false`, bool paths, `exists(p)`, comparisons of a path with a literal
+/// (`== != < <= > >=`), `p in [literals]`, and `!`, `&&`, `||` of these, where each path is a state key or a key of
+/// the step's declared result whose type is a bool, an enum, an int, a number or text (optional or not).
+///
+/// The values of each path that any condition can tell apart are finitely many classes (for an int compared with
+/// 3: below 3, 3, above 3), so one representative of each class (2, 3, 4) decides every question exactly. The
+/// conditions are evaluated by the evaluator the engine's semantics are tested against, on every combination of
+/// representatives, so an answer is never a guess; beyond `maxValuations` combinations nothing is decided.
+struct GuardSpace {
+    /// A path the conditions read, with the representatives of its values.
+    struct Variable {
+        let root: PathRoot
+        let key: String
+        let type: TypeRef
+        /// The representatives, in the order they are tried: declared enum values, `false` before `true`,
+        /// numbers ascending, the literals' text then other text; `null` last for an optional type.
+        var values: [Value] = []
+        /// The representative that stands for any text no condition names, when the type is text.
+        var otherText: String?
+        /// Whether `exists(…)` reads the path: a non-optional state key may then also be unset (its reads fail,
+        /// and `exists` is false), the last representative.
+        var existsRead = false
+        /// The index of the "unset" representative, when there is one.
+        var unsetIndex: Int?
+
+        var path: String { root.rawValue + "." + key }
+    }
+
+    /// One combination of representatives: an index into each variable's values, and whether there is a result.
+    struct Valuation {
+        let indexes: [Int]
+        let hasResult: Bool
+    }
+
+    /// The most combinations decided; more and nothing is decided (the finding is left out, never guessed).
+    static let maxValuations = 4_096
+
+    private(set) var variables: [Variable] = []
+    /// Whether the conditions may be evaluated without a result (an explicit event at a step with `result`).
+    let resultMayBeAbsent: Bool
+    private let stateTypes: [String: TypeRef]
+    private let resultTypes: [String: TypeRef]?
+    private var constants: [[Value]] = []
+
+    /// The space of `conditions`, or nil when one of them is outside the decided forms or reads a path whose type
+    /// is not known here (`resultTypes` nil: no result shape to read), or the combinations are too many.
+    init?(conditions: [ExpressionNode], stateTypes: [String: TypeRef], resultTypes: [String: TypeRef]?, resultMayBeAbsent: Bool) {
+        self.stateTypes = stateTypes
+        self.resultTypes = resultTypes
+        self.resultMayBeAbsent = resultMayBeAbsent && resultTypes != nil
+        for condition in conditions {
+            guard collect(condition, asCondition: true) else { return nil }
+        }
+        var count = 1
+        for index in variables.indices {
+            variables[index].values = representatives(of: variables[index], constants: constants[index])
+            if variables[index].root == .state, variables[index].existsRead, !variables[index].type.optional {
+                // A placeholder: the scope leaves the key out.
+                variables[index].unsetIndex = variables[index].values.count
+                variables[index].values.append(.null)
+            }
+            if variables[index].type.base == .string {
+                // The last text before `null` stands for every text no literal names.
+                variables[index].otherText = variables[index].values.lazy.compactMap { value -> String? in
+                    if case .string(let text) = value { return text }
+                    return nil
+                }.last
+            }
+            (count, _) = count.multipliedReportingOverflow(by: variables[index].values.count)
+            if count > Self.maxValuations { return nil }
+        }
+        if self.resultMayBeAbsent && count * 2 > Self.maxValuations { return nil }
+    }
+
+    // MARK: - The decided forms
+
+    private mutating func variable(_ path: ExpressionPath) -> Int? {
+        guard path.keys.count == 1, let key = path.keys.first else { return nil }
+        if let index = variables.firstIndex(where: { $0.root == path.root && $0.key == key }) { return index }
+        let type: TypeRef?
+        switch path.root {
+        case .state: type = stateTypes[key]
+        case .result: type = resultTypes?[key]
+        }
+        guard let type else { return nil }
+        if case .object = type.base { return nil }
+        variables.append(Variable(root: path.root, key: key, type: type))
+        constants.append([])
+        return variables.count - 1
+    }
+
+    private static func isNumeric(_ type: TypeRef) -> Bool { type.base == .int || type.base == .number }
+
+    private static func literal(_ node: ExpressionNode) -> Value? {
+        if case .literal(let value, _) = node { return value }
+        return nil
+    }
+
+    private mutating func collect(_ node: ExpressionNode, asCondition: Bool) -> Bool {
+        switch node {
+        case .literal(.bool, _):
+            return asCondition
+        case .path(let path):
+            guard asCondition, let index = variable(path) else { return false }
+            return variables[index].type.base == .bool
+        case .exists(let path, _):
+            guard let index = variable(path) else { return false }
+            variables[index].existsRead = true
+            return true
+        case .unary(.not, let operand, _):
+            return collect(operand, asCondition: true)
+        case .binary(.and, let lhs, let rhs, _), .binary(.or, let lhs, let rhs, _):
+            return collect(lhs, asCondition: true) && collect(rhs, asCondition: true)
+        case .binary(let op, let lhs, let rhs, _):
+            let pair: (ExpressionPath, Value)
+            if case .path(let path) = lhs, let value = Self.literal(rhs) {
+                pair = (path, value)
+            } else if case .path(let path) = rhs, let value = Self.literal(lhs) {
+                pair = (path, value)
+            } else {
+                return false
+            }
+            guard let index = variable(pair.0) else { return false }
+            switch op {
+            case .equal, .notEqual:
+                break
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                guard Self.isNumeric(variables[index].type) else { return false }
+            default:
+                return false
+            }
+            constants[index].append(pair.1)
+            return true
+        case .membership(.path(let path), let list, _):
+            guard let index = variable(path) else { return false }
+            for item in list {
+                guard let value = Self.literal(item) else { return false }
+                constants[index].append(value)
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: - Representatives
+
+    private func representatives(of variable: Variable, constants: [Value]) -> [Value] {
+        var values: [Value]
+        switch variable.type.base {
+        case .bool:
+            values = [.bool(false), .bool(true)]
+        case .enumeration(let cases):
+            values = cases.map { .string($0) }
+        case .int:
+            // Each constant c, and c - 1 and c + 1: every class of ints the comparisons tell apart has one of them.
+            var points = Set<Int64>()
+            for constant in constants {
+                let bounds: [Int64]
+                switch constant {
+                case .int(let value): bounds = [value]
+                case .number(let value) where value.isFinite:
+                    bounds = [value.rounded(.down), value.rounded(.up)].compactMap { Int64(exactly: $0.clamped(to: -9.2e18...9.2e18)) }
+                default: bounds = []
+                }
+                for bound in bounds {
+                    points.insert(bound)
+                    if bound > Int64.min { points.insert(bound - 1) }
+                    if bound < Int64.max { points.insert(bound + 1) }
+                }
+            }
+            if points.isEmpty { points = [0] }
+            values = points.sorted().map { .int($0) }
+        case .number:
+            // Each constant, a number between each two, and one beyond each end.
+            let points = Set(constants.compactMap { constant -> Double? in
+                switch constant {
+                case .int(let value): return Double(value)
+                case .number(let value) where value.isFinite: return value
+                default: return nil
+                }
+            }).sorted()
+            if points.isEmpty {
+                values = [.number(0)]
+            } else {
+                var list = [points[0] - 1]
+                for (offset, point) in points.enumerated() {
+                    list.append(point)
+                    if offset + 1 < points.count { list.append(point / 2 + points[offset + 1] / 2) }
+                }
+                list.append(points[points.count - 1] + 1)
+                var seen = Set<Double>()
+                values = list.filter { $0.isFinite && seen.insert($0).inserted }.map { .number($0) }
+            }
+        case .string:
+            var texts: [String] = []
+            for constant in constants {
+                if case .string(let text) = constant, !texts.contains(text) { texts.append(text) }
+            }
+            values = texts.map { .string($0) } + [.string(Self.otherText(avoiding: texts))]
+        case .object:
+            values = []
+        }
+        if variable.type.optional { values.append(.null) }
+        return values
+    }
+
+    /// Text that none of `texts` is, standing for all such text.
+    private static func otherText(avoiding texts: [String]) -> String {
+        var candidate = ""
+        var number = 0
+        while texts.contains(candidate) {
+            number += 1
+            candidate = "other\(number)"
+        }
+        return candidate
+    }
+
+    // MARK: - Searching
+
+    /// The first combination, in order (the first variable slowest; with a result before without one), for which
+    /// `accepts` holds of the scope it makes; nil when there is none.
+    func first(where accepts: (EvaluationScope) -> Bool) -> Valuation? {
+        let space = self
+        for hasResult in resultMayBeAbsent ? [true, false] : [true] {
+            var indexes = [Int](repeating: 0, count: space.variables.count)
+            while true {
+                if accepts(space.scope(indexes, hasResult: hasResult)) { return Valuation(indexes: indexes, hasResult: hasResult) }
+                // The next combination, the last variable fastest; without a result, result paths are not varied.
+                var position = space.variables.count - 1
+                while position >= 0 {
+                    if !hasResult && space.variables[position].root == .result {
+                        position -= 1
+                        continue
+                    }
+                    indexes[position] += 1
+                    if indexes[position] < space.variables[position].values.count { break }
+                    indexes[position] = 0
+                    position -= 1
+                }
+                if position < 0 { break }
+            }
+        }
+        return nil
+    }
+
+    /// The scope of a combination.
+    func scope(_ indexes: [Int], hasResult: Bool) -> EvaluationScope {
+        var state: [String: Value] = [:]
+        var result: [String: Value]? = hasResult && resultTypes != nil ? [:] : nil
+        for (index, variable) in variables.enumerated() {
+            if indexes[index] == variable.unsetIndex { continue }
+            let value = variable.values[indexes[index]]
+            switch variable.root {
+            case .state: state[variable.key] = value
+            case .result: if value != .null { result?[variable.key] = value }
+            }
+        }
+        return EvaluationScope(state: state, stateTypes: stateTypes, result: result, resultTypes: resultTypes)
+    }
+
+    /// A combination in words: `result.verdict is 'pending' and state.attempts is 3`.
+    func describe(_ valuation: Valuation) -> String {
+        let space = self
+        var parts: [String] = []
+        for (index, variable) in space.variables.enumerated() {
+            if !valuation.hasResult && variable.root == .result { continue }
+            if valuation.indexes[index] == variable.unsetIndex {
+                parts.append("\(variable.path) is unset")
+                continue
+            }
+            let value = variable.values[valuation.indexes[index]]
+            if let other = variable.otherText, value == .string(other) {
+                let named = variable.values.compactMap { value -> String? in
+                    if case .string(let text) = value, text != other { return "'\(Identifier.display(text))'" }
+                    return nil
+                }
+                parts.append("\(variable.path) is " + (named.isEmpty ? "any text" : "text other than " + Self.list(named)))
+            } else if case .string(let text) = value {
+                parts.append("\(variable.path) is '\(Identifier.display(text))'")
+            } else {
+                parts.append("\(variable.path) is \(value)")
+            }
+        }
+        return parts.joined(separator: " and ")
+    }
+
+    /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+    static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+}
+
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+}

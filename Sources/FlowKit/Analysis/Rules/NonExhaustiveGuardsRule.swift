@@ -1,0 +1,133 @@
+/// `non_exhaustive_guards`: a target list whose every option has an `if`, where some values make every `if` false,
+/// so the run stops with "no option's condition holds".
+enum NonExhaustiveGuardsRule: Rule {
+    public static let description = RuleDescription(
+        identifier: .nonExhaustiveGuards,
+        name: "Non-exhaustive guards",
+        summary: "Every option of a target list has an 'if', and some values make them all false, so the run stops there.",
+        rationale: """
+            The options of a target list are tried in order; when none has its 'if' hold, the run stops with "no \
+            option's condition holds". Where the guards compare state and result keys of bool, enum, int, number \
+            or text type with literals (==, !=, <, <=, >, >=, in, exists, and !, &&, || of these), flowkit decides \
+            exactly whether some values of the keys' declared types fail every guard, and names the first such \
+            values. Add an option without 'if' as the fallback, or a guard for those values. Guards beyond these \
+            forms are not judged.
+            """,
+        severity: .warning,
+        triggeringExamples: [
+            """
+            flowkit: 1
+            flow: review
+            start: check
+            steps:
+              check:
+                result: { verdict: [approved, rejected, pending] }
+                next:
+                  - { forward: done, if: ↓"result.verdict == 'approved'" }
+                  - { forward: retry, if: "result.verdict == 'rejected'" }
+              retry: { next: check }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: limits
+            start: amount
+            steps:
+              amount:
+                result: { value: int }
+                next:
+                  - { forward: small, if: ↓"result.value < 100" }
+                  - { forward: large, if: "result.value > 100" }
+              small: { kind: finish }
+              large: { kind: finish }
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            flowkit: 1
+            flow: review
+            start: check
+            steps:
+              check:
+                result: { verdict: [approved, rejected, pending] }
+                next:
+                  - { forward: done, if: "result.verdict == 'approved'" }
+                  - { forward: retry, if: "result.verdict in ['rejected', 'pending']" }
+              retry: { next: check }
+              done: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: limits
+            start: amount
+            steps:
+              amount:
+                result: { value: int }
+                next:
+                  - { forward: small, if: "result.value <= 100" }
+                  - { forward: large, if: "result.value > 100" }
+              small: { kind: finish }
+              large: { kind: finish }
+            """,
+        ])
+
+    /// Needs the document and its flow model only.
+    static let needs: RuleNeeds = []
+
+    public static func check(_ context: LintContext) -> [Diagnostic] {
+        guard let flow = context.flow else { return [] }
+        let stateTypes = flow.stateTypes
+        let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))
+        var findings: [Diagnostic] = []
+        for step in flow.anyStepThenSteps where step.kind != .finish {
+            let isAny = step.name.text == "*"
+            // The result the lists read: the step's declared one (not `"*"`'s, shared by every step, nor a `flow`
+            // step's, which is its nested flow's final state).
+            let resultTypes: [String: TypeRef]? = isAny || step.kind == .flow ? nil : step.result.map { fields in
+                Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+            }
+            func check(_ targets: [Target], list: @autoclosure () -> String, explicitEvent: String?) {
+                guard !targets.isEmpty else { return }
+                var conditions: [ExpressionNode] = []
+                var expressions: [FlowExpression] = []
+                for target in targets {
+                    guard let source = target.condition, case .success(let expression) = context.memo.parse(source) else { return }
+                    conditions.append(expression.root)
+                    expressions.append(expression)
+                }
+                // An explicit event may come without a result at a step that declares one.
+                guard let space = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes,
+                                             resultMayBeAbsent: explicitEvent != nil) else { return }
+                let failing = space.first { scope in
+                    expressions.allSatisfy { expression in
+                        guard let holds = try? expression.evaluateCondition(in: scope) else { return false }
+                        return !holds
+                    }
+                }
+                guard let valuation = failing else { return }
+                let owner = isAny ? "'\"*\"'" : "step '\(step.name.text)'"
+                var when = space.describe(valuation)
+                if !valuation.hasResult, let event = explicitEvent {
+                    let withoutResult = "\(owner) completes with event '\(event)' and no result"
+                    when = when.isEmpty ? withoutResult : withoutResult + ", and " + when
+                }
+                let values = when.isEmpty ? "no option's 'if' ever holds" : "no option's 'if' holds when \(when)"
+                findings.append(context.finding(self, at: expressions[0].source.position, step: step.name.text, subject: list(),
+                                                "\(list()) of \(owner): \(values); add a fallback (an option without 'if') or a guard for it"))
+            }
+            for handler in step.on {
+                let event = handler.event.text
+                check(handler.targets, list: "on '\(event)'", explicitEvent: derived.contains(event) || step.kind == .flow ? nil : event)
+            }
+            if let next = step.next { check(next, list: "next", explicitEvent: nil) }
+        }
+        return findings
+    }
+}
+
+extension Flow {
+    /// The declared state types by key (the first declaration of a key).
+    var stateTypes: [String: TypeRef] {
+        Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+    }
+}
