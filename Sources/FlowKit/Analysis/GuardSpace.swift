@@ -92,9 +92,19 @@ struct GuardSpace {
 
     private static func isNumeric(_ type: TypeRef) -> Bool { type.base == .int || type.base == .number }
 
+    /// A literal, a negative number (`-3`, parsed as `-` of `3`) included.
     private static func literal(_ node: ExpressionNode) -> Value? {
-        if case .literal(let value, _) = node { return value }
-        return nil
+        switch node {
+        case .literal(let value, _):
+            return value
+        case .unary(.negate, .literal(.int(let value), _), _):
+            let (negated, overflow) = Int64(0).subtractingReportingOverflow(value)
+            return overflow ? nil : .int(negated)
+        case .unary(.negate, .literal(.number(let value), _), _):
+            return .number(-value)
+        default:
+            return nil
+        }
     }
 
     private mutating func collect(_ node: ExpressionNode, asCondition: Bool) -> Bool {

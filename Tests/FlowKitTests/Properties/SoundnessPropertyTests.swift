@@ -398,8 +398,10 @@ enum Soundness {
                     return found
                 }
                 func literal(_ node: ExpressionNode) -> Bool {
-                    if case .literal = node { return true }
-                    return false
+                    switch node {
+                    case .literal, .unary(.negate, .literal(.int, _), _), .unary(.negate, .literal(.number, _), _): return true
+                    default: return false
+                    }
                 }
                 func decided(_ node: ExpressionNode) -> Bool {
                     switch node {
