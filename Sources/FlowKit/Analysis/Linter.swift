@@ -26,6 +26,7 @@ public enum Linter {
         UnreachableOptionRule.self,
         NonExhaustiveGuardsRule.self,
         ShadowedHandlerRule.self,
+        ShadowedEventRule.self,
         EntryParamRule.self,
         UnreachableEntryRule.self,
         SubflowMissingRule.self,

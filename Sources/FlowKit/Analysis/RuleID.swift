@@ -56,6 +56,8 @@ public struct RuleID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     public static let script: RuleID = "script"
     /// `set_without_result`.
     public static let setWithoutResult: RuleID = "set_without_result"
+    /// `shadowed_event`.
+    public static let shadowedEvent: RuleID = "shadowed_event"
     /// `shadowed_handler`.
     public static let shadowedHandler: RuleID = "shadowed_handler"
     /// `subflow_cycle`.
