@@ -131,8 +131,17 @@ private struct Walker {
     var pastSharedLimit = false
     var sharedShapes = 0
 
+    /// Per derived event, the paths its condition proves set and not null: a handler of it runs only when it was
+    /// raised, so its targets may read them (docs/format.md, `maybe_null`).
+    var eventGuards: [String: Set<String>] = [:]
+
     mutating func run(nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String]) {
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
+        for event in flow.events where eventGuards[event.name.text] == nil {
+            guard let source = event.expression, let expression = parse(source) else { continue }
+            let proved = PathGuards.whenTrue(expression.root)
+            if !proved.isEmpty { eventGuards[event.name.text] = proved }
+        }
         var results: [ResultContext] = []
         results.reserveCapacity(flow.steps.count)
         for step in flow.steps {
@@ -277,8 +286,10 @@ private struct Walker {
                 walker.groupSize = group.filter { !skipped.contains($0) }.count
                 let step = walker.flow.steps[id]
                 let result = walker.context(of: step, result: results[id], event: event, derived: derived)
+                // At a `flow` step the handler runs for an outcome of that name, not for the derived event.
+                let proved = step.kind == .flow ? [] : event.flatMap { walker.eventGuards[$0] } ?? []
                 walker.checkTargets(targets, step: "*", environment: walker.base.with(result: result),
-                                    what: "the 'if' of \(handler) at step '\(step.name.text)'")
+                                    what: "the 'if' of \(handler) at step '\(step.name.text)'", guarded: proved)
             }
         }
     }
@@ -295,7 +306,8 @@ private struct Walker {
         // A list with no `if` and no `set` (the usual one) has nothing to check: no environment is made for it.
         for handler in step.on where !Self.checksNothing(handler.targets) {
             let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
-            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'")
+            let proved = step.kind == .flow ? [] : eventGuards[handler.event.text] ?? []
+            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved)
         }
         if let next = step.next, !Self.checksNothing(next) {
             let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
@@ -308,8 +320,10 @@ private struct Walker {
 
     /// A target list: each option's `if` (with what earlier options' failed `if`s prove) and `set` (with what its
     /// own `if` proves too). `what` names the `if`s in messages; it is worked out only for a list that has one.
-    mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: @autoclosure () -> String) {
-        var failed: Set<String> = []
+    /// `guarded`: the paths proved set and not null before any option is tried (a derived event's condition).
+    mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: @autoclosure () -> String,
+                               guarded: Set<String> = []) {
+        var failed = guarded
         var slot: String?
         for target in targets {
             var holds = failed

@@ -37,6 +37,21 @@ enum MaybeNullRule: Rule {
             """,
         ],
         nonTriggeringExamples: [
+            // A derived event's condition guards its handler's targets.
+            """
+            flowkit: 1
+            flow: coupon
+            start: cart
+            state: { code: string }
+            events:
+              hasCoupon: "exists(result.coupon)"
+            steps:
+              cart:
+                result: { coupon: string? }
+                on: { hasCoupon: { forward: done, set: { code: result.coupon } } }
+                next: done
+              done: { kind: finish }
+            """,
             """
             flowkit: 1
             flow: greet

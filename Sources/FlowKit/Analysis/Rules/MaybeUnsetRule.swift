@@ -77,6 +77,22 @@ enum MaybeUnsetRule: Rule {
             """,
         ],
         nonTriggeringExamples: [
+            // A derived event's condition proves the key set for its handler's targets.
+            """
+            flowkit: 1
+            flow: code
+            start: show
+            state: { code: string, shown: string }
+            events:
+              hasCode: "exists(state.code)"
+            entries:
+              withCode: { step: show, path: "/show/{code}" }
+            steps:
+              show:
+                on: { hasCode: { forward: done, set: { shown: "state.code + '!'" } } }
+                next: done
+              done: { kind: finish }
+            """,
             """
             flowkit: 1
             flow: transfer
@@ -191,19 +207,28 @@ enum MaybeUnsetRule: Rule {
         // Collects the reads of a target list and returns, per option, the keys its `if` proves set when it is
         // taken (its own `if` held and every earlier option's `if` failed); an empty list when no option has an
         // `if` (the usual list), which proves nothing for any option.
-        func collect(_ list: [Target], place: Place) -> [Set<String>] {
+        // `proved`: the keys set before any option is tried (the condition of the derived event the list handles).
+        func collect(_ list: [Target], place: Place, proved: Set<String> = []) -> [Set<String>] {
             if !list.contains(where: { $0.condition != nil }) {
                 for target in list {
-                    for assignment in target.set { collect(assignment.expression, guarded: [], place: place) }
+                    for assignment in target.set { collect(assignment.expression, guarded: proved, place: place) }
                 }
-                return []
+                return proved.isEmpty ? [] : Array(repeating: proved, count: list.count)
             }
             let guards = Guards.options(list, parse: context.memo.parse)
             for (target, guarding) in zip(list, guards) {
-                if let condition = target.condition { collect(condition, guarded: guarding.failed, place: place) }
-                for assignment in target.set { collect(assignment.expression, guarded: guarding.holds, place: place) }
+                if let condition = target.condition { collect(condition, guarded: guarding.failed.union(proved), place: place) }
+                for assignment in target.set { collect(assignment.expression, guarded: guarding.holds.union(proved), place: place) }
             }
-            return guards.map(\.holds)
+            return guards.map { $0.holds.union(proved) }
+        }
+        // A handler of a derived event runs only when the event was raised: its condition held (docs/format.md,
+        // "Guards"), so the keys it proves set are set for the handler's targets.
+        var eventKeys: [String: Set<String>] = [:]
+        for event in flow.events where eventKeys[event.name.text] == nil {
+            guard let source = event.expression, case .success(let expression) = context.memo.parse(source) else { continue }
+            let proved = Guards.whenTrue(expression.root)
+            if !proved.isEmpty { eventKeys[event.name.text] = proved }
         }
 
         // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
@@ -216,11 +241,20 @@ enum MaybeUnsetRule: Rule {
             for assignment in step.input { collect(assignment.expression, guarded: [], place: .before(step: id)) }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
-                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex))))
+                // (A `flow` step's handlers run for its nested flow's outcomes, never for a derived event.)
+                let proved = listIndex < step.on.count && step.kind != .flow ? eventKeys[step.on[listIndex].event.text] ?? [] : []
+                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: proved))
             }
             ownKnown[id] = known
         }
-        let slotKnown = graph.slotTargets.indices.map { collect(graph.slotTargets[$0], place: .slot($0)) }
+        let slotKnown = graph.slotTargets.indices.map { slot -> [Set<String>] in
+            // A `"*"` handler a `flow` step uses runs there for an outcome of that name: then it proves nothing.
+            guard let event = graph.slotEvents[slot], let proved = eventKeys[event],
+                  !steps.contains(where: { $0.kind == .flow && !$0.on.contains { $0.event.text == event } }) else {
+                return collect(graph.slotTargets[slot], place: .slot(slot))
+            }
+            return collect(graph.slotTargets[slot], place: .slot(slot), proved: proved)
+        }
         var eventIndex: [String: Int] = [:]
         for (index, event) in flow.events.enumerated() where eventIndex[event.name.text] == nil {
             eventIndex[event.name.text] = index

@@ -78,6 +78,15 @@ enum NonExhaustiveGuardsRule: Rule {
         guard let flow = context.flow else { return [] }
         let stateTypes = flow.stateTypes
         let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))
+        // A handler of a derived event runs only when the event's condition held: an assumption of its list.
+        var eventConditions: [String: FlowExpression] = [:]
+        for event in flow.events where eventConditions[event.name.text] == nil {
+            if let source = event.expression, case .success(let expression) = context.memo.parse(source) { eventConditions[event.name.text] = expression }
+        }
+        // (A `"*"` handler a `flow` step uses also runs there for an outcome of that name, with no such assumption.)
+        func flowStepsUse(_ event: String) -> Bool {
+            flow.steps.contains { $0.kind == .flow && !$0.on.contains { $0.event.text == event } }
+        }
         var findings: [Diagnostic] = []
         for step in flow.anyStepThenSteps where step.kind != .finish {
             let isAny = step.name.text == "*"
@@ -86,7 +95,7 @@ enum NonExhaustiveGuardsRule: Rule {
             let resultTypes: [String: TypeRef]? = isAny || step.kind == .flow ? nil : step.result.map { fields in
                 Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
             }
-            func check(_ targets: [Target], list: @autoclosure () -> String, explicitEvent: String?) {
+            func check(_ targets: [Target], list: @autoclosure () -> String, explicitEvent: String?, assuming proposed: FlowExpression? = nil) {
                 guard !targets.isEmpty else { return }
                 var conditions: [ExpressionNode] = []
                 var expressions: [FlowExpression] = []
@@ -96,10 +105,18 @@ enum NonExhaustiveGuardsRule: Rule {
                     expressions.append(expression)
                 }
                 // An explicit event may come without a result at a step that declares one.
-                guard let space = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes,
-                                             resultMayBeAbsent: explicitEvent != nil) else { return }
+                // An event condition beyond the decided forms is no assumption (the list is still judged without it).
+                var assuming = proposed
+                var built = assuming.flatMap { GuardSpace(conditions: conditions + [$0.root], stateTypes: stateTypes,
+                                                          resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil) }
+                if built == nil {
+                    assuming = nil
+                    built = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
+                }
+                guard let space = built else { return }
                 let failing = space.first { scope in
-                    expressions.allSatisfy { expression in
+                    if let assuming, (try? assuming.evaluateCondition(in: scope)) != true { return false }
+                    return expressions.allSatisfy { expression in
                         guard let holds = try? expression.evaluateCondition(in: scope) else { return false }
                         return !holds
                     }
@@ -117,7 +134,9 @@ enum NonExhaustiveGuardsRule: Rule {
             }
             for handler in step.on {
                 let event = handler.event.text
-                check(handler.targets, list: "on '\(event)'", explicitEvent: derived.contains(event) || step.kind == .flow ? nil : event)
+                let assumed = step.kind == .flow || (isAny && flowStepsUse(event)) ? nil : eventConditions[event]
+                check(handler.targets, list: "on '\(event)'", explicitEvent: derived.contains(event) || step.kind == .flow ? nil : event,
+                      assuming: assumed)
             }
             if let next = step.next { check(next, list: "next", explicitEvent: nil) }
         }
