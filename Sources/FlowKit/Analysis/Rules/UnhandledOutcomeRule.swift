@@ -7,7 +7,9 @@ enum UnhandledOutcomeRule: Rule {
         rationale: """
             A flow step completes with its nested flow's outcome as the event: its own handler, else the "*" \
             handler, else its 'next', else "*".next. An outcome none of these covers leaves the run stuck. The \
-            outcomes counted are those of the nested flow's reachable finish steps. (In the examples, \
+            outcomes counted are those of the finish steps a run of the nested flow reaches from where the step \
+            starts it: its 'start', and the nested entries of this flow's entries into the step (an outcome only \
+            another of its entries reaches is not required). (In the examples, \
             'child.yaml' is a flow that finishes with 'done' or 'cancelled'.)
             """,
         severity: .error,
@@ -45,17 +47,42 @@ enum UnhandledOutcomeRule: Rule {
                   case .loaded(let document, _) = workspace.nested(reference, from: context.document.file),
                   let child = document.flow, document.isWellFormed else { continue }
             if step.next != nil || flow.anyStep?.next != nil { continue }
-            let graph = FlowGraph(flow: child)
-            var outcomes: [String] = []
-            for (id, finish) in child.steps.enumerated() where finish.kind == .finish && graph.reachable[id] {
-                let outcome = finish.outcome?.text ?? finish.name.text
-                if !outcomes.contains(outcome) { outcomes.append(outcome) }
-            }
+            // The step starts the nested flow at its `start`, and at the nested entries of this flow's entries
+            // into it; outcomes only the nested flow's other entries reach never come back here.
+            let nestedEntries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
+            let outcomes = reachableOutcomes(of: child, from: nestedEntries)
             for outcome in outcomes where step.handler(for: outcome) == nil && flow.anyStep?.handler(for: outcome) == nil {
                 findings.append(context.finding(self, at: step.name.position, step: step.name.text, subject: outcome,
                                                 "nested flow '\(Identifier.display(reference))' can finish with outcome '\(outcome)', which step '\(step.name.text)' neither handles nor covers with 'next'"))
             }
         }
         return findings
+    }
+
+    /// The outcomes of the finish steps of `child` that a run reaches when it starts at `start` or at one of the
+    /// `entries` named (by forward and restart moves), in file order. (A run begun at an entry that restarts goes
+    /// to `start`, whose outcomes are counted anyway: the step starts the nested flow there whenever it is shown
+    /// by a move or the back button.)
+    static func reachableOutcomes(of child: Flow, from entries: [String]) -> [String] {
+        var reached = Set<Int>()
+        func reach(from step: Name) {
+            // The flow as if it began at `step` with no entries of its own.
+            var rooted = child
+            rooted.start = step
+            rooted.entries = []
+            let graph = FlowGraph(flow: rooted)
+            for (id, reachable) in graph.reachable.enumerated() where reachable { reached.insert(id) }
+        }
+        reach(from: child.start)
+        for name in Set(entries).sorted() {
+            guard let entry = child.entries.first(where: { $0.name.text == name }) else { continue }
+            reach(from: entry.step)
+        }
+        var outcomes: [String] = []
+        for (id, finish) in child.steps.enumerated() where finish.kind == .finish && reached.contains(id) {
+            let outcome = finish.outcome?.text ?? finish.name.text
+            if !outcomes.contains(outcome) { outcomes.append(outcome) }
+        }
+        return outcomes
     }
 }
