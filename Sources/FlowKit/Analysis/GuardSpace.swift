@@ -35,6 +35,13 @@ struct GuardSpace {
 
     /// The most combinations decided; more and nothing is decided (the finding is left out, never guessed).
     static let maxValuations = 4_096
+    /// The most evaluations of conditions one rule spends on one file (combinations times conditions, each list
+    /// or question charged in full before it is searched): about a second on a slow machine. Past it, the rest
+    /// is not decided, and the rule says so once.
+    static let fileBudget = 1 << 20
+
+    /// The number of combinations a search may try.
+    private(set) var combinations = 1
 
     private(set) var variables: [Variable] = []
     /// Whether the conditions may be evaluated without a result (an explicit event at a step with `result`).
@@ -71,6 +78,7 @@ struct GuardSpace {
             if count > Self.maxValuations { return nil }
         }
         if self.resultMayBeAbsent && count * 2 > Self.maxValuations { return nil }
+        combinations = self.resultMayBeAbsent ? count * 2 : count
     }
 
     // MARK: - The decided forms

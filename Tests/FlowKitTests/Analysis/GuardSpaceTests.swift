@@ -131,3 +131,32 @@ struct GuardSpaceTests {
         #expect(GuardSpace(conditions: conditions, stateTypes: types, resultTypes: nil, resultMayBeAbsent: false) == nil)
     }
 }
+
+/// A flow of many distinct guarded lists costs a bounded number of evaluations, and says what it did not judge.
+@Suite("Deciding guards: the budget")
+struct GuardBudgetTests {
+    @Test func pastTheBudgetListsAreNotJudgedAndOneFindingSaysSo() throws {
+        var lines = ["flowkit: 1", "flow: big", "start: s0", "steps:"]
+        let count = 400
+        for i in 0..<count {
+            let next = i + 1 < count ? "s\(i + 1)" : "done"
+            let a = "result.v == 'a' && result.n > \(i) && result.w == 'p'"
+            let b = "result.v == 'b' || result.n < -\(i) || result.m > 7"
+            let c = "result.m in [1, 2, 3] && result.v != 'c'"
+            lines.append("  s\(i):")
+            lines.append("    result: { v: [a, b, c, d, e, f, g, h], n: int, m: int, w: [p, q, r] }")
+            lines.append("    next:")
+            for condition in [a, b, c, "!(\(a)) && !(\(b)) && !(\(c))"] { lines.append("      - { forward: \(next), if: \"\(condition)\" }") }
+        }
+        lines.append("  done: { kind: finish }")
+        let document = FlowLoader.load(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), file: "big.yaml")
+        let findings = Linter.lint(document).filter { $0.rule == .nonExhaustiveGuards }
+        // Every list is exhaustive: the only finding says how many were not judged.
+        #expect(findings.count == 1, "\(findings.prefix(3).map(\.message))")
+        let message = try #require(findings.first?.message)
+        #expect(message.hasSuffix("guarded target lists were not judged: deciding them would take more than 1048576 evaluations of their guards in one flow"))
+        #expect(findings.first?.position == SourcePosition(line: 3, column: 8))
+        let unjudged = Int(message.prefix { $0.isNumber }) ?? 0
+        #expect(unjudged > 0 && unjudged < count, "\(unjudged) of \(count) not judged")
+    }
+}

@@ -134,7 +134,7 @@ struct MaybeUnsetRuleTests {
             flow: t
             start: a
             state: { k: int, o: "int?" }
-            events: { e1: null, e2: null, e3: null, e4: null, e5: null, e6: null, e7: null }
+            events: { e1: null, e2: null, e3: null, e4: null, e5: null, e6: null, e7: null, e8: null }
             steps:
               a:
                 on:
@@ -145,6 +145,7 @@ struct MaybeUnsetRuleTests {
                   e5: { forward: done, if: "exists(state.k) ? false : ↓state.k > 1" }
                   e6: { forward: done, if: "exists(state.k) || ↓state.k > 1" }
                   e7: { forward: done, if: "!(exists(state.o) && exists(state.k)) || state.k > 1" }
+                  e8: { forward: done, set: { k: 1 } }
                 next: done
               done: { kind: finish }
             """, rule: MaybeUnsetRule.self)
@@ -241,7 +242,7 @@ struct MaybeUnsetRuleTests {
                 kind: flow
                 flow: card.yaml
                 input: { total: "↓state.amount" }
-                set: { receipt: result.id }
+                set: { receipt: result.id, amount: 1 }
                 next: { forward: done, if: "state.receipt != ''" }
               done: { kind: finish }
             """, rule: MaybeUnsetRule.self)
@@ -288,7 +289,7 @@ struct MaybeUnsetRuleTests {
         var text = "flowkit: 1\nflow: t\nstart: a\nstate:\n"
         for i in 0..<30_000 { text += "  k\(i): int\n" }
         text += "steps:\n  a: { result: { v: int }, set: { k7: result.v }, next: b }\n"
-        text += "  b: { next: { forward: done, if: \"state.k7 > 0 && ↓state.k29999 > 0\" } }\n  done: { kind: finish }\n"
+        text += "  b: { next: { forward: done, if: \"state.k7 > 0 && ↓state.k29999 > 0\", set: { k29999: 1 } } }\n  done: { kind: finish }\n"
         let findings = markedFindings(text, rule: MaybeUnsetRule.self)
         #expect(findings == ["warning b: step 'b' reads 'k29999', which is not set on every path to it (not on the path 'a' -> 'b')"])
     }

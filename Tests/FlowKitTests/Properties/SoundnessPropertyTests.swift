@@ -485,6 +485,26 @@ enum Soundness {
         return sites
     }
 
+    /// The state keys whose `state.k` paths start at `position` in `flow`'s expressions (several when the position
+    /// is the start of a value whose columns cannot be told apart, such as quoted text with escapes).
+    static func stateKeys(readAt position: SourcePosition, in flow: Flow) -> Set<String> {
+        var keys = Set<String>()
+        var sources: [ExpressionSource] = flow.events.compactMap(\.expression)
+        for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+            sources += step.set.map(\.expression) + step.input.map(\.expression)
+            for list in step.on.map(\.targets) + (step.next.map { [$0] } ?? []) {
+                for target in list { sources += (target.condition.map { [$0] } ?? []) + target.set.map(\.expression) }
+            }
+        }
+        for source in sources where source.position.line == position.line {
+            guard case .success(let expression) = ExpressionParser.parse(source) else { continue }
+            for path in expression.paths where path.root == .state && source.position(ofOffset: path.span.start) == position {
+                if let key = path.keys.first { keys.insert(key) }
+            }
+        }
+        return keys
+    }
+
     /// Where a run error happened, for summaries: the expression slot (`step set`, `if`, `derived event`, …),
     /// or `a move` for errors without a position; `(nested)` when inside a nested flow.
     static func place(of error: RunError, prepared: Prepared) -> String {
@@ -532,6 +552,12 @@ enum Soundness {
         }
         let exact = candidates.filter { $0.position == position && stepFits($0) }
         if !exact.isEmpty { return (.exact, exact) }
+        // A key nothing sets gets one finding, at its declaration, about the key (no step): every read of it fails.
+        if kind == .unsetStateKey, let flow = prepared.flows[file] {
+            let keys = stateKeys(readAt: position, in: flow)
+            let declared = candidates.filter { $0.step == nil && $0.subject.map(keys.contains) == true }
+            if !declared.isEmpty { return (.exact, declared) }
+        }
         if let site {
             let inside = candidates.filter { $0.position.line == site.line && site.columns.contains($0.position.column) && stepFits($0) }
             if !inside.isEmpty { return (.sameExpression, inside) }

@@ -24,6 +24,17 @@ enum MaybeUnsetRule: Rule {
             """,
         severity: .warning,
         triggeringExamples: [
+            // A key nothing sets: one finding at its declaration, whatever the number of reads.
+            """
+            flowkit: 1
+            flow: limits
+            start: a
+            state: { ↓limit: int, total: int }
+            steps:
+              a: { result: { n: int }, set: { total: "result.n + state.limit" }, next: b }
+              b: { next: { forward: c, set: { total: "state.limit" } } }
+              c: { kind: finish }
+            """,
             """
             flowkit: 1
             flow: transfer
@@ -405,7 +416,44 @@ enum MaybeUnsetRule: Rule {
                 findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, subject: name, message))
             }
         }
-        return findings + nested
+        return neverSet(findings, flow: flow, context: context) + nested
+    }
+
+    /// One finding for a key that nothing sets (no step's or target's `set`, no input, no path parameter), at its
+    /// declaration, in place of one at each read: every read of it fails, and the fix is in one place
+    /// (docs/format.md, `maybe_unset`).
+    static func neverSet(_ findings: [Diagnostic], flow: Flow, context: LintContext) -> [Diagnostic] {
+        guard !findings.isEmpty else { return findings }
+        var written = Set(flow.inputs.map(\.text))
+        for entry in flow.entries where entry.nestedEntry == nil { written.formUnion(EntryPath.parameters(entry.path)) }
+        for step in flow.anyStepThenSteps {
+            for assignment in step.set { written.insert(assignment.key.text) }
+            StepGraph.forEachTargetList(of: step) { _, list in
+                for target in list { for assignment in target.set { written.insert(assignment.key.text) } }
+            }
+        }
+        var reads: [String: [Diagnostic]] = [:]
+        for finding in findings {
+            if let key = finding.subject, !written.contains(key) { reads[key, default: []].append(finding) }
+        }
+        guard !reads.isEmpty else { return findings }
+        var result = findings.filter { finding in finding.subject.map { reads[$0] == nil } ?? true }
+        for (key, found) in reads.sorted(by: { $0.key < $1.key }) {
+            guard let declaration = flow.state.first(where: { $0.name.text == key }) else {
+                result += found
+                continue
+            }
+            var steps: [String] = []
+            for finding in found.sorted(by: { $0.position < $1.position }) {
+                if let step = finding.step, !steps.contains(step) { steps.append(step) }
+            }
+            let shown = steps.prefix(5).map { "'\(Identifier.display($0))'" }
+            let at = steps.count > 5 ? shown.joined(separator: ", ") + " and \(steps.count - 5) more" : GuardSpace.list(shown)
+            result.append(context.finding(self, at: declaration.name.position, subject: key,
+                                          "'\(Identifier.display(key))' is never set: no 'set' writes it, and it is neither an input nor a path parameter, "
+                                          + "so every read of it fails (read at \(at)); set it, or declare it in 'inputs' if the host provides it"))
+        }
+        return result
     }
 
     /// Reads of `result.K` at `flow` steps where the nested flow may finish without the non-optional key `K`: its

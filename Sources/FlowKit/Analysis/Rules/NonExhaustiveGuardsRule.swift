@@ -88,6 +88,11 @@ enum NonExhaustiveGuardsRule: Rule {
             flow.steps.contains { $0.kind == .flow && !$0.on.contains { $0.event.text == event } }
         }
         var findings: [Diagnostic] = []
+        // Lists written alike (the same guards over the same result shape) are decided once: the first failing
+        // combination in words, or nil when the guards cover every value.
+        var decided: [String: String?] = [:]
+        var budget = GuardSpace.fileBudget
+        var unjudged = 0
         for step in flow.anyStepThenSteps where step.kind != .finish {
             let isAny = step.name.text == "*"
             // The result the lists read: the step's declared one (not `"*"`'s, shared by every step, nor a `flow`
@@ -96,7 +101,7 @@ enum NonExhaustiveGuardsRule: Rule {
                 Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
             }
             func check(_ targets: [Target], list: @autoclosure () -> String, explicitEvent: String?, assuming proposed: FlowExpression? = nil) {
-                guard !targets.isEmpty else { return }
+                guard !targets.isEmpty, targets.allSatisfy({ $0.condition != nil }) else { return }
                 var conditions: [ExpressionNode] = []
                 var expressions: [FlowExpression] = []
                 for target in targets {
@@ -105,6 +110,25 @@ enum NonExhaustiveGuardsRule: Rule {
                     expressions.append(expression)
                 }
                 // An explicit event may come without a result at a step that declares one.
+                let owner = isAny ? "'\"*\"'" : "step '\(step.name.text)'"
+                let signature = expressions.map(\.source.text).joined(separator: "\u{0}") + "\u{1}" + (proposed?.source.text ?? "")
+                    + "\u{1}" + (explicitEvent.map { "event " + $0 } ?? "") + "\u{1}"
+                    + (resultTypes.map { types in types.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",") } ?? "-")
+                let when: String
+                if let known = decided[signature] {
+                    guard let known else { return }
+                    when = known
+                } else {
+                    guard let found = search() else { return }
+                    when = found
+                }
+                let values = when.isEmpty ? "no option's 'if' ever holds" : "no option's 'if' holds when \(when)"
+                findings.append(context.finding(self, at: expressions[0].source.position, step: step.name.text, subject: list(),
+                                                "\(list()) of \(owner): \(values); add a fallback (an option without 'if') or a guard for it"))
+
+                /// The first failing combination in words, recorded for the lists written alike; nil when there is
+                /// none, or the list is not decided.
+                func search() -> String? {
                 // An event condition beyond the decided forms is no assumption (the list is still judged without it).
                 var assuming = proposed
                 var built = assuming.flatMap { GuardSpace(conditions: conditions + [$0.root], stateTypes: stateTypes,
@@ -113,7 +137,13 @@ enum NonExhaustiveGuardsRule: Rule {
                     assuming = nil
                     built = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
                 }
-                guard let space = built else { return }
+                guard let space = built else { return nil }
+                let cost = space.combinations * (conditions.count + (assuming == nil ? 0 : 1))
+                guard cost <= budget else {
+                    unjudged += 1
+                    return nil
+                }
+                budget -= cost
                 let failing = space.first { scope in
                     if let assuming, (try? assuming.evaluateCondition(in: scope)) != true { return false }
                     return expressions.allSatisfy { expression in
@@ -121,16 +151,18 @@ enum NonExhaustiveGuardsRule: Rule {
                         return !holds
                     }
                 }
-                guard let valuation = failing else { return }
-                let owner = isAny ? "'\"*\"'" : "step '\(step.name.text)'"
+                guard let valuation = failing else {
+                    decided[signature] = .some(nil)
+                    return nil
+                }
                 var when = space.describe(valuation)
                 if !valuation.hasResult, let event = explicitEvent {
-                    let withoutResult = "\(owner) completes with event '\(event)' and no result"
+                    let withoutResult = "the step completes with event '\(event)' and no result"
                     when = when.isEmpty ? withoutResult : withoutResult + ", and " + when
                 }
-                let values = when.isEmpty ? "no option's 'if' ever holds" : "no option's 'if' holds when \(when)"
-                findings.append(context.finding(self, at: expressions[0].source.position, step: step.name.text, subject: list(),
-                                                "\(list()) of \(owner): \(values); add a fallback (an option without 'if') or a guard for it"))
+                decided[signature] = .some(when)
+                return when
+                }
             }
             for handler in step.on {
                 let event = handler.event.text
@@ -139,6 +171,11 @@ enum NonExhaustiveGuardsRule: Rule {
                       assuming: assumed)
             }
             if let next = step.next { check(next, list: "next", explicitEvent: nil) }
+        }
+        if unjudged > 0 {
+            findings.append(context.finding(self, at: flow.start.position,
+                                            "\(unjudged) guarded target list\(unjudged == 1 ? " was" : "s were") not judged: deciding them would take more than "
+                                            + "\(GuardSpace.fileBudget) evaluations of their guards in one flow"))
         }
         return findings
     }

@@ -78,6 +78,8 @@ enum ShadowedEventRule: Rule {
         // For each event: the steps that evaluate it, and those where it is shadowed (with the earlier events).
         var evaluatedAt: [Int: [String]] = [:]
         var shadowedAt: [Int: [(step: Step, earlier: [Int])]] = [:]
+        var budget = GuardSpace.fileBudget
+        var unjudged = 0
         for step in flow.steps where step.kind != .flow && step.kind != .finish {
             let own = Set(step.on.map(\.event.text))
             let evaluated = derived.filter { own.contains(flow.events[$0.index].name.text) || anyHandled.contains(flow.events[$0.index].name.text) }
@@ -90,7 +92,7 @@ enum ShadowedEventRule: Rule {
             }
             let key = evaluated.map { String($0.index) }.joined(separator: ",") + "|"
                 + (step.result.map { fields in fields.map { "\($0.name.text):\($0.type)" }.joined(separator: ",") } ?? "-")
-            let shadows = memo[key] ?? shadows(evaluated, stateTypes: stateTypes, resultTypes: resultTypes)
+            let shadows = memo[key] ?? shadows(evaluated, stateTypes: stateTypes, resultTypes: resultTypes, budget: &budget, unjudged: &unjudged)
             memo[key] = shadows
             for event in evaluated { evaluatedAt[event.index, default: []].append(step.name.text) }
             for shadow in shadows { shadowedAt[shadow.event, default: []].append((step, shadow.earlier)) }
@@ -123,19 +125,31 @@ enum ShadowedEventRule: Rule {
                                                 "derived event '\(name)' is never raised: at every step that handles it, \(instead(earlier))"))
             }
         }
+        if unjudged > 0 {
+            findings.append(context.finding(self, at: flow.start.position,
+                                            "\(unjudged) derived event\(unjudged == 1 ? " was" : "s were") not judged at some step: deciding them would take more than "
+                                            + "\(GuardSpace.fileBudget) evaluations of their conditions in one flow"))
+        }
         return findings
     }
 
     /// The events of `evaluated` (in declaration order) that are never raised when evaluated in that order, where
     /// the conditions are decided.
     static func shadows(_ evaluated: [(index: Int, expression: FlowExpression)], stateTypes: [String: TypeRef],
-                        resultTypes: [String: TypeRef]?) -> [Shadow] {
+                        resultTypes: [String: TypeRef]?, budget: inout Int, unjudged: inout Int) -> [Shadow] {
         var found: [Shadow] = []
         for position in 1..<evaluated.count {
             let candidate = evaluated[position].expression
             let earlier = evaluated[..<position]
             guard let space = GuardSpace(conditions: evaluated[...position].map(\.expression.root), stateTypes: stateTypes,
                                          resultTypes: resultTypes, resultMayBeAbsent: false) else { continue }
+            // Up to three searches (raised, holds at all, the events that hold with it), each evaluating every condition.
+            let cost = space.combinations * (position + 1) * 3
+            guard cost <= budget else {
+                unjudged += 1
+                continue
+            }
+            budget -= cost
             func holds(_ expression: FlowExpression, _ scope: EvaluationScope) -> Bool {
                 (try? expression.evaluateCondition(in: scope)) == true
             }
