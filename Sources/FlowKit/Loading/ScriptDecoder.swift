@@ -111,6 +111,7 @@ public struct ScriptDecoder {
                 var event: Name?
                 var result: [String: Value]?
                 var back = false
+                var positions: ScriptStep.ResultPositions?
                 if entry.value.entries != nil {
                     checkKeys(entry.value, ["event", "result", "back"], in: "step '\(entry.key)'")
                     if let backNode = entry.value["back"] {
@@ -129,16 +130,18 @@ public struct ScriptDecoder {
                         }
                     }
                     if let resultNode = entry.value["result"] {
-                        if resultNode.entries == nil {
-                            report("'result' must be a mapping of result keys to values", at: resultNode.position)
-                        } else {
+                        if let keys = resultNode.entries {
                             result = values(resultNode, what: "'result'")
+                            positions = ScriptStep.ResultPositions(result: resultNode.position, keys: Dictionary(
+                                keys.map { ($0.key, (key: $0.keyPosition, value: $0.value.position)) }, uniquingKeysWith: { first, _ in first }))
+                        } else {
+                            report("'result' must be a mapping of result keys to values", at: resultNode.position)
                         }
                     }
                 } else if entry.value.scalar?.kind != .null {
                     report("step '\(entry.key)' completes with a mapping of 'event' and 'result' (or {})", at: entry.value.position)
                 }
-                steps.append(ScriptStep(step: Name(entry.key, at: entry.keyPosition), event: event, result: result, back: back))
+                steps.append(ScriptStep(step: Name(entry.key, at: entry.keyPosition), event: event, result: result, back: back, resultPositions: positions))
             }
         }
         var expect: Expectation?

@@ -61,13 +61,30 @@ public struct ScriptStep: Sendable {
     public var result: [String: Value]?
     /// Whether the step is left with the back button (`{ back: true }`) rather than completed.
     public var back: Bool
+    /// Where the `result` mapping and each of its keys were written, for findings about the result's values.
+    public var resultPositions: ResultPositions?
+
+    /// Where a script step's `result` and its keys were written.
+    public struct ResultPositions: Sendable {
+        /// Where the `result` mapping starts.
+        public var result: SourcePosition
+        /// Where each key was written, and where its value starts.
+        public var keys: [String: (key: SourcePosition, value: SourcePosition)]
+
+        /// Creates the positions of a result.
+        public init(result: SourcePosition, keys: [String: (key: SourcePosition, value: SourcePosition)]) {
+            self.result = result
+            self.keys = keys
+        }
+    }
 
     /// Creates a script step.
-    public init(step: Name, event: Name?, result: [String: Value]?, back: Bool = false) {
+    public init(step: Name, event: Name?, result: [String: Value]?, back: Bool = false, resultPositions: ResultPositions? = nil) {
         self.step = step
         self.event = event
         self.result = result
         self.back = back
+        self.resultPositions = resultPositions
     }
 }
 

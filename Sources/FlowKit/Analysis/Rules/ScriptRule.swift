@@ -57,29 +57,52 @@ enum ScriptRule: Rule {
         return findings
     }
 
-    /// Findings for every name the script uses that the flow does not have.
+    /// Findings for every name the script uses that the flow (or a nested flow, for qualified names) does not
+    /// have, and for every completion the engine would refuse before any run: an event a step cannot raise, a
+    /// result where none is declared or none where one is, and a result that does not fit the declared shape.
     static func names(in script: Script, against flow: Flow, context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        let steps = flow.steps.map(\.name.text)
-        let stepSet = Set(steps)
-        let nestedSteps = Set(flow.steps.filter { $0.kind == .flow }.map(\.name.text))
-        let events = Set(flow.events.map(\.name.text))
-        let outcomes = Set(flow.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text })
         let stateKeys = flow.state.map(\.name.text)
-        func checkStep(_ name: Name) {
-            let top = name.text.split(separator: "/", maxSplits: 1).first.map(String.init) ?? name.text
-            if name.text.contains("/") {
-                if !nestedSteps.contains(top) {
-                    findings.append(context.finding(self, at: name.position, "'\(top)' in '\(name.text)' is not a nested flow step of the flow"))
-                }
-            } else if !stepSet.contains(name.text) {
-                findings.append(context.finding(self, at: name.position, "step '\(name.text)' is not in the flow\(Suggestions.didYouMean(name.text, in: steps))"))
-            }
+        let outcomes = Set(flow.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text })
+        // The nested flows a qualified name goes through, loaded once each (relative to the flow that names them,
+        // never outside the top flow's folder, as a run reads them).
+        let root = (flow.file as NSString).deletingLastPathComponent
+        var nested: [String: Flow?] = [:]
+        func child(of step: Step, in parent: Flow) -> Flow? {
+            guard let reference = step.flowPath else { return nil }
+            guard let file = try? FileFlowResolver.locate(reference, from: parent.file, root: root.isEmpty ? "." : root) else { return nil }
+            if let known = nested[file] { return known }
+            let document = try? FlowLoader.load(path: file)
+            let loaded = document.flatMap { $0.isWellFormed ? $0.flow : nil }
+            nested[file] = .some(loaded)
+            return loaded
         }
-        func checkState(_ key: Name) {
-            if !stateKeys.contains(key.text) {
-                findings.append(context.finding(self, at: key.position, "state key '\(key.text)' is not declared in the flow\(Suggestions.didYouMean(key.text, in: stateKeys))"))
+        /// The flow and step a (possibly qualified) step name means, or nil after reporting why not (nil without a
+        /// finding when a nested flow cannot be loaded: the flow's own lint reports that).
+        func resolve(_ name: Name) -> (flow: Flow, step: Step)? {
+            let parts = name.text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            var current = flow
+            var prefix: [String] = []
+            for (index, part) in parts.enumerated() {
+                let names = current.steps.map(\.name.text)
+                let place = prefix.isEmpty ? "the flow" : "the nested flow of '\(prefix.joined(separator: "/"))'"
+                guard let step = current.step(named: part) else {
+                    let problem = parts.count > 1 ? "'\(Identifier.display(part))' in '\(Identifier.display(name.text))' is not a step of \(place)"
+                        : "step '\(Identifier.display(part))' is not in the flow"
+                    findings.append(context.finding(self, at: name.position, problem + Suggestions.didYouMean(part, in: names)))
+                    return nil
+                }
+                if index == parts.count - 1 { return (current, step) }
+                guard step.kind == .flow else {
+                    findings.append(context.finding(self, at: name.position,
+                                                    "'\(Identifier.display(part))' in '\(Identifier.display(name.text))' is not a nested flow step of \(place)"))
+                    return nil
+                }
+                guard let next = child(of: step, in: current) else { return nil }
+                prefix.append(part)
+                current = next
             }
+            return nil
         }
         for scenario in script.scenarios {
             if case .entry(let entry, _, _) = scenario.start, !flow.entries.contains(where: { $0.name.text == entry.text }) {
@@ -95,30 +118,73 @@ enum ScriptRule: Rule {
                                                     "scenario '\(Identifier.display(scenario.name))' starts at 'start' without the input '\(input)', which the flow requires; give it in 'start: { state: … }'"))
                 }
             }
-            let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))
-            for item in scenario.steps where !item.step.text.contains("/") && !item.back {
-                if let event = item.event, derived.contains(event.text) {
-                    findings.append(context.finding(self, at: event.position, "event '\(event.text)' is derived from its expression; a step cannot raise it"))
+            for item in scenario.steps {
+                let resolved = resolve(item.step)
+                guard !item.back else { continue }
+                // A step that is not found still has its event checked, at the level its name is in.
+                let level = resolved?.flow ?? (item.step.text.contains("/") ? nil : flow)
+                if let level, let event = item.event {
+                    let events = level.events.map(\.name.text)
+                    if !events.contains(event.text) {
+                        findings.append(context.finding(self, at: event.position, "event '\(event.text)' is not declared in \(level.file == flow.file ? "the flow" : "the nested flow of step '\(item.step.text)'")\(Suggestions.didYouMean(event.text, in: events.sorted()))"))
+                    } else if level.events.contains(where: { $0.name.text == event.text && $0.expression != nil }) {
+                        findings.append(context.finding(self, at: event.position, "event '\(event.text)' is derived from its expression; a step cannot raise it"))
+                    }
                 }
-                guard let step = flow.step(named: item.step.text), step.kind != .flow, step.kind != .finish else { continue }
+                guard let step = resolved?.step, step.kind != .flow, step.kind != .finish else { continue }
                 if step.result == nil && item.result != nil {
                     findings.append(context.finding(self, at: item.step.position, "step '\(item.step.text)' declares no 'result', so it cannot complete with one"))
                 } else if step.result != nil && item.result == nil && item.event == nil {
                     findings.append(context.finding(self, at: item.step.position, "step '\(item.step.text)' declares a 'result': complete it with a 'result' or an 'event'"))
-                }
-            }
-            for item in scenario.steps {
-                checkStep(item.step)
-                if let event = item.event, !item.step.text.contains("/"), !events.contains(event.text) {
-                    findings.append(context.finding(self, at: event.position, "event '\(event.text)' is not declared in the flow\(Suggestions.didYouMean(event.text, in: events.sorted()))"))
+                } else if let fields = step.result, let result = item.result {
+                    findings += resultFindings(result, fields: fields, item: item, context: context)
                 }
             }
             if let expect = scenario.expect {
-                for name in expect.path ?? [] { checkStep(name) }
+                for name in expect.path ?? [] { _ = resolve(name) }
                 if let outcome = expect.outcome, !outcomes.contains(outcome.text) {
                     findings.append(context.finding(self, at: outcome.position, "outcome '\(outcome.text)' is not an outcome of the flow\(Suggestions.didYouMean(outcome.text, in: outcomes.sorted()))"))
                 }
-                for (key, _) in expect.state { checkState(key) }
+                for (key, _) in expect.state where !stateKeys.contains(key.text) {
+                    findings.append(context.finding(self, at: key.position, "state key '\(key.text)' is not declared in the flow\(Suggestions.didYouMean(key.text, in: stateKeys))"))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// What the engine would refuse in a script step's result, before any run (docs/format.md, "Simulation
+    /// scripts"): a key the step does not declare (with did-you-mean), a non-optional key left out, a value that
+    /// does not fit its key's type (an enum value that does not exist, text for an int, a number that is not finite).
+    static func resultFindings(_ result: [String: Value], fields: [Field], item: ScriptStep, context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        let types = Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let declared = fields.map(\.name.text)
+        let step = Identifier.display(item.step.text)
+        let resultPosition = item.resultPositions?.result ?? item.step.position
+        for key in result.keys.sorted() where types[key] == nil {
+            findings.append(context.finding(self, at: item.resultPositions?.keys[key]?.key ?? resultPosition,
+                                            "the result of step '\(step)' has an unknown key '\(Identifier.display(key))'\(Suggestions.didYouMean(key, in: declared))"))
+        }
+        for field in fields {
+            let key = field.name.text
+            guard let value = result[key] else {
+                // A key written with a value that is no flow value (a list) was reported where it was read.
+                if !field.type.optional && item.resultPositions?.keys[key] == nil {
+                    findings.append(context.finding(self, at: resultPosition, "the result of step '\(step)' is missing the key '\(key)'"))
+                }
+                continue
+            }
+            let at = item.resultPositions?.keys[key]?.value ?? resultPosition
+            if let (inner, number) = FlowRun.firstNonFinite(in: [key: value]) {
+                let place = inner == key ? "" : " ('\(Identifier.display(inner))')"
+                findings.append(context.finding(self, at: at, "the result of step '\(step)', key '\(key)'\(place): expected a finite number, found \(number)"))
+            } else if case .failure(let mismatch) = TypeCheck.coerce(value, to: field.type) {
+                var message = "the result of step '\(step)', key '\(key)': \(mismatch.message)"
+                if case .enumeration(let cases) = field.type.base, case .string(let text) = value, !cases.contains(text) {
+                    message += Suggestions.didYouMean(text, in: cases)
+                }
+                findings.append(context.finding(self, at: at, message))
             }
         }
         return findings
