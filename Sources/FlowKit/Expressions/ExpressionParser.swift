@@ -58,7 +58,17 @@ enum ExpressionParser {
             throw ExpressionParseError(message: "the expression is longer than \(maxLength) characters", offset: maxLength)
         }
         var parser = Parser(scalars: scalars)
-        return try parser.parseAll()
+        do {
+            return try parser.parseAll()
+        } catch {
+            // A quoted value that is one bare word: the file's quotes were taken for the expression's own.
+            let word = String(source.text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            if source.quoted, Identifier.isValid(word), error.message.hasPrefix("unknown name '\(word)'") {
+                throw ExpressionParseError(message: "unknown name '\(word)': the quotes around the value belong to the file, not to the expression; "
+                                           + "text in an expression has quotes of its own: \"'\(word)'\"", offset: error.offset)
+            }
+            throw error
+        }
     }
 }
 

@@ -199,6 +199,17 @@ struct FlowDecoder {
                 if entry.key == "*" {
                     anyStep = decoder.anyStep(entry)
                 } else if let stepName = decoder.checkedName(entry.key, at: entry.keyPosition, "step name") {
+                    // A step's key (`next: b`) written as a step of its own was indented under the wrong parent: the
+                    // step above it.
+                    // (A mapping with none of a step's keys, such as `on: { retry: b }`, is one too.)
+                    let body = entry.value.entries.map { keys in !keys.contains { Self.stepKeys.contains($0.key) } && !keys.isEmpty }
+                        ?? !(entry.value.scalar.map { $0.kind == .null && !$0.quoted } ?? false)
+                    if Self.stepKeys.contains(entry.key), body, index > 0, entries[index - 1].key != "*" {
+                        decoder.report("'\(entry.key)' is a key of a step, but here it is a step of its own; is it indented under the wrong parent "
+                                       + "(step '\(Identifier.display(entries[index - 1].key))', above it)?", at: entry.keyPosition, step: entry.key)
+                        steps.append(Step(name: stepName))
+                        continue
+                    }
                     steps.append(decoder.step(stepName, entry.value))
                 }
             }
@@ -222,11 +233,23 @@ struct FlowDecoder {
         var fields: [Field] = []
         for entry in entries {
             guard let key = checkedName(entry.key, at: entry.keyPosition, "key name", step: step) else { continue }
+            // A step's key (`next: b`) that ended up among the types was indented under the wrong parent.
+            if Self.stepKeys.contains(entry.key), entry.key != "title", entry.key != "description",
+               let scalar = entry.value.scalar, !Self.isType(scalar.text) {
+                report("'\(entry.key)' is a key of a step, not a key with a type ('\(Identifier.display(scalar.text))' is no type); "
+                       + "is it indented under the wrong parent?", at: entry.keyPosition, step: step)
+                continue
+            }
             if let type = type(entry.value, allowObjects: allowObjects, step: step) {
                 fields.append(Field(name: key, type: type))
             }
         }
         return fields
+    }
+
+    /// Whether `text` names a scalar type (`int`, `string?`).
+    static func isType(_ text: String) -> Bool {
+        typeNames.contains(text.hasSuffix("?") ? String(text.dropLast()) : text)
     }
 
     private mutating func type(_ node: Node, allowObjects: Bool, step: String?) -> TypeRef? {

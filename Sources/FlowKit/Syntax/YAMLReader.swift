@@ -398,12 +398,18 @@ private struct Composer {
             let contextPosition = SourcePosition(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
             var subject = context
             for prefix in ["while parsing ", "while scanning "] where subject.hasPrefix(prefix) {
-                subject = "in the " + subject.dropFirst(prefix.count).replacingOccurrences(of: "a ", with: "", options: .anchored) + " that starts"
+                var rest = String(subject.dropFirst(prefix.count))
+                for article in ["an ", "a "] where rest.hasPrefix(article) { rest = String(rest.dropFirst(article.count)) }
+                subject = "in the " + rest + " that starts"
             }
             message = "\(problem) (\(subject) at line \(contextPosition.line), column \(contextPosition.column))"
         }
         if problem.hasPrefix("found character that cannot start any token"), characterIsTab(at: position) {
             message = "a tab cannot indent YAML; use spaces"
+        }
+        if let hint = YAMLHints.hint(problem: problem, context: parser.context.map { String(cString: $0) },
+                                     line: lineText(at: position), contextLine: lineText(at: SourcePosition(line: Int(parser.context_mark.line) + 1, column: 1))) {
+            message += "; " + hint
         }
         if problem.contains("Maximum nesting level") {
             // libyaml scans ahead over the brackets and stops at its own limit (1,000 levels), far from ours.
@@ -445,6 +451,19 @@ private struct Composer {
             index += 1
         }
         return nil
+    }
+
+    /// The text of the line `position` is on (without its line break), or "" past the end.
+    func lineText(at position: SourcePosition) -> String {
+        var line = 1
+        var index = 0
+        while index < bytes.count, line < position.line {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+        }
+        var end = index
+        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
     }
 
     /// Whether the character at `position` is a tab.
