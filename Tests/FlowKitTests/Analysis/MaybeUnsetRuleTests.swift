@@ -561,3 +561,49 @@ struct NestedOutcomeTests {
         ])
     }
 }
+
+/// One cause, one finding (issue 28, item 9): a read that every evaluation makes counts as setting the key for
+/// what follows, so a key unset on one path is reported at its first read, naming the later ones.
+@Suite("maybe_unset: one cause, one finding")
+struct MaybeUnsetCascadeTests {
+    static func findings(_ yaml: String) -> [Diagnostic] {
+        Linter.lint(FlowLoader.load(bytes: Array(yaml.utf8), file: "t.yaml")).filter { $0.rule == .maybeUnset }
+    }
+
+    static let head = "flowkit: 1\nflow: t\nstart: a\nstate: { limit: int, total: int, x: int }\ninputs: [x]\nevents: { skip: }\nsteps:\n"
+        + "  a: { result: { n: int }, set: { limit: result.n }, on: { skip: b }, next: b }\n"
+
+    @Test func laterReadsAreNamedNotReported() {
+        let found = Self.findings(Self.head + """
+              b: { result: { n: int }, set: { total: "state.limit + result.n" }, next: c }
+              c: { next: [{ forward: d, if: "state.limit > 3" }, d] }
+              d: { next: { forward: e, set: { total: "state.limit" } } }
+              e: { kind: finish }
+
+            """)
+        #expect(found.count == 1)
+        #expect(found.first?.step == "b")
+        #expect(found.first?.message.hasSuffix("; also read at 'c' and 'd', after a read of it that fails first") == true, "\(found.map(\.message))")
+    }
+
+    @Test func aReadThatMayBeSkippedCoversNothing() {
+        // `state.x > 5 && state.limit > 3` reads 'limit' only when x > 5: the read at 'd' can still fail first.
+        let found = Self.findings(Self.head + """
+              b: { next: [{ forward: d, if: "state.x > 5 && state.limit > 3" }, d] }
+              d: { next: { forward: e, set: { total: "state.limit" } } }
+              e: { kind: finish }
+
+            """)
+        #expect(found.map(\.step) == ["b", "d"], "\(found.map(\.message))")
+        #expect(found.allSatisfy { !$0.message.contains("also read at") })
+    }
+
+    @Test func anEarlierOptionsConditionCoversTheOptionsAfterIt() {
+        let found = Self.findings(Self.head + """
+              b: { next: [{ forward: e, if: "state.limit > 3" }, { forward: e, set: { total: "state.limit" } }] }
+              e: { kind: finish }
+
+            """)
+        #expect(found.count == 1 && found.first?.position.column == 34, "\(found.map { "\($0.position) \($0.message)" })")
+    }
+}

@@ -207,6 +207,10 @@ enum MaybeUnsetRule: Rule {
         }
 
         var reads: [Read] = []
+        func mustReads(_ source: ExpressionSource) -> Set<String> {
+            guard case .success(let expression) = context.memo.parse(source) else { return [] }
+            return Guards.mustReads(expression.root)
+        }
         func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
             guard case .success(let expression) = context.memo.parse(source) else { return }
             var seen: Set<Int> = []
@@ -227,9 +231,19 @@ enum MaybeUnsetRule: Rule {
                 return proved.isEmpty ? [] : Array(repeating: proved, count: list.count)
             }
             let guards = Guards.options(list, parse: context.memo.parse)
+            // The options' `if`s are evaluated in order, then the taken option's `set`: a key read on every
+            // evaluation of an earlier one is set (or the run stopped there).
+            var read: Set<String> = []
             for (target, guarding) in zip(list, guards) {
-                if let condition = target.condition { collect(condition, guarded: guarding.failed.union(proved), place: place) }
-                for assignment in target.set { collect(assignment.expression, guarded: guarding.holds.union(proved), place: place) }
+                if let condition = target.condition {
+                    collect(condition, guarded: guarding.failed.union(proved).union(read), place: place)
+                    read.formUnion(mustReads(condition))
+                }
+                var earlier = read
+                for assignment in target.set {
+                    collect(assignment.expression, guarded: guarding.holds.union(proved).union(earlier), place: place)
+                    earlier.formUnion(mustReads(assignment.expression))
+                }
             }
             return guards.map { $0.holds.union(proved) }
         }
@@ -247,9 +261,18 @@ enum MaybeUnsetRule: Rule {
         for (id, step) in steps.enumerated() where step.kind != .finish {
             // A `set` that never runs (a step without `result`) reads nothing.
             if graph.setNode(of: id) != nil {
-                for assignment in step.set { collect(assignment.expression, guarded: [], place: .before(step: id)) }
+                // Assignments are worked out in order: a key the ones before read on every evaluation is set here.
+                var earlier: Set<String> = []
+                for assignment in step.set {
+                    collect(assignment.expression, guarded: earlier, place: .before(step: id))
+                    earlier.formUnion(mustReads(assignment.expression))
+                }
             }
-            for assignment in step.input { collect(assignment.expression, guarded: [], place: .before(step: id)) }
+            var earlier: Set<String> = []
+            for assignment in step.input {
+                collect(assignment.expression, guarded: earlier, place: .before(step: id))
+                earlier.formUnion(mustReads(assignment.expression))
+            }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
                 // (A `flow` step's handlers run for its nested flow's outcomes, never for a derived event.)
@@ -337,84 +360,142 @@ enum MaybeUnsetRule: Rule {
         }
         let evaluatesEvents = { (id: Int) in steps[id].kind != .finish && steps[id].kind != .flow }
 
-        // The analysis runs on chunks of keys, so that its memory stays bounded.
+        // A run that reads an unset key fails at that read, so on the moves after a read that is made on every
+        // evaluation (docs/format.md, "one cause, one finding"), the key counts as set: a step's `set` and a `flow`
+        // step's `input` on the moves that run them, an option's `if` on the moves through it and the options after
+        // it, an option's `set` on its own move.
+        var readGen = [[Int]](repeating: [], count: graph.graph.nodeCount)
+        func mustRead(_ sources: some Sequence<ExpressionSource>) -> [Int] {
+            var names: Set<String> = []
+            for source in sources {
+                if case .success(let expression) = context.memo.parse(source) { names.formUnion(Guards.mustReads(expression.root)) }
+            }
+            return tracked(names)
+        }
+        for (id, step) in steps.enumerated() where step.kind != .finish {
+            if let node = graph.setNode(of: id) { readGen[node] += mustRead(step.set.lazy.map(\.expression)) }
+            if step.kind == .flow { readGen[id] += mustRead(step.input.lazy.map(\.expression)) }
+        }
+        for option in graph.options {
+            let conditions = option.list[...option.index].lazy.compactMap(\.condition)
+            readGen[option.node] += mustRead(Array(conditions) + option.list[option.index].set.map(\.expression))
+        }
+        var readsSet = gen
+        var anyReadSets = false
+        for node in readGen.indices where !readGen[node].isEmpty {
+            readsSet[node] = Array(Set(gen[node] + readGen[node])).sorted()
+            anyReadSets = true
+        }
+
+        // The first step in file order that lacks the key, preferring one that does not allow the rule.
+        func witness(_ candidates: some Sequence<Int>, _ lacking: (Int) -> Bool) -> Int? {
+            var first: Int?
+            for id in candidates where lacking(id) {
+                if !StepGraph.allows(steps[id], description.identifier) { return id }
+                if first == nil { first = id }
+            }
+            return first
+        }
+        /// The reads of keys that may be unset when they are made, under `gen` (as indexes into `reads`), each with
+        /// the step it names. The analysis runs on chunks of keys, so that its memory stays bounded.
+        func unsetReads(_ gen: [[Int]]) -> [(read: Int, step: Int)] {
+            var found: [(read: Int, step: Int)] = []
+            DataFlow.mustSetInChunks(in: graph.graph, keyCount: keyNames.count, gen: gen, roots: roots, bitBudget: bitBudget) { chunk, must in
+                let chunkStart = chunk.lowerBound
+                func lacks(_ key: Int, before id: Int) -> Bool {
+                    must.isReachable(id) && !must.isSet(key - chunkStart, before: id)
+                }
+                func lacks(_ key: Int, leaving node: Int) -> Bool {
+                    lacks(key, before: node) && !gen[node].contains(key)
+                }
+                var starWitness: [Int: Int?] = [:]
+                for (index, read) in reads.enumerated() where chunk.contains(read.key) {
+                    let key = read.key
+                    let step: Int?
+                    switch read.place {
+                    case .before(let id):
+                        step = lacks(key, before: id) ? id : nil
+                    case .leaving(let id, let node):
+                        step = lacks(key, leaving: node) ? id : nil
+                    case .event(let eventNumber):
+                        let event = flow.events[eventNumber].name.text
+                        if starEvents.contains(event) {
+                            // Every step evaluates a '*' event: the witness depends on the key alone, so find it once.
+                            if let known = starWitness[key] {
+                                step = known
+                            } else {
+                                step = witness((0..<n).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                                starWitness[key] = .some(step)
+                            }
+                        } else {
+                            step = witness((handlers[eventNumber] ?? []).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                        }
+                    case .slot(let slot):
+                        // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
+                        let leaf = graph.leaf(slot)
+                        step = lacks(key, before: leaf)
+                            ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, leaving: graph.node(of: $0, slot: slot)) } : nil
+                    }
+                    if let step { found.append((index, step)) }
+                }
+            }
+            return found
+        }
+        let unset = unsetReads(readsSet)
+        // The reads a read before them on the way covers: those unset without that rule, and not with it. (Only
+        // keys with a finding can have them: the first read on every path is covered by a `set` otherwise.)
+        var later: [Int: [String]] = [:]
+        if anyReadSets && !unset.isEmpty {
+            let reported = Set(unset.map(\.read))
+            for (index, step) in unsetReads(gen) where !reported.contains(index) {
+                let name = steps[step].name.text
+                if later[reads[index].key]?.contains(name) != true { later[reads[index].key, default: []].append(name) }
+            }
+        }
+
         var findings: [Diagnostic] = []
         var witnesses: [Int: DataFlow.Paths] = [:]
-        DataFlow.mustSetInChunks(in: graph.graph, keyCount: keyNames.count, gen: gen, roots: roots, bitBudget: bitBudget) { chunk, must in
-            let chunkStart = chunk.lowerBound
-            func lacks(_ key: Int, before id: Int) -> Bool {
-                must.isReachable(id) && !must.isSet(key - chunkStart, before: id)
+        var namedLater: Set<Int> = []
+        for (index, step) in unset {
+            let read = reads[index]
+            let key = read.key
+            var detail = ""
+            switch read.place {
+            case .event(let eventNumber): detail = " in event '\(flow.events[eventNumber].name.text)'"
+            case .slot(let slot): detail = graph.slotEvents[slot].map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
+            default: break
             }
-            func lacks(_ key: Int, leaving node: Int) -> Bool {
-                lacks(key, before: node) && !gen[node].contains(key)
+            if witnesses[key] == nil && witnesses.count < witnessKeyLimit {
+                witnesses[key] = DataFlow.unsetPaths(in: graph.graph, key: key, gen: readsSet, roots: roots)
             }
-            // The first step in file order that lacks the key, preferring one that does not allow the rule.
-            func witness(_ candidates: some Sequence<Int>, _ lacking: (Int) -> Bool) -> Int? {
-                var first: Int?
-                for id in candidates where lacking(id) {
-                    if !StepGraph.allows(steps[id], description.identifier) { return id }
-                    if first == nil { first = id }
-                }
-                return first
+            let name = keyNames[key]
+            let setter = { (id: Int) in steps[id].set.contains { $0.key.text == name } }
+            var path = witnesses[key].flatMap { paths in
+                graph.explain(paths, to: step, entryCounts: { !entryKeys[$0].contains(key) }, setter: setter)
             }
-            var starWitness: [Int: Int?] = [:]
-            for read in reads where chunk.contains(read.key) {
-                let key = read.key
-                let step: Int?
-                var detail = ""
-                switch read.place {
-                case .before(let id):
-                    step = lacks(key, before: id) ? id : nil
-                case .leaving(let id, let node):
-                    step = lacks(key, leaving: node) ? id : nil
-                case .event(let index):
-                    let event = flow.events[index].name.text
-                    detail = " in event '\(event)'"
-                    if starEvents.contains(event) {
-                        // Every step evaluates a '*' event: the witness depends on the key alone, so find it once.
-                        if let known = starWitness[key] {
-                            step = known
-                        } else {
-                            step = witness((0..<n).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
-                            starWitness[key] = .some(step)
-                        }
-                    } else {
-                        step = witness((handlers[index] ?? []).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
-                    }
-                case .slot(let slot):
-                    detail = graph.slotEvents[slot].map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
-                    // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
-                    let leaf = graph.leaf(slot)
-                    step = lacks(key, before: leaf)
-                        ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, leaving: graph.node(of: $0, slot: slot)) } : nil
+            // A path from `start` that lacks an input comes from a restart in a run begun at an entry.
+            if startKeys.contains(key), let witness = path, let entry = restartingEntries.first(where: { !entryKeys[$0].contains(key) }),
+               let paths = witnesses[key], paths.tail(to: step, limit: 64)?.first == graph.startID {
+                let rest: String
+                if witness.hasPrefix("not when the run starts at") {
+                    rest = ""
+                } else if witness.hasPrefix("not on the path ") {
+                    rest = ", on the path " + witness.dropFirst("not on the path ".count)
+                } else {
+                    rest = "; " + witness
                 }
-                guard let step else { continue }
-                if witnesses[key] == nil && witnesses.count < witnessKeyLimit {
-                    witnesses[key] = DataFlow.unsetPaths(in: graph.graph, key: key, gen: gen, roots: roots)
-                }
-                let name = keyNames[key]
-                let setter = { (id: Int) in steps[id].set.contains { $0.key.text == name } }
-                var path = witnesses[key].flatMap { paths in
-                    graph.explain(paths, to: step, entryCounts: { !entryKeys[$0].contains(key) }, setter: setter)
-                }
-                // A path from `start` that lacks an input comes from a restart in a run begun at an entry.
-                if startKeys.contains(key), let witness = path, let entry = restartingEntries.first(where: { !entryKeys[$0].contains(key) }),
-                   let paths = witnesses[key], paths.tail(to: step, limit: 64)?.first == graph.startID {
-                    let rest: String
-                    if witness.hasPrefix("not when the run starts at") {
-                        rest = ""
-                    } else if witness.hasPrefix("not on the path ") {
-                        rest = ", on the path " + witness.dropFirst("not on the path ".count)
-                    } else {
-                        rest = "; " + witness
-                    }
-                    path = "not after a restart in a run begun at entry '\(flow.entries[entry].name.text)'\(rest)"
-                }
-                let stepName = steps[step].name.text
-                let message = "step '\(stepName)' reads '\(name)'\(detail), which is not set on every path to it"
-                    + (path.map { " (\($0))" } ?? "")
-                findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, subject: name, message))
+                path = "not after a restart in a run begun at entry '\(flow.entries[entry].name.text)'\(rest)"
             }
+            let stepName = steps[step].name.text
+            let message = "step '\(stepName)' reads '\(name)'\(detail), which is not set on every path to it"
+                + (path.map { " (\($0))" } ?? "")
+            var also = ""
+            if let names = later[key], namedLater.insert(key).inserted {
+                let shown = names.prefix(5).map { "'\(Identifier.display($0))'" }
+                also = "; also read at " + (names.count > 5 ? shown.joined(separator: ", ") + " and \(names.count - 5) more" : GuardSpace.list(shown))
+                    + ", after a read of it that fails first"
+            }
+            findings.append(context.finding(self, at: read.source.position(ofOffset: read.offset), step: stepName, subject: name, message + also))
         }
         return neverSet(findings, flow: flow, context: context) + nested
     }
@@ -555,6 +636,27 @@ enum Guards {
     }
 
     /// The state keys that are set whenever `node` evaluates to true (what `PathGuards` proves of `state.…` paths).
+    /// The state keys `node` reads on every evaluation that does not stop with a run error: outside `exists(…)`,
+    /// the right side of `&&` and `||`, the branches of `? :` and the items of an `in` list (which evaluation may
+    /// skip). After such a read, the key is set, or the run has stopped there.
+    static func mustReads(_ node: ExpressionNode) -> Set<String> {
+        var found: Set<String> = []
+        var pending = [node]
+        while let node = pending.popLast() {
+            switch node {
+            case .path(let path):
+                if path.root == .state, let key = path.keys.first { found.insert(key) }
+            case .exists, .literal:
+                break
+            case .binary(.and, let lhs, _, _), .binary(.or, let lhs, _, _), .conditional(let lhs, _, _, _), .membership(let lhs, _, _):
+                pending.append(lhs)
+            default:
+                pending.append(contentsOf: node.children)
+            }
+        }
+        return found
+    }
+
     static func whenTrue(_ node: ExpressionNode) -> Set<String> {
         stateKeys(PathGuards.whenTrue(node))
     }
