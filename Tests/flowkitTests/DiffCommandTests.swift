@@ -169,4 +169,35 @@ struct DiffCommandTests {
         #expect(fixed == script.replacingOccurrences(of: "- success: {}", with: "- sent: {}").replacingOccurrences(of: "confirmation, success, finish]", with: "confirmation, sent, finish]"))
         #expect(try String(contentsOfFile: folder + "/scripts/old.yaml", encoding: .utf8) == other)
     }
+
+    /// A nested flow's renames are followed below its flow step (issue 28, item 5): `signIn/password` becomes
+    /// `signIn/passcode` in the parent's script when sign-in renames the step, in steps and in `expect.path`.
+    @Test func fixScriptsFollowsRenamesInsideNestedFlows() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-fix-nested-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/flows/nested", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/flows/scripts", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func git(_ arguments: [String]) throws {
+            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: folder)
+            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        for file in ["booking.json", "nested/sign-in.yaml", "scripts/booking.yaml"] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/flows/" + file, toPath: folder + "/flows/" + file)
+        }
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-q", "-m", "first"])
+        let child = try String(contentsOfFile: folder + "/flows/nested/sign-in.yaml", encoding: .utf8)
+        try child.replacingOccurrences(of: "next: password", with: "next: passcode").replacingOccurrences(of: "  password:\n", with: "  passcode:\n")
+            .write(toFile: folder + "/flows/nested/sign-in.yaml", atomically: true, encoding: .utf8)
+        let script = try String(contentsOfFile: folder + "/flows/scripts/booking.yaml", encoding: .utf8)
+        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows", "--fix-scripts"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(folder)/flows/scripts/booking.yaml:16:9: step 'signIn/password' is now 'signIn/passcode'"), "\(result.stderr)")
+        let fixed = try String(contentsOfFile: folder + "/flows/scripts/booking.yaml", encoding: .utf8)
+        #expect(fixed == script.replacingOccurrences(of: "signIn/password", with: "signIn/passcode"))
+        // The fixed script lints clean against the renamed flows.
+        let lint = try flowkit(["lint", folder + "/flows/scripts/booking.yaml"])
+        #expect(lint.status == 0, "\(lint.stdout)")
+    }
 }

@@ -116,9 +116,15 @@ public enum DiffFrontend {
     /// Rewrites the scripts of each compared flow for its renames: those around it whose `flow` is that file.
     static func fixScripts(_ pairs: [(old: Flow, new: Flow)], around: FlowParents.Neighbourhood) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
         var fixed: [ScriptFixer.Fixed] = []
+        // Each compared flow's renames, by its file: a script follows a nested flow's renames below its flow step.
+        var byFile: [String: (flow: Flow, renames: FlowRenames)] = [:]
+        for pair in pairs { byFile[FileFlowResolver.canonical(pair.new.file)] = (pair.new, FlowRenames.find(old: pair.old, new: pair.new)) }
+        let nested: ScriptFixer.NestedRenames = { parent, reference in
+            byFile[FileFlowResolver.canonical(((parent as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))]
+        }
         for pair in pairs {
-            let renames = FlowRenames.find(old: pair.old, new: pair.new)
-            fixed += try ScriptFixer.fixScripts(around.scripts(of: pair.new.file), flowPath: pair.new.file, flow: pair.new, renames: renames)
+            let renames = byFile[FileFlowResolver.canonical(pair.new.file)]?.renames ?? FlowRenames.find(old: pair.old, new: pair.new)
+            fixed += try ScriptFixer.fixScripts(around.scripts(of: pair.new.file), flowPath: pair.new.file, flow: pair.new, renames: renames, nested: nested)
         }
         for script in fixed {
             do {

@@ -36,34 +36,62 @@ public enum ScriptFixer {
         return (map(renames.steps), map(renames.events), map(renames.outcomes))
     }
 
-    /// The script in `bytes` (named `file`) rewritten for `renames` of `flow` (the new version), or nil when it
-    /// names nothing renamed. Throws when the script does not read, or when a rewrite would not read back as the
-    /// same script with the new names (nothing is written then).
-    public static func fix(_ bytes: [UInt8], file: String, flow: Flow, renames: FlowRenames) throws(FlowDiff.Problem) -> Fixed? {
+    /// The new version of a nested flow and its renames, for a `flow` step's reference in the flow file
+    /// `parent` (nil when the nested flow is not among the compared ones): what a script's qualified names
+    /// (`identity/selfie`) follow below their first part.
+    public typealias NestedRenames = (_ parent: String, _ reference: String) -> (flow: Flow, renames: FlowRenames)?
+
+    /// The script in `bytes` (named `file`) rewritten for `renames` of `flow` (the new version), and below a
+    /// `flow` step for the renames of its nested flow that `nested` gives, or nil when it names nothing renamed.
+    /// Throws when the script does not read, or when a rewrite would not read back as the same script with the new
+    /// names (nothing is written then).
+    public static func fix(_ bytes: [UInt8], file: String, flow: Flow, renames: FlowRenames,
+                           nested: NestedRenames? = nil) throws(FlowDiff.Problem) -> Fixed? {
         let (steps, events, outcomes) = sure(renames)
-        guard !steps.isEmpty || !events.isEmpty || !outcomes.isEmpty else { return nil }
+        guard !steps.isEmpty || !events.isEmpty || !outcomes.isEmpty || nested != nil else { return nil }
         guard let script = decode(bytes, file: file) else {
             throw FlowDiff.Problem(message: "'\(Identifier.display(file, limit: .max))' is not a script that can be read; 'flowkit lint' shows why", findings: [])
         }
-        func renamedStep(_ name: String) -> String? {
-            let parts = name.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard let first = parts.first, let new = steps[first] else { return nil }
-            return ([new] + parts.dropFirst()).joined(separator: "/")
+        /// A qualified step name with each part renamed at its level, the flow of its last part and that flow's
+        /// renamed events; the name is nil when no part changed.
+        func renamedStep(_ name: String) -> (name: String?, events: [String: String], isFlowStep: Bool) {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            var level = flow
+            var levelSteps = steps
+            var levelEvents = events
+            var output: [String] = []
+            var changed = false
+            for (index, part) in parts.enumerated() {
+                let new = levelSteps[part] ?? part
+                changed = changed || new != part
+                output.append(new)
+                let step = level.step(named: new)
+                if index == parts.count - 1 { return (changed ? output.joined(separator: "/") : nil, levelEvents, step?.kind == .flow) }
+                // Below a `flow` step: its nested flow's renames, when it is among the compared flows.
+                guard let step, step.kind == .flow, let reference = step.flowPath, let child = nested?(level.file, reference) else {
+                    output += parts[(index + 1)...]
+                    return (changed ? output.joined(separator: "/") : nil, [:], false)
+                }
+                let childRenames = sure(child.renames)
+                level = child.flow
+                levelSteps = childRenames.steps
+                levelEvents = childRenames.events
+            }
+            return (nil, [:], false)
         }
-        let flowSteps = Set(flow.steps.filter { $0.kind == .flow }.map(\.name.text))
         var wanted: [(name: Name, new: String, kind: String)] = []
         for scenario in script.scenarios {
             for step in scenario.steps {
-                if let new = renamedStep(step.step.text) { wanted.append((step.step, new, "step")) }
+                let renamed = renamedStep(step.step.text)
+                if let new = renamed.name { wanted.append((step.step, new, "step")) }
                 // The events of a flow step are its nested flow's outcomes, not this flow's events.
-                let at = step.step.text.split(separator: "/").first.map(String.init) ?? ""
-                if let event = step.event, !step.step.text.contains("/"), !flowSteps.contains(steps[at] ?? at), let new = events[event.text] {
+                if let event = step.event, !renamed.isFlowStep, let new = renamed.events[event.text] {
                     wanted.append((event, new, "event"))
                 }
             }
             if let outcome = scenario.expect?.outcome, let new = outcomes[outcome.text] { wanted.append((outcome, new, "outcome")) }
             for name in scenario.expect?.path ?? [] {
-                if let new = renamedStep(name.text) { wanted.append((name, new, "step")) }
+                if let new = renamedStep(name.text).name { wanted.append((name, new, "step")) }
             }
         }
         guard !wanted.isEmpty else { return nil }
@@ -134,7 +162,8 @@ public enum ScriptFixer {
 
     /// The scripts among `candidates` whose `flow` is the file at `flowPath`, rewritten for `renames`; each
     /// candidate that is not a script is passed over.
-    public static func fixScripts(_ candidates: [String], flowPath: String, flow: Flow, renames: FlowRenames) throws(FlowDiff.Problem) -> [Fixed] {
+    public static func fixScripts(_ candidates: [String], flowPath: String, flow: Flow, renames: FlowRenames,
+                                  nested: NestedRenames? = nil) throws(FlowDiff.Problem) -> [Fixed] {
         let target = FileFlowResolver.canonical(flowPath)
         var fixed: [Fixed] = []
         for path in candidates {
@@ -146,7 +175,7 @@ public enum ScriptFixer {
             }
             guard let script = decode(bytes, file: path), let reference = script.flow else { continue }
             let resolved = FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))
-            guard resolved == target, let result = try fix(bytes, file: path, flow: flow, renames: renames) else { continue }
+            guard resolved == target, let result = try fix(bytes, file: path, flow: flow, renames: renames, nested: nested) else { continue }
             fixed.append(result)
         }
         return fixed
