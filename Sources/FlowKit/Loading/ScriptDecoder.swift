@@ -66,7 +66,10 @@ public struct ScriptDecoder {
             return nil
         }
         var start = Scenario.Start.state([:])
+        var startPositions: [String: SourcePosition] = [:]
         if let startNode = node["start"] {
+            for entry in startNode["state"]?.entries ?? [] { startPositions["state." + entry.key] = entry.value.position }
+            for entry in startNode["params"]?.entries ?? [] { startPositions["params." + entry.key] = entry.value.position }
             checkKeys(startNode, ["state", "entry", "params", "url"], in: "'start' of scenario '\(name)'")
             let state = startNode["state"].flatMap { values($0, what: "'state'") } ?? [:]
             if let urlNode = startNode["url"] {
@@ -162,7 +165,7 @@ public struct ScriptDecoder {
             }
             expect = Expectation(outcome: outcome, path: path, state: state)
         }
-        return Scenario(name: name, position: nameNode.position, start: start, steps: steps, expect: expect)
+        return Scenario(name: name, position: nameNode.position, start: start, steps: steps, expect: expect, startPositions: startPositions)
     }
 
     private mutating func values(_ node: Node, what: String) -> [String: Value]? {

@@ -40,14 +40,19 @@ public struct Scenario: Sendable {
     public var steps: [ScriptStep]
     /// What must hold at the end.
     public var expect: Expectation?
+    /// Where the `start`'s state values and path parameters were written: by key, `state.KEY` and
+    /// `params.KEY`, the value's position (for findings about them).
+    public var startPositions: [String: SourcePosition]
 
     /// Creates a scenario.
-    public init(name: String, position: SourcePosition, start: Start, steps: [ScriptStep], expect: Expectation?) {
+    public init(name: String, position: SourcePosition, start: Start, steps: [ScriptStep], expect: Expectation?,
+                startPositions: [String: SourcePosition] = [:]) {
         self.name = name
         self.position = position
         self.start = start
         self.steps = steps
         self.expect = expect
+        self.startPositions = startPositions
     }
 }
 

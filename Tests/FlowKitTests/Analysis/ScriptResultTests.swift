@@ -68,6 +68,61 @@ struct ScriptResultTests {
     }
 }
 
+/// Lint of a script checks a scenario's start as the engine does (issue 28, item 5): on random initial states
+/// (declared and undeclared keys, values of every type, `.nan`, required inputs left out or null), the script gets
+/// a `script` finding about the start exactly when the engine refuses to start the run.
+@Suite("Script starts against the flow")
+struct ScriptStartTests {
+    static let values = ["1", "2.5", ".nan", "'a'", "'gold'", "true", "null", "{ x: 1 }"]
+
+    @Test func lintFindsExactlyWhatTheEngineRefusesAtTheStart() throws {
+        var rng = SplitMix64(seed: 0x57A7)
+        let folder = NSTemporaryDirectory() + "flowkit-script-starts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let flow = """
+            flowkit: 1
+            flow: starts
+            start: s
+            state: { amount: int, tier: [gold, silver], note: "string?", rate: number }
+            inputs: [amount, note]
+            steps:
+              s: { next: done }
+              done: { kind: finish }
+            """
+        try flow.write(toFile: folder + "/starts.yaml", atomically: true, encoding: .utf8)
+        let model = try #require(try FlowLoader.load(path: folder + "/starts.yaml").flow)
+        let compiled = try CompiledFlow(flow: model)
+        var refused = 0
+        var accepted = 0
+        for round in 0..<300 {
+            var given: [(String, String)] = []
+            for key in ["amount", "tier", "note", "rate", "amout"] where rng.chance(key == "amout" ? 0.1 : 0.7) {
+                let fitting = ["amount": "7", "tier": "'gold'", "note": "'n'", "rate": "1.5", "amout": "1"][key]!
+                given.append((key, rng.chance(0.8) ? fitting : rng.pick(Self.values)))
+            }
+            let state = "{ " + given.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + " }"
+            let script = "flowkit-script: 1\nflow: starts.yaml\nscenarios:\n  - name: one\n    start: { state: \(state) }\n    steps:\n      - s: {}\n"
+            try script.write(toFile: folder + "/script.yaml", atomically: true, encoding: .utf8)
+            let document = try FlowLoader.load(path: folder + "/script.yaml")
+            let findings = Linter.lint(document).filter { $0.rule == .script }
+            let root = try #require(document.root)
+            let decoded = try #require(ScriptDecoder.decode(root, file: "script.yaml").script)
+            guard case .state(let values) = try #require(decoded.scenarios.first).start else { Issue.record("not a state start"); continue }
+            var engineRefuses = false
+            do {
+                _ = try FlowRun(flow: compiled, start: .start(state: values))
+            } catch {
+                engineRefuses = true
+                #expect(error.kind == .invalidStart || error.kind == .missingInput, "round \(round): \(error.message)")
+            }
+            #expect(!findings.isEmpty == engineRefuses, "round \(round): lint \(findings.map(\.message)), engine refuses: \(engineRefuses)\n\(script)")
+            if engineRefuses { refused += 1 } else { accepted += 1 }
+        }
+        #expect(refused > 60 && accepted > 30, "refused \(refused), accepted \(accepted)")
+    }
+}
+
 /// Names inside nested flows in scripts (issue 28, item 5): a step, an event or an `expect.path` name that the
 /// nested flow does not have is a `script` finding at the name, with did-you-mean; the sample script is clean.
 @Suite("Script names inside nested flows")

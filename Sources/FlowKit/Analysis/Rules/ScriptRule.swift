@@ -112,8 +112,10 @@ enum ScriptRule: Rule {
                 let hint = Suggestions.didYouMean(EntryPath.pathOnly(link.text), in: flow.entries.map(\.path))
                 findings.append(context.finding(self, at: link.position, "no entry of the flow matches '\(Identifier.display(link.text))'\(hint)"))
             }
+            findings += startFindings(scenario, flow: flow, context: context)
             if case .state(let state) = scenario.start {
-                for input in flow.requiredInputs where state[input] == nil {
+                // (A required input given as null is missing too: the run refuses it.)
+                for input in flow.requiredInputs where (state[input] ?? .null) == .null {
                     findings.append(context.finding(self, at: scenario.position,
                                                     "scenario '\(Identifier.display(scenario.name))' starts at 'start' without the input '\(input)', which the flow requires; give it in 'start: { state: … }'"))
                 }
@@ -148,6 +150,50 @@ enum ScriptRule: Rule {
                 for (key, _) in expect.state where !stateKeys.contains(key.text) {
                     findings.append(context.finding(self, at: key.position, "state key '\(key.text)' is not declared in the flow\(Suggestions.didYouMean(key.text, in: stateKeys))"))
                 }
+            }
+        }
+        return findings
+    }
+
+    /// What the engine would refuse in a scenario's start, before any run: a state key the flow does not declare
+    /// (with did-you-mean), a value that does not fit its key's type or is not finite, and for an entry, a path
+    /// parameter it does not have, one it needs and is not given, or text its key's type cannot read.
+    static func startFindings(_ scenario: Scenario, flow: Flow, context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        let types = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let declared = flow.state.map(\.name.text)
+        let state: [String: Value]
+        switch scenario.start {
+        case .state(let values), .entry(_, _, let values), .url(_, let values): state = values
+        }
+        func at(_ key: String) -> SourcePosition { scenario.startPositions[key] ?? scenario.position }
+        for (key, value) in state.sorted(by: { $0.key < $1.key }) {
+            guard let type = types[key] else {
+                findings.append(context.finding(self, at: at("state." + key),
+                                                "the initial state sets '\(Identifier.display(key))', which 'state' does not declare\(Suggestions.didYouMean(key, in: declared))"))
+                continue
+            }
+            if let (_, number) = FlowRun.firstNonFinite(in: [key: value]) {
+                findings.append(context.finding(self, at: at("state." + key), "the initial state of '\(key)': expected a finite number, found \(number)"))
+            } else if case .failure(let mismatch) = TypeCheck.coerce(value, to: type) {
+                findings.append(context.finding(self, at: at("state." + key), "the initial state of '\(key)': \(mismatch.message)"))
+            }
+        }
+        guard case .entry(let name, let params, _) = scenario.start, let entry = flow.entries.first(where: { $0.name.text == name.text }) else { return findings }
+        let names = EntryPath.parameters(entry.path)
+        for key in params.keys.sorted() where !names.contains(key) {
+            findings.append(context.finding(self, at: at("params." + key),
+                                            "entry '\(name.text)' has no path parameter '\(Identifier.display(key))'\(Suggestions.didYouMean(key, in: names))"))
+        }
+        for key in names {
+            guard let text = params[key] else {
+                findings.append(context.finding(self, at: name.position, "entry '\(name.text)' needs the path parameter '\(key)'; give it in 'params'"))
+                continue
+            }
+            // The parameters of an entry into a nested flow are the nested flow's (lint of the flow checks those).
+            guard entry.nestedEntry == nil, let type = types[key] else { continue }
+            if case .failure(let mismatch) = TypeCheck.parse(text: text, as: type) {
+                findings.append(context.finding(self, at: at("params." + key), "path parameter '\(key)' of entry '\(name.text)': \(mismatch.message)"))
             }
         }
         return findings
