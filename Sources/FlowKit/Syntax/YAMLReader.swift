@@ -349,7 +349,16 @@ private struct Composer {
     /// Adds a finished node to the open collection (or makes it the root), registering its anchor.
     mutating func add(_ node: Node, count nodes: Int, anchor: String?, at position: SourcePosition, counted: Bool = false) throws {
         if !counted { try count(nodes, at: position) }
-        if let anchor { anchors[anchor] = (node, nodes) }
+        if let anchor {
+            // YAML lets an alias mean the latest value of its anchor: a name anchored twice makes the same `*x`
+            // mean different values in different places, which the format does not allow.
+            if let first = anchors[anchor] {
+                report("anchor '&\(Identifier.display(anchor))' is defined again (first at line \(first.node.position.line), column \(first.node.position.column)), "
+                       + "so an alias '*\(Identifier.display(anchor))' means one value or the other depending on where it is; give each anchor a name of its own",
+                       at: position)
+            }
+            anchors[anchor] = (node, nodes)
+        }
         guard !stack.isEmpty else {
             root = node
             return

@@ -43,6 +43,8 @@ struct YAMLMeaningTests {
              line: 7, column: 3, message: "YAML merge keys ('<<') are not part of the flow format"),
         Case(name: "a merge key in state", yaml: header + "state:\n  <<: { n: int }\nsteps:\n  a: { kind: finish }\n",
              line: 5, column: 3, message: "YAML merge keys ('<<') are not part of the flow format"),
+        Case(name: "an anchor defined twice", yaml: header + "steps:\n  a: { next: &t b }\n  c: { next: &t d }\n  b: { next: *t }\n  d: { kind: finish }\n",
+             line: 6, column: 14, message: "anchor '&t' is defined again (first at line 5, column 14)"),
         Case(name: "a YAML 1.1 directive", yaml: "%YAML 1.1\n---\n" + header + "steps:\n  a: { kind: finish }\n",
              line: 1, column: 1, message: "'%YAML 1.1' asks for another YAML than flowkit reads"),
         Case(name: "a tag directive", yaml: "%TAG !e! tag:example.com,2000:\n---\n" + header + "steps:\n  a: { kind: finish }\n",
