@@ -332,15 +332,23 @@ private struct Walker {
                 add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step)
                 holds.formUnion(PathGuards.whenTrue(expression.root))
                 failed.formUnion(PathGuards.whenFalse(expression.root))
+                // One cause, one finding: after an `if` that reads the result, a run without one has stopped.
+                if PathGuards.readsResult(expression.root) {
+                    holds.insert(PathGuards.resultRead)
+                    failed.insert(PathGuards.resultRead)
+                }
             }
             assignments(target.set, step: step, environment: environment, guarded: holds)
         }
     }
 
-    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded: Set<String> = []) {
+    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = []) {
+        var guarded = given
         for assignment in list {
             let key = assignment.key.text
             let expression = parse(assignment.expression)
+            // Assignments are worked out in order: after one that reads the result, a run without one has stopped.
+            defer { if let expression, PathGuards.readsResult(expression.root) { guarded.insert(PathGuards.resultRead) } }
             if let type = base.state[key] {
                 if let expression {
                     let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'",

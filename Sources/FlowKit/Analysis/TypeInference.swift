@@ -608,6 +608,17 @@ private struct Inferrer {
 /// What `exists(…)` and comparisons with `null` prove about paths: the paths (`state.note`, `result.user.name`) that
 /// are set and not null whenever an expression is true, or false.
 enum PathGuards {
+    /// A guard that says only "there is a result": a `result.…` path was read on every evaluation of an expression
+    /// worked out before (a run without a result stops at that read), so a later read cannot be the first to fail
+    /// for want of one. It is no path (`#` is in no name), so it proves nothing about null.
+    static let resultRead = "result.#read"
+
+    /// Whether `node` reads a `result.…` path on every evaluation (outside `exists`, the right side of `&&` and
+    /// `||`, the branches of `? :` and `in` items).
+    static func readsResult(_ node: ExpressionNode) -> Bool {
+        Guards.mustReadPaths(node).contains { $0.hasPrefix("result.") }
+    }
+
     /// The paths not null whenever `node` is true.
     static func whenTrue(_ node: ExpressionNode) -> Set<String> {
         switch node {

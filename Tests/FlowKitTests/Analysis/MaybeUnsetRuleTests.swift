@@ -607,3 +607,33 @@ struct MaybeUnsetCascadeTests {
         #expect(found.count == 1 && found.first?.position.column == 34, "\(found.map { "\($0.position) \($0.message)" })")
     }
 }
+
+/// One cause, one finding for reads of `result` (issue 28, item 9): after an `if` or an assignment that reads the
+/// result on every evaluation, a completion without a result has stopped, so the later reads are not reported.
+@Suite("Reading a result: one cause, one finding")
+struct ResultReadCascadeTests {
+    @Test func theFirstReadOfAMissingResultIsTheOnlyFinding() {
+        let yaml = """
+            flowkit: 1
+            flow: rk
+            start: ask
+            state: { n: int, m: int }
+            events: { skip: }
+            steps:
+              ask:
+                result: { x: int }
+                on:
+                  skip:
+                    - { forward: done, if: "result.x > 1", set: { n: result.x, m: "result.x + 1" } }
+                    - done
+                next: done
+              done: { kind: finish }
+            """
+        let findings = Linter.lint(FlowLoader.load(bytes: Array(yaml.utf8), file: "rk.yaml")).filter { $0.rule == .typeMismatch }
+        #expect(findings.map(\.position) == [SourcePosition(line: 11, column: 33)], "\(findings.map { "\($0.position) \($0.message)" })")
+        // A read the `if` may skip covers nothing: the `if` and the first assignment are reported, not the second.
+        let skipped = Linter.lint(FlowLoader.load(bytes: Array(yaml.replacingOccurrences(of: "if: \"result.x > 1\"", with: "if: \"state.n > 1 && result.x > 1\"").utf8),
+                                                  file: "rk.yaml")).filter { $0.rule == .typeMismatch }
+        #expect(skipped.count == 2, "\(skipped.map { "\($0.position) \($0.message)" })")
+    }
+}

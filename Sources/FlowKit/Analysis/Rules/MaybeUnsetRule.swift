@@ -578,14 +578,33 @@ enum MaybeUnsetRule: Rule {
                                                     "step '\(name)' reads 'result.\(key)', which nested flow '\(file)' may finish without (not when it finishes with '\(missing)')"))
                 }
             }
+            // One cause, one finding: a `result.K` read on every evaluation of an expression worked out before
+            // (the step's `set`, which runs on every move of a `flow` step; earlier assignments and `if`s) covers
+            // the later reads of `K`.
+            func readKeys(_ source: ExpressionSource) -> Set<String> {
+                guard case .success(let expression) = context.memo.parse(source) else { return [] }
+                return Set(Guards.mustReadPaths(expression.root).filter { $0.hasPrefix("result.") }.map { "result." + $0.dropFirst(7).prefix { $0 != "." } })
+            }
+            var covered: Set<String> = []
             func check(_ list: [Target], for handled: [String]) {
                 let guards = Guards.options(list, parse: context.memo.parse, paths: true)
+                var read = covered
                 for (target, guarding) in zip(list, guards) {
-                    if let condition = target.condition { check(condition, guarded: guarding.failed, for: handled) }
-                    for assignment in target.set { check(assignment.expression, guarded: guarding.holds, for: handled) }
+                    if let condition = target.condition {
+                        check(condition, guarded: guarding.failed.union(read), for: handled)
+                        read.formUnion(readKeys(condition))
+                    }
+                    var earlier = read
+                    for assignment in target.set {
+                        check(assignment.expression, guarded: guarding.holds.union(earlier), for: handled)
+                        earlier.formUnion(readKeys(assignment.expression))
+                    }
                 }
             }
-            for assignment in step.set { check(assignment.expression, guarded: [], for: outcomes) }
+            for assignment in step.set {
+                check(assignment.expression, guarded: covered, for: outcomes)
+                covered.formUnion(readKeys(assignment.expression))
+            }
             var handledByOn: Set<String> = []
             for handler in step.on where byOutcome[handler.event.text] != nil {
                 handledByOn.insert(handler.event.text)
@@ -636,16 +655,16 @@ enum Guards {
     }
 
     /// The state keys that are set whenever `node` evaluates to true (what `PathGuards` proves of `state.…` paths).
-    /// The state keys `node` reads on every evaluation that does not stop with a run error: outside `exists(…)`,
-    /// the right side of `&&` and `||`, the branches of `? :` and the items of an `in` list (which evaluation may
-    /// skip). After such a read, the key is set, or the run has stopped there.
-    static func mustReads(_ node: ExpressionNode) -> Set<String> {
+    /// The paths (`state.k`, `result.k.f`) `node` reads on every evaluation that does not stop with a run error:
+    /// outside `exists(…)`, the right side of `&&` and `||`, the branches of `? :` and the items of an `in` list
+    /// (which evaluation may skip). After such a read, the path is set, or the run has stopped there.
+    static func mustReadPaths(_ node: ExpressionNode) -> Set<String> {
         var found: Set<String> = []
         var pending = [node]
         while let node = pending.popLast() {
             switch node {
             case .path(let path):
-                if path.root == .state, let key = path.keys.first { found.insert(key) }
+                found.insert(path.description)
             case .exists, .literal:
                 break
             case .binary(.and, let lhs, _, _), .binary(.or, let lhs, _, _), .conditional(let lhs, _, _, _), .membership(let lhs, _, _):
@@ -655,6 +674,13 @@ enum Guards {
             }
         }
         return found
+    }
+
+    /// The state keys of `mustReadPaths`.
+    static func mustReads(_ node: ExpressionNode) -> Set<String> {
+        Set(mustReadPaths(node).compactMap { path in
+            path.hasPrefix("state.") ? String(path.dropFirst("state.".count)) : nil
+        })
     }
 
     static func whenTrue(_ node: ExpressionNode) -> Set<String> {
