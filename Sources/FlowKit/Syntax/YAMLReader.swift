@@ -477,19 +477,8 @@ private struct Composer {
 
     /// Whether the character at `position` is a tab.
     func characterIsTab(at position: SourcePosition) -> Bool {
-        var line = 1
-        var index = 0
-        while index < bytes.count, line < position.line {
-            if bytes[index] == 0x0A { line += 1 }
-            index += 1
-        }
-        var column = 1
-        while index < bytes.count, column < position.column, bytes[index] != 0x0A {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
-        return index < bytes.count && bytes[index] == 0x09
+        let scalars = Array(lineText(at: position).unicodeScalars)
+        return position.column >= 1 && position.column <= scalars.count && scalars[position.column - 1] == "\t"
     }
 
     func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int?) -> String {
