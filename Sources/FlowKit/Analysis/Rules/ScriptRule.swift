@@ -6,12 +6,17 @@ enum ScriptRule: Rule {
     public static let description = RuleDescription(
         identifier: .script,
         name: "Script",
-        summary: "A simulation script is malformed or names something its flow does not have.",
+        summary: "A simulation script is malformed, names something its flow does not have, or gives values the engine would refuse.",
         rationale: """
             Scripts are checked like flows, so a renamed step breaks the scripts' lint in CI before it breaks a run. \
             The flow a script names (relative to the script) must exist and load; every step a scenario walks \
             through, every event it raises, its entry, the expected path and outcome, and the state keys it sets or \
-            expects must be names the flow has. Steps inside nested flows are written 'parent/child'.
+            expects must be names the flow has, level by level for steps inside nested flows ('parent/child'). \
+            Whatever the engine would refuse before a run is found here too: a result that does not fit the step's \
+            declared shape (an unknown key, a missing one, an enum value that does not exist, text for an int), a \
+            result where none is declared, a start state that does not fit the flow's state, an entry's path \
+            parameters. (In the examples, 'child.yaml' is a flow whose step 'a' declares no result and handles \
+            'quit'.)
             """,
         severity: .error,
         triggeringExamples: [
@@ -21,6 +26,15 @@ enum ScriptRule: Rule {
               - name: typo
                 ↓stepz: []
             """,
+            """
+            flowkit-script: 1
+            flow: child.yaml
+            scenarios:
+              - name: wrong completions
+                steps:
+                  - a: { event: ↓quti }
+                  - ↓a: { result: { x: 1 } }
+            """,
         ],
         nonTriggeringExamples: [
             """
@@ -29,6 +43,15 @@ enum ScriptRule: Rule {
               - name: fine
                 steps:
                   - amount: { result: { amount: 50 } }
+            """,
+            """
+            flowkit-script: 1
+            flow: child.yaml
+            scenarios:
+              - name: quits
+                steps:
+                  - a: { event: quit }
+                expect: { outcome: cancelled }
             """,
         ])
 
