@@ -49,6 +49,8 @@ struct GuardSpace {
     private let stateTypes: [String: TypeRef]
     private let resultTypes: [String: TypeRef]?
     private var constants: [[Value]] = []
+    /// The index of each variable by its path (`state.k`), so that many paths cost linear time.
+    private var indexByPath: [String: Int] = [:]
 
     /// The space of `conditions`, or nil when one of them is outside the decided forms or reads a path whose type
     /// is not known here (`resultTypes` nil: no result shape to read), or the combinations are too many.
@@ -85,7 +87,7 @@ struct GuardSpace {
 
     private mutating func variable(_ path: ExpressionPath) -> Int? {
         guard path.keys.count == 1, let key = path.keys.first else { return nil }
-        if let index = variables.firstIndex(where: { $0.root == path.root && $0.key == key }) { return index }
+        if let index = indexByPath[path.root.rawValue + "." + key] { return index }
         let type: TypeRef?
         switch path.root {
         case .state: type = stateTypes[key]
@@ -95,6 +97,7 @@ struct GuardSpace {
         if case .object = type.base { return nil }
         variables.append(Variable(root: path.root, key: key, type: type))
         constants.append([])
+        indexByPath[path.root.rawValue + "." + key] = variables.count - 1
         return variables.count - 1
     }
 
@@ -179,7 +182,14 @@ struct GuardSpace {
                 switch constant {
                 case .int(let value): bounds = [value]
                 case .number(let value) where value.isFinite:
-                    bounds = [value.rounded(.down), value.rounded(.up)].compactMap { Int64(exactly: $0.clamped(to: -9.2e18...9.2e18)) }
+                    // Beyond the ints, the literal splits them no more than the extreme int does.
+                    if value >= 9_223_372_036_854_775_808.0 {
+                        bounds = [Int64.max]
+                    } else if value < -9_223_372_036_854_775_808.0 {
+                        bounds = [Int64.min]
+                    } else {
+                        bounds = [value.rounded(.down), value.rounded(.up)].compactMap { Int64(exactly: $0) }
+                    }
                 default: bounds = []
                 }
                 for bound in bounds {
@@ -202,21 +212,26 @@ struct GuardSpace {
             if points.isEmpty {
                 values = [.number(0)]
             } else {
-                var list = [points[0] - 1]
+                // Each point's neighbours as well as a number between each two: where `p - 1` is `p` (beyond
+                // 2^53) the next number down still lies below it, and an int literal a double cannot hold (it is
+                // compared exactly) falls between its rounding and that rounding's neighbour.
+                var list = [min(points[0] - 1, points[0].nextDown)]
                 for (offset, point) in points.enumerated() {
-                    list.append(point)
+                    list += [point.nextDown, point, point.nextUp]
                     if offset + 1 < points.count { list.append(point / 2 + points[offset + 1] / 2) }
                 }
-                list.append(points[points.count - 1] + 1)
-                var seen = Set<Double>()
-                values = list.filter { $0.isFinite && seen.insert($0).inserted }.map { .number($0) }
+                list.append(max(points[points.count - 1] + 1, points[points.count - 1].nextUp))
+                values = Set(list.filter(\.isFinite)).sorted().map { .number($0) }
             }
         case .string:
+            // Texts are told apart by their Unicode scalars, as the evaluator compares them (not by Swift's
+            // canonical equivalence, which would merge 'é' written precomposed and decomposed).
             var texts: [String] = []
+            var seen = Set<[UInt8]>()
             for constant in constants {
-                if case .string(let text) = constant, !texts.contains(text) { texts.append(text) }
+                if case .string(let text) = constant, seen.insert(Array(text.utf8)).inserted { texts.append(text) }
             }
-            values = texts.map { .string($0) } + [.string(Self.otherText(avoiding: texts))]
+            values = texts.map { .string($0) } + [.string(Self.otherText(avoiding: seen))]
         case .object:
             values = []
         }
@@ -224,11 +239,11 @@ struct GuardSpace {
         return values
     }
 
-    /// Text that none of `texts` is, standing for all such text.
-    private static func otherText(avoiding texts: [String]) -> String {
+    /// Text that none of `texts` (as UTF-8) is, standing for all such text.
+    private static func otherText(avoiding texts: Set<[UInt8]>) -> String {
         var candidate = ""
         var number = 0
-        while texts.contains(candidate) {
+        while texts.contains(Array(candidate.utf8)) {
             number += 1
             candidate = "other\(number)"
         }
@@ -304,6 +319,29 @@ struct GuardSpace {
         return parts.joined(separator: " and ")
     }
 
+    /// A key for questions written alike, compared byte for byte (not by Swift's canonical equivalence of text,
+    /// which the evaluator does not use): the conditions' texts, and the result shape with every enum value and
+    /// key written unambiguously. (Flow text holds no NUL, which separates the parts.)
+    static func signature(_ parts: [String], resultTypes: [String: TypeRef]?) -> [UInt8] {
+        func written(_ type: TypeRef) -> String {
+            let base: String
+            switch type.base {
+            case .int: base = "int"
+            case .number: base = "number"
+            case .string: base = "string"
+            case .bool: base = "bool"
+            case .enumeration(let values): base = "[" + values.map(JSONText.string).joined(separator: ",") + "]"
+            case .object(let fields): base = "{" + fields.map { JSONText.string($0.name.text) + ":" + written($0.type) }.joined(separator: ",") + "}"
+            }
+            return base + (type.optional ? "?" : "")
+        }
+        let shape = resultTypes.map { types in
+            types.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+                .map { JSONText.string($0.key) + ":" + written($0.value) }.joined(separator: ",")
+        } ?? "-"
+        return Array((parts + [shape]).joined(separator: "\u{0}").utf8)
+    }
+
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
     static func list(_ items: [String]) -> String {
         guard items.count > 1 else { return items.first ?? "" }
@@ -311,6 +349,3 @@ struct GuardSpace {
     }
 }
 
-extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
-}

@@ -77,24 +77,16 @@ enum PlainScalarMeaning {
         return digits.count > 1 && digits.first == UInt8(ascii: "0") && digits.allSatisfy(isDigit)
     }
 
-    /// YAML 1.1's timestamp: `YYYY-M-D`, optionally followed by a time (`t`, `T` or spaces, then `H:MM:SS`…).
+    /// YAML 1.1's timestamp, the whole text: a date `YYYY-MM-DD`, or `YYYY-M-D` followed by a time
+    /// (`T`, `t` or blanks, `H:MM:SS`, an optional fraction and zone).
     static func isDate(_ utf8: [UInt8]) -> Bool {
-        var index = 0
-        func digits(_ least: Int, _ most: Int) -> Bool {
-            let begin = index
-            while index < utf8.count, index - begin < most, isDigit(utf8[index]) { index += 1 }
-            return index - begin >= least
-        }
-        func dash() -> Bool {
-            guard index < utf8.count, utf8[index] == UInt8(ascii: "-") else { return false }
-            index += 1
-            return true
-        }
-        guard digits(4, 4), dash(), digits(1, 2), dash(), digits(1, 2) else { return false }
-        guard index < utf8.count else { return true }
-        // A time follows; YAML 1.1 asks for more, but any text after a date that starts so is no expression either.
-        return [UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: " "), UInt8(ascii: "\t")].contains(utf8[index])
+        let text = String(decoding: utf8, as: UTF8.self)
+        return text.wholeMatch(of: dateOnly) != nil || text.wholeMatch(of: dateTime) != nil
     }
+
+    nonisolated(unsafe) private static let dateOnly = /[0-9]{4}-[0-9]{2}-[0-9]{2}/
+    nonisolated(unsafe) private static let dateTime =
+        /[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?(([ \t]*)Z|[-+][0-9]{1,2}(:[0-9]{2})?)?/
 
     /// The value YAML 1.1 gives a number that YAML 1.2's core schema reads as text: digits with `_` separators
     /// (`1_000`), binary (`0b101`), and base 60 (`1:30`, `-1:30:15`); nil for anything else, or a value beyond 64

@@ -45,13 +45,25 @@ enum YAMLHints {
         while valueStart < scalars.count, scalars[valueStart] == " " { valueStart += 1 }
         guard valueStart < scalars.count, scalars[valueStart] == "'" || scalars[valueStart] == "\"" else { return nil }
         let quote = scalars[valueStart]
+        // The closing quote: `''` inside single quotes and `\"` inside double quotes are escapes, not ends.
         var close = valueStart + 1
-        while close < scalars.count, scalars[close] != quote { close += 1 }
+        while close < scalars.count {
+            if quote == "'", scalars[close] == "'", close + 1 < scalars.count, scalars[close + 1] == "'" {
+                close += 2
+            } else if quote == "\"", scalars[close] == "\\" {
+                close += 2
+            } else if scalars[close] == quote {
+                break
+            } else {
+                close += 1
+            }
+        }
         guard close < scalars.count else { return nil }
         var rest = close + 1
         while rest < scalars.count, scalars[rest] == " " { rest += 1 }
-        // What follows the closing quote must be more of the value: not the end, a comment, or flow punctuation.
-        guard rest < scalars.count, ![",", "}", "]", "#"].contains(scalars[rest]) else { return nil }
+        // What follows the closing quote must be more of the value: not the end, a comment, flow punctuation, or
+        // the ':' of a quoted key.
+        guard rest < scalars.count, ![",", "}", "]", "#", ":"].contains(scalars[rest]) else { return nil }
         let value = String(scalars[valueStart...]).trimmingSuffix { $0 == " " }
         let other: Character = quote == "'" ? "\"" : "'"
         guard !value.contains(other) else { return nil }

@@ -204,12 +204,17 @@ private struct Composer {
     /// Reports a YAML feature the flow format gives no meaning to (docs/format.md, "Files"): a tag on a node, which
     /// the YAML reader would otherwise drop or obey (`wrongPassword: !result.ok` is an empty value tagged
     /// `!result.ok`, not an expression).
+    /// `value` is a scalar's text when it was written plain (nil for a collection or a quoted scalar).
     mutating func checkTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, value: String?, at position: SourcePosition) {
         guard let tag = optionalString(pointer) else { return }
         let core = "tag:yaml.org,2002:"
         let written = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag.hasPrefix("!") ? tag : "!<\(tag)>"
         let shown = Identifier.display(written, limit: 40)
-        if let value, value.isEmpty, written.hasPrefix("!"), !written.hasPrefix("!!"), !written.hasPrefix("!<") {
+        if written == "!", let value, !value.isEmpty {
+            // `! state.done`: a '!' and a space read as the non-specific tag, where a negation was meant; removing
+            // the tag would turn the condition around.
+            report("'! ' is read as a YAML tag, not as 'not'; quote the expression: \"! \(Identifier.display(value, limit: 40))\"", at: position)
+        } else if let value, value.isEmpty, written.hasPrefix("!"), !written.hasPrefix("!!"), !written.hasPrefix("!<") {
             // An empty value after a tag: the tag was meant as the value (an expression such as `!result.ok`).
             report("'\(shown)' is read as a YAML tag, not as text or an expression, and the value is left empty; "
                    + "quote it: \"\(shown)\"", at: position)
@@ -276,7 +281,8 @@ private struct Composer {
                 let scalar = event.data.scalar
                 let text = string(scalar.value, length: Int(scalar.length))
                 let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
-                checkTag(scalar.tag, value: text, at: position)
+                checkTag(scalar.tag, value: plain ? text : nil, at: position)
+                checkAnchor(scalar.anchor, at: position)
                 var kind: Scalar.Kind = .string
                 // A tag is reported (above) and otherwise ignored: the value is read as written without it, so the
                 // tag's finding is the only one it causes.
@@ -296,11 +302,13 @@ private struct Composer {
                 try add(target.node, count: target.count, anchor: nil, at: position)
             case YAML_SEQUENCE_START_EVENT:
                 checkTag(event.data.sequence_start.tag, value: nil, at: position)
+                checkAnchor(event.data.sequence_start.anchor, at: position)
                 try open(at: position)
                 stack.append(Frame(isMapping: false, position: position, anchor: optionalString(event.data.sequence_start.anchor),
                                    start: items.count))
             case YAML_MAPPING_START_EVENT:
                 checkTag(event.data.mapping_start.tag, value: nil, at: position)
+                checkAnchor(event.data.mapping_start.anchor, at: position)
                 try open(at: position)
                 stack.append(Frame(isMapping: true, position: position, anchor: optionalString(event.data.mapping_start.anchor),
                                    start: entries.count))
@@ -318,6 +326,22 @@ private struct Composer {
     /// Reports the directives that would change how the document reads: `%YAML` for a version other than 1.2
     /// (1.1 reads `yes`, `no`, `on`, `off` as booleans and `017` as octal; flowkit reads the 1.2 core schema), and
     /// `%TAG`, which only serves tags.
+    /// Where each anchor name was first written, in document order (a collection's anchor is written before its
+    /// contents'): YAML lets an alias mean the latest value of its anchor, so a name anchored twice would make the
+    /// same `*x` mean different values in different places, which the format does not allow.
+    var anchorPositions: [String: SourcePosition] = [:]
+
+    mutating func checkAnchor(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at position: SourcePosition) {
+        guard let anchor = optionalString(pointer) else { return }
+        if let first = anchorPositions[anchor] {
+            report("anchor '&\(Identifier.display(anchor))' is defined again (first at line \(first.line), column \(first.column)), "
+                   + "so an alias '*\(Identifier.display(anchor))' means one value or the other depending on where it is; give each anchor a name of its own",
+                   at: position)
+        } else {
+            anchorPositions[anchor] = position
+        }
+    }
+
     mutating func checkDirectives(version: UnsafeMutablePointer<yaml_version_directive_t>?, hasTags: Bool, at position: SourcePosition) {
         if let version, version.pointee.major != 1 || version.pointee.minor != 2 {
             report("'%YAML \(version.pointee.major).\(version.pointee.minor)' asks for another YAML than flowkit reads: flow files are "
@@ -349,16 +373,7 @@ private struct Composer {
     /// Adds a finished node to the open collection (or makes it the root), registering its anchor.
     mutating func add(_ node: Node, count nodes: Int, anchor: String?, at position: SourcePosition, counted: Bool = false) throws {
         if !counted { try count(nodes, at: position) }
-        if let anchor {
-            // YAML lets an alias mean the latest value of its anchor: a name anchored twice makes the same `*x`
-            // mean different values in different places, which the format does not allow.
-            if let first = anchors[anchor] {
-                report("anchor '&\(Identifier.display(anchor))' is defined again (first at line \(first.node.position.line), column \(first.node.position.column)), "
-                       + "so an alias '*\(Identifier.display(anchor))' means one value or the other depending on where it is; give each anchor a name of its own",
-                       at: position)
-            }
-            anchors[anchor] = (node, nodes)
-        }
+        if let anchor { anchors[anchor] = (node, nodes) }
         guard !stack.isEmpty else {
             root = node
             return

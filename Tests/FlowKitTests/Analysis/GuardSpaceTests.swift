@@ -110,6 +110,27 @@ struct GuardSpaceTests {
         #expect(failing > 300 && covered > 300, "failing \(failing), covered \(covered)")
     }
 
+    /// Values at the edges (from a review): numbers beyond 2^53, where `p + 1` is `p`; ints beyond a number
+    /// literal near 2^63; text told apart by its scalars, not by canonical equivalence.
+    @Test func edgesOfTheValueClasses() throws {
+        func failing(_ texts: [String], _ types: [String: TypeRef]) throws -> Bool {
+            let conditions = try texts.map { try ExpressionParser.parse($0).get() }
+            let space = try #require(GuardSpace(conditions: conditions.map(\.root), stateTypes: types, resultTypes: nil, resultMayBeAbsent: false))
+            return space.first { Self.allFail(conditions, $0) } != nil
+        }
+        let x = ["x": TypeRef(base: .number, optional: false, position: .start)]
+        #expect(try failing(["state.x <= 1e20"], x), "2e20 fails")
+        #expect(try failing(["state.x >= -1e300"], x), "-2e300 fails")
+        #expect(try failing(["state.x <= 9007199254740993"], x), "an int literal a double cannot hold")
+        #expect(try !failing(["state.x <= 1e20", "state.x > 1e20"], x))
+        let n = ["n": TypeRef(base: .int, optional: false, position: .start)]
+        #expect(try failing(["state.n < 9.21e18"], n), "9210000000000000000 fails")
+        #expect(try failing(["state.n > -9.21e18"], n))
+        #expect(try !failing(["state.n < 9.3e18"], n), "every int is below 9.3e18")
+        let s = ["s": TypeRef(base: .string, optional: false, position: .start)]
+        #expect(try failing(["state.s == '\u{e9}'", "state.s != 'e\u{301}'"], s), "'e' + U+0301 fails both")
+    }
+
     @Test func formsBeyondTheDecidedOnesAreNotDecided() throws {
         for text in ["state.n * 2 > 1", "state.n > state.k", "state.s < 'p'", "result.v.w == 1", "(state.f ? 1 : 2) == 1"] {
             let condition = try ExpressionParser.parse(text).get()

@@ -36,6 +36,14 @@ struct YAMLMessageTests {
         #expect(double.hasSuffix("an expression with quoted text goes inside another pair of quotes: if: '\"Acme\" == state.name'"), "\(double)")
     }
 
+    /// Quoted keys and quotes written with escapes are no quoted value that goes on (from a review).
+    @Test func quotedKeysAndEscapedQuotesGetNoQuotingHint() {
+        let star = Self.message(Self.header + "steps:\n  \"*\":\n    next: done\n  a: { next: done }\n  - done\n")
+        #expect(!star.contains("another pair of quotes"), "\(star)")
+        let escaped = Self.message(Self.header + "steps:\n  a:\n    title: 'It''s'\n    next: done\n  - done\n")
+        #expect(!escaped.contains("another pair of quotes"), "\(escaped)")
+    }
+
     @Test func aQuotedBareWordSaysTheQuotesWereTheFiles() {
         let yaml = Self.message(Self.header + "state: { name: string }\nsteps:\n  a: { result: { v: int }, set: { name: 'Acme' }, next: b }\n  b: { kind: finish }\n")
         #expect(yaml == "unknown name 'Acme': the quotes around the value belong to the file, not to the expression; text in an expression has quotes of its own: \"'Acme'\"")

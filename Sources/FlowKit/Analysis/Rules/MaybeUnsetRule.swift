@@ -168,6 +168,10 @@ enum MaybeUnsetRule: Rule {
         let place: Place
     }
 
+    /// The most keys the reads of a list's earlier options count as set for its later ones (one cause, one
+    /// finding); past it, later reads are reported as if no earlier option had read them, which only says more.
+    static let readSetLimit = 64
+
     /// The most keys whose witness paths are searched (one breadth-first search each); later keys' findings name
     /// no path, which keeps the rule near-linear however many keys a flow reads.
     static let witnessKeyLimit = 32
@@ -237,12 +241,13 @@ enum MaybeUnsetRule: Rule {
             for (target, guarding) in zip(list, guards) {
                 if let condition = target.condition {
                     collect(condition, guarded: guarding.failed.union(proved).union(read), place: place)
-                    read.formUnion(mustReads(condition))
+                    // (Bounded: fewer keys counted as read only reports more.)
+                    if read.count < Self.readSetLimit { read.formUnion(mustReads(condition)) }
                 }
                 var earlier = read
                 for assignment in target.set {
                     collect(assignment.expression, guarded: guarding.holds.union(proved).union(earlier), place: place)
-                    earlier.formUnion(mustReads(assignment.expression))
+                    if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
                 }
             }
             return guards.map { $0.holds.union(proved) }
@@ -265,13 +270,13 @@ enum MaybeUnsetRule: Rule {
                 var earlier: Set<String> = []
                 for assignment in step.set {
                     collect(assignment.expression, guarded: earlier, place: .before(step: id))
-                    earlier.formUnion(mustReads(assignment.expression))
+                    if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
                 }
             }
             var earlier: Set<String> = []
             for assignment in step.input {
                 collect(assignment.expression, guarded: earlier, place: .before(step: id))
-                earlier.formUnion(mustReads(assignment.expression))
+                if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
             }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
@@ -281,10 +286,10 @@ enum MaybeUnsetRule: Rule {
             }
             ownKnown[id] = known
         }
+        let flowStepHandlers = FlowStepHandlers(flow)
         let slotKnown = graph.slotTargets.indices.map { slot -> [Set<String>] in
             // A `"*"` handler a `flow` step uses runs there for an outcome of that name: then it proves nothing.
-            guard let event = graph.slotEvents[slot], let proved = eventKeys[event],
-                  !steps.contains(where: { $0.kind == .flow && !$0.on.contains { $0.event.text == event } }) else {
+            guard let event = graph.slotEvents[slot], let proved = eventKeys[event], !flowStepHandlers.someFlowStepUsesTheShared(event) else {
                 return collect(graph.slotTargets[slot], place: .slot(slot))
             }
             return collect(graph.slotTargets[slot], place: .slot(slot), proved: proved)
@@ -376,9 +381,25 @@ enum MaybeUnsetRule: Rule {
             if let node = graph.setNode(of: id) { readGen[node] += mustRead(step.set.lazy.map(\.expression)) }
             if step.kind == .flow { readGen[id] += mustRead(step.input.lazy.map(\.expression)) }
         }
+        // The `if`s read before each option, worked out once per list as its options come (they come in order);
+        // at most `readSetLimit` keys a list, so that a list of many options costs linear time and memory.
+        var listReads: (owner: Int, list: Int, upTo: Int, keys: [Int])?
         for option in graph.options {
-            let conditions = option.list[...option.index].lazy.compactMap(\.condition)
-            readGen[option.node] += mustRead(Array(conditions) + option.list[option.index].set.map(\.expression))
+            let owner: Int
+            switch option.owner {
+            case .step(let id): owner = id
+            case .slot(let slot): owner = -1 - slot
+            }
+            if listReads == nil || listReads!.owner != owner || listReads!.list != option.listIndex || listReads!.upTo > option.index {
+                listReads = (owner, option.listIndex, 0, [])
+            }
+            while listReads!.upTo <= option.index {
+                if listReads!.keys.count < Self.readSetLimit, let condition = option.list[listReads!.upTo].condition {
+                    listReads!.keys = Array(Set(listReads!.keys + mustRead([condition]))).sorted()
+                }
+                listReads!.upTo += 1
+            }
+            readGen[option.node] += listReads!.keys + mustRead(option.list[option.index].set.lazy.map(\.expression))
         }
         var readsSet = gen
         var anyReadSets = false
@@ -592,18 +613,18 @@ enum MaybeUnsetRule: Rule {
                 for (target, guarding) in zip(list, guards) {
                     if let condition = target.condition {
                         check(condition, guarded: guarding.failed.union(read), for: handled)
-                        read.formUnion(readKeys(condition))
+                        if read.count < Self.readSetLimit { read.formUnion(readKeys(condition)) }
                     }
                     var earlier = read
                     for assignment in target.set {
                         check(assignment.expression, guarded: guarding.holds.union(earlier), for: handled)
-                        earlier.formUnion(readKeys(assignment.expression))
+                        if earlier.count < Self.readSetLimit { earlier.formUnion(readKeys(assignment.expression)) }
                     }
                 }
             }
             for assignment in step.set {
                 check(assignment.expression, guarded: covered, for: outcomes)
-                covered.formUnion(readKeys(assignment.expression))
+                if covered.count < Self.readSetLimit { covered.formUnion(readKeys(assignment.expression)) }
             }
             var handledByOn: Set<String> = []
             for handler in step.on where byOutcome[handler.event.text] != nil {

@@ -84,13 +84,12 @@ enum NonExhaustiveGuardsRule: Rule {
             if let source = event.expression, case .success(let expression) = context.memo.parse(source) { eventConditions[event.name.text] = expression }
         }
         // (A `"*"` handler a `flow` step uses also runs there for an outcome of that name, with no such assumption.)
-        func flowStepsUse(_ event: String) -> Bool {
-            flow.steps.contains { $0.kind == .flow && !$0.on.contains { $0.event.text == event } }
-        }
+        let uses = FlowStepHandlers(flow)
+        func flowStepsUse(_ event: String) -> Bool { uses.someFlowStepUsesTheShared(event) }
         var findings: [Diagnostic] = []
         // Lists written alike (the same guards over the same result shape) are decided once: the first failing
         // combination in words, or nil when the guards cover every value.
-        var decided: [String: String?] = [:]
+        var decided: [[UInt8]: String?] = [:]
         var budget = GuardSpace.fileBudget
         var unjudged = 0
         for step in flow.anyStepThenSteps where step.kind != .finish {
@@ -111,9 +110,9 @@ enum NonExhaustiveGuardsRule: Rule {
                 }
                 // An explicit event may come without a result at a step that declares one.
                 let owner = isAny ? "'\"*\"'" : "step '\(step.name.text)'"
-                let signature = expressions.map(\.source.text).joined(separator: "\u{0}") + "\u{1}" + (proposed?.source.text ?? "")
-                    + "\u{1}" + (explicitEvent.map { "event " + $0 } ?? "") + "\u{1}"
-                    + (resultTypes.map { types in types.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",") } ?? "-")
+                let signature = GuardSpace.signature(expressions.map(\.source.text) + ["\u{1}", proposed?.source.text ?? "",
+                                                                                    explicitEvent.map { "event " + $0 } ?? ""],
+                                                     resultTypes: resultTypes)
                 let when: String
                 if let known = decided[signature] {
                     guard let known else { return }
@@ -186,4 +185,23 @@ extension Flow {
     var stateTypes: [String: TypeRef] {
         Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
     }
+}
+
+/// Which events every `flow` step handles itself: a `"*"` handler of any other event runs at some `flow` step for an
+/// outcome of that name. Counted once, so that asking for each of many handlers costs no pass over the steps.
+struct FlowStepHandlers {
+    private var handledBy: [String: Int] = [:]
+    private let flowSteps: Int
+
+    init(_ flow: Flow) {
+        var count = 0
+        for step in flow.steps where step.kind == .flow {
+            count += 1
+            for event in Set(step.on.map(\.event.text)) { handledBy[event, default: 0] += 1 }
+        }
+        flowSteps = count
+    }
+
+    /// Whether some `flow` step uses the `"*"` handler of `event` (it does not handle `event` itself).
+    func someFlowStepUsesTheShared(_ event: String) -> Bool { (handledBy[event] ?? 0) < flowSteps }
 }

@@ -137,8 +137,8 @@ enum ScriptRule: Rule {
             }
             findings += startFindings(scenario, flow: flow, context: context)
             if case .state(let state) = scenario.start {
-                // (A required input given as null is missing too: the run refuses it.)
-                for input in flow.requiredInputs where (state[input] ?? .null) == .null {
+                // (A required input given as null is refused for its type, above: one finding.)
+                for input in flow.requiredInputs where state[input] == nil {
                     findings.append(context.finding(self, at: scenario.position,
                                                     "scenario '\(Identifier.display(scenario.name))' starts at 'start' without the input '\(input)', which the flow requires; give it in 'start: { state: … }'"))
                 }

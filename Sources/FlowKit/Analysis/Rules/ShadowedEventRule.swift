@@ -74,7 +74,7 @@ enum ShadowedEventRule: Rule {
         let stateTypes = flow.stateTypes
         let anyHandled = Set((flow.anyStep?.on ?? []).map(\.event.text))
         // Steps evaluate the same events against the same result shape often ("*" handlers): decided once.
-        var memo: [String: [Shadow]] = [:]
+        var memo: [[UInt8]: [Shadow]] = [:]
         // For each event: the steps that evaluate it, and those where it is shadowed (with the earlier events).
         var evaluatedAt: [Int: [String]] = [:]
         var shadowedAt: [Int: [(step: Step, earlier: [Int])]] = [:]
@@ -90,8 +90,7 @@ enum ShadowedEventRule: Rule {
             let resultTypes: [String: TypeRef]? = step.result.map { fields in
                 Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
             }
-            let key = evaluated.map { String($0.index) }.joined(separator: ",") + "|"
-                + (step.result.map { fields in fields.map { "\($0.name.text):\($0.type)" }.joined(separator: ",") } ?? "-")
+            let key = GuardSpace.signature(evaluated.map { String($0.index) }, resultTypes: resultTypes)
             let shadows = memo[key] ?? shadows(evaluated, stateTypes: stateTypes, resultTypes: resultTypes, budget: &budget, unjudged: &unjudged)
             memo[key] = shadows
             for event in evaluated { evaluatedAt[event.index, default: []].append(step.name.text) }
@@ -139,6 +138,13 @@ enum ShadowedEventRule: Rule {
                         resultTypes: [String: TypeRef]?, budget: inout Int, unjudged: inout Int) -> [Shadow] {
         var found: [Shadow] = []
         for position in 1..<evaluated.count {
+            // Building the question reads its conditions: charged before, so that a flow of many events stops
+            // building questions once its budget is spent.
+            guard budget >= position + 1 else {
+                unjudged += 1
+                continue
+            }
+            budget -= position + 1
             let candidate = evaluated[position].expression
             let earlier = evaluated[..<position]
             guard let space = GuardSpace(conditions: evaluated[...position].map(\.expression.root), stateTypes: stateTypes,
