@@ -86,19 +86,19 @@ struct DiffCommandTests {
         try git(["commit", "-q", "-m", "first"])
         try text.replacingOccurrences(of: "  note: string?", with: "  note: int?").write(toFile: folder + "/flows/transfer.yaml", atomically: true, encoding: .utf8)
         try text.write(toFile: folder + "/flows/copy.yaml", atomically: true, encoding: .utf8)
-        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows", "--fail-on", "warning"])
+        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows", "--fail-on", "warning"], in: folder)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout == "\(folder)/flows/transfer.yaml:23:3: warning: state key 'note' is now int?, not string? [state_type_changed]\n1 change: 0 breaking, 1 warning, 0 info\n")
         #expect(result.stderr.contains("'\(folder)/flows/copy.yaml' is not in 'HEAD': a new file, nothing to compare"))
         // The revision's text is read, not the working tree's: after a commit there is nothing to show.
         try git(["commit", "-q", "-am", "second"])
-        let clean = try flowkit(["diff", "--git", "HEAD", folder + "/flows/transfer.yaml"])
+        let clean = try flowkit(["diff", "--git", "HEAD", folder + "/flows/transfer.yaml"], in: folder)
         #expect(clean.status == 0)
         #expect(clean.stdout == "no changes\n")
-        let bad = try flowkit(["diff", "--git", "no-such-revision", folder + "/flows/transfer.yaml"])
+        let bad = try flowkit(["diff", "--git", "no-such-revision", folder + "/flows/transfer.yaml"], in: folder)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("at 'no-such-revision': fatal:"), "\(bad.stderr)")
-        let option = try flowkit(["diff", "--git=--output=/tmp/x", folder + "/flows/transfer.yaml"])
+        let option = try flowkit(["diff", "--git=--output=/tmp/x", folder + "/flows/transfer.yaml"], in: folder)
         #expect(option.status == 2)
         #expect(option.stderr.contains("is not a git revision"))
     }
@@ -191,7 +191,7 @@ struct DiffCommandTests {
         try child.replacingOccurrences(of: "next: password", with: "next: passcode").replacingOccurrences(of: "  password:\n", with: "  passcode:\n")
             .write(toFile: folder + "/flows/nested/sign-in.yaml", atomically: true, encoding: .utf8)
         let script = try String(contentsOfFile: folder + "/flows/scripts/booking.yaml", encoding: .utf8)
-        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows", "--fix-scripts"])
+        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows", "--fix-scripts"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\(folder)/flows/scripts/booking.yaml:16:9: step 'signIn/password' is now 'signIn/passcode'"), "\(result.stderr)")
         let fixed = try String(contentsOfFile: folder + "/flows/scripts/booking.yaml", encoding: .utf8)
@@ -199,5 +199,53 @@ struct DiffCommandTests {
         // The fixed script lints clean against the renamed flows.
         let lint = try flowkit(["lint", folder + "/flows/scripts/booking.yaml"])
         #expect(lint.status == 0, "\(lint.stdout)")
+    }
+
+    /// The diff gate reads old versions only from the repository it runs in (issue 29): a pull request that plants a
+    /// `.git` folder, a `.git` file or a bare repository's `HEAD`, `config` and `objects/` beside a flow cannot change
+    /// what the revision means for the files there.
+    @Test func aRepositoryPlantedInTheComparedTreeIsNotRead() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-diff-planted-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/flows", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func git(_ arguments: [String], in directory: String) throws {
+            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: directory)
+            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        let text = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
+        try text.write(toFile: folder + "/flows/transfer.yaml", atomically: true, encoding: .utf8)
+        try git(["init", "-q"], in: folder)
+        try git(["add", "."], in: folder)
+        try git(["commit", "-q", "-m", "first"], in: folder)
+        // The pull request: a nested repository whose HEAD holds another version of a flow it adds.
+        let changed = text.replacingOccurrences(of: "  note: string?", with: "  note: int?")
+        for planted in ["evil", "bare"] {
+            let dir = folder + "/flows/" + planted
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try text.write(toFile: dir + "/transfer.yaml", atomically: true, encoding: .utf8)
+            try git(["init", "-q"], in: dir)
+            try git(["add", "transfer.yaml"], in: dir)
+            try git(["commit", "-q", "-m", "planted"], in: dir)
+            try changed.write(toFile: dir + "/transfer.yaml", atomically: true, encoding: .utf8)
+        }
+        // 'bare': the planted repository's files laid out as a bare repository beside the flow.
+        let bare = folder + "/flows/bare"
+        for item in try FileManager.default.contentsOfDirectory(atPath: bare + "/.git") {
+            try FileManager.default.moveItem(atPath: bare + "/.git/" + item, toPath: bare + "/" + item)
+        }
+        try FileManager.default.removeItem(atPath: bare + "/.git")
+        let result = try flowkit(["diff", "--git", "HEAD", folder + "/flows"], in: folder)
+        // Both planted flows are new in the real repository: nothing to compare, whatever the planted HEADs hold.
+        #expect(result.stderr.contains("'\(folder)/flows/evil/transfer.yaml' is not in 'HEAD': a new file, nothing to compare"), "\(result.stderr)")
+        #expect(result.stderr.contains("'\(folder)/flows/bare/transfer.yaml' is not in 'HEAD': a new file, nothing to compare"), "\(result.stderr)")
+        #expect(!result.stdout.contains("state_type_changed"), "\(result.stdout)")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        // Run outside any repository, the command says so rather than read one near the files.
+        let outside = NSTemporaryDirectory() + "flowkit-no-repo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        let lost = try flowkit(["diff", "--git", "HEAD", folder + "/flows/evil/transfer.yaml"], environment: ["GIT_CEILING_DIRECTORIES": NSTemporaryDirectory()], in: outside)
+        #expect(lost.status == 2)
+        #expect(lost.stderr.contains("the working directory is not in a git repository"), "\(lost.stderr)")
     }
 }

@@ -18,11 +18,11 @@ struct RunResult {
 }
 
 /// Runs `flowkit` with `arguments` in the package root, with `NO_COLOR` unless `environment` says otherwise.
-func flowkit(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> RunResult {
+func flowkit(_ arguments: [String], environment: [String: String] = [:], input: String? = nil, in directory: String = packageRoot) throws -> RunResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: flowkitBinary)
     process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = "1"
     for (key, value) in environment { env[key] = value }

@@ -1,22 +1,76 @@
 import Foundation
 
-/// Reads a file as it was at a git revision (`git show REV:./PATH`, run in the file's directory), without a checkout,
-/// for `flowkit diff --git REV`.
+/// Reads a file as it was at a git revision, without a checkout, for `flowkit diff --git REV`: always from the
+/// repository the command runs in, never from one the compared tree holds (docs/format.md, "Flow changes").
 public enum GitRevision {
     /// The most bytes read from one file at a revision: a flow file's limit.
     static let maxBytes = ReaderLimits.standard.maxBytes
 
-    /// The bytes of the file at `path` as it was at `revision`, or nil when the revision has no such file. Throws
-    /// when git cannot run, the revision is not one, or the directory is not in a repository.
+    /// The repository the working directory is in: its git directory and the top of its work tree.
+    public struct Repository: Sendable, Equatable {
+        /// The absolute git directory.
+        public var gitDirectory: String
+        /// The absolute top of the work tree, symbolic links resolved.
+        public var topLevel: String
+
+        /// The repository of `directory` (by default the working directory), found by git from there.
+        public static func of(_ directory: String = FileManager.default.currentDirectoryPath) throws(FlowDiff.Problem) -> Repository {
+            let (status, output, errors) = try GitRevision.git(["rev-parse", "--show-toplevel", "--absolute-git-dir"], in: directory)
+            let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+            guard status == 0, lines.count == 2 else {
+                let first = String(decoding: errors, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "no repository"
+                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff --git' inside the repository ("
+                                       + Identifier.display(first, limit: 200, quoting: false) + ")", findings: [])
+            }
+            return Repository(gitDirectory: lines[1], topLevel: FileFlowResolver.canonical(lines[0]))
+        }
+
+        /// `path` relative to the top of the work tree (symbolic links resolved), or nil when it is outside it.
+        func relative(_ path: String) -> String? {
+            let canonical = FileFlowResolver.canonical(path)
+            let top = topLevel.hasSuffix("/") ? topLevel : topLevel + "/"
+            guard canonical.hasPrefix(top) else { return nil }
+            return String(canonical.dropFirst(top.count))
+        }
+    }
+
+    /// The bytes of the file at `path` as it was at `revision` in the working directory's repository, or nil when
+    /// the revision has no such file. Throws when git cannot run, the revision is not one, the working directory is
+    /// not in a repository, or the file is outside it.
     public static func read(_ path: String, at revision: String) throws(FlowDiff.Problem) -> [UInt8]? {
+        try read(path, at: revision, in: try Repository.of())
+    }
+
+    /// The bytes of the file at `path` as it was at `revision` in `repository`, or nil when the revision has no
+    /// such file. Git is told the repository (`--git-dir`, `--work-tree`), so it never looks for one near the file.
+    public static func read(_ path: String, at revision: String, in repository: Repository) throws(FlowDiff.Problem) -> [UInt8]? {
         // A revision that starts with '-' would be read by git as an option.
         guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.contains(":"), !revision.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
             throw FlowDiff.Problem(message: "'\(Identifier.display(revision, limit: .max))' is not a git revision", findings: [])
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        guard let relative = repository.relative(path) else {
+            throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is not in the repository at '\(Identifier.display(repository.topLevel, limit: .max))'",
+                                   findings: [])
+        }
+        let (status, bytes, message) = try git(["--git-dir=" + repository.gitDirectory, "--work-tree=" + repository.topLevel,
+                                                "show", "\(revision):\(relative)"], in: repository.topLevel, limit: maxBytes + 1)
+        guard status == 0 else {
+            let text = String(decoding: message, as: UTF8.self)
+            // git's words for a path the revision does not have.
+            if text.contains("exists on disk, but not in") || text.contains("does not exist in") { return nil }
+            let first = text.split(separator: "\n").first.map(String.init) ?? "git show failed"
+            throw FlowDiff.Problem(message: "cannot read '\(Identifier.display(path, limit: .max))' at '\(Identifier.display(revision, limit: .max))': "
+                                   + Identifier.display(first, limit: 200, quoting: false), findings: [])
+        }
+        return bytes
+    }
+
+    /// Runs git with `arguments` in `directory`: its status, standard output (at most `limit` bytes kept) and
+    /// standard error.
+    static func git(_ arguments: [String], in directory: String, limit: Int = 1 << 16) throws(FlowDiff.Problem) -> (Int32, [UInt8], Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "show", "\(revision):./\((path as NSString).lastPathComponent)"]
+        process.arguments = ["git"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory.isEmpty ? "." : directory)
         let output = Pipe()
         let errors = Pipe()
@@ -33,19 +87,11 @@ public enum GitRevision {
         var bytes: [UInt8] = []
         let handle = output.fileHandleForReading
         while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {
-            if bytes.count <= maxBytes { bytes += chunk.prefix(maxBytes + 1 - bytes.count) }
+            if bytes.count < limit { bytes += chunk.prefix(limit - bytes.count) }
         }
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: message, as: UTF8.self)
-            // git's words for a path the revision does not have.
-            if text.contains("exists on disk, but not in") || text.contains("does not exist in") { return nil }
-            let first = text.split(separator: "\n").first.map(String.init) ?? "git show failed"
-            throw FlowDiff.Problem(message: "cannot read '\(Identifier.display(path, limit: .max))' at '\(Identifier.display(revision, limit: .max))': "
-                                   + Identifier.display(first, limit: 200, quoting: false), findings: [])
-        }
-        return bytes
+        return (process.terminationStatus, bytes, message)
     }
 }
 
@@ -79,6 +125,7 @@ extension FlowDiff {
         if let problem = collected.problems.first { throw Problem(message: problem, findings: []) }
         let named = Set(paths)
         let neighbourhood = known ?? FlowParents.Neighbourhood(collected.files)
+        let repository = try GitRevision.Repository.of()
         var comparison = RevisionComparison()
         for file in collected.files {
             let document: LoadedDocument
@@ -88,7 +135,7 @@ extension FlowDiff {
                 throw Problem(message: error.localizedDescription, findings: [])
             }
             if document.isScript && !named.contains(file) { continue }
-            guard let old = try GitRevision.read(file, at: revision) else {
+            guard let old = try GitRevision.read(file, at: revision, in: repository) else {
                 comparison.notes.append("'\(Identifier.display(file, limit: .max))' is not in '\(Identifier.display(revision, limit: .max))': a new file, nothing to compare")
                 continue
             }
