@@ -240,7 +240,12 @@ struct DiffCommandTests {
         #expect(result.stderr.contains("'\(folder)/flows/bare/transfer.yaml' is not in 'HEAD': a new file, nothing to compare"), "\(result.stderr)")
         #expect(!result.stdout.contains("state_type_changed"), "\(result.stdout)")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        // Run outside any repository, the command says so rather than read one near the files.
+        // Run outside any repository, the command says so rather than read one near the files (a JSON Schema
+        // saved beside the flows is passed over with a note, as lint passes it over).
+        try String(decoding: try flowkit(["schema"]).stdout.utf8, as: UTF8.self).write(toFile: folder + "/flows/flow.schema.json", atomically: true, encoding: .utf8)
+        let withSchema = try flowkit(["diff", "--git", "HEAD", folder + "/flows"], in: folder)
+        #expect(withSchema.status == 0, "\(withSchema.stderr)")
+        #expect(withSchema.stderr.contains("skipped '\(folder)/flows/flow.schema.json': not a flow file"), "\(withSchema.stderr)")
         let outside = NSTemporaryDirectory() + "flowkit-no-repo-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: outside) }

@@ -135,6 +135,12 @@ extension FlowDiff {
                 throw Problem(message: error.localizedDescription, findings: [])
             }
             if document.isScript && !named.contains(file) { continue }
+            // A file in a directory that is no flow file (a JSON Schema saved beside the flows, a package manifest) is
+            // passed over as lint's directory walk passes it over, with a note.
+            if !document.isFlowFile && !named.contains(file) {
+                comparison.notes.append("skipped '\(Identifier.display(file, limit: .max))': not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
+                continue
+            }
             guard let old = try GitRevision.read(file, at: revision, in: repository) else {
                 comparison.notes.append("'\(Identifier.display(file, limit: .max))' is not in '\(Identifier.display(revision, limit: .max))': a new file, nothing to compare")
                 continue
