@@ -4,8 +4,9 @@ import FlowGen
 import FlowKit
 
 /// Property: the Swift that `flowkit generate swift` writes compiles with no warning (`-warnings-as-errors`, Swift 6
-/// language mode) against the FlowKit module, for the sample flows, a flow of names Swift reserves, and random
-/// lint-clean flows with nested flows, all in one module. (`make check-package` builds and runs such code in an
+/// language mode) against the FlowKit module, for the sample flows, a flow of names Swift reserves, random
+/// lint-clean flows with nested flows, and random flows whose names are drawn from Swift's keywords, standard members
+/// and the generated code's own type names, all in one module. (`make check-package` builds and runs such code in an
 /// app through the plugin.)
 @Suite("Generated Swift compiles")
 struct GeneratedSwiftCompilesTests {
@@ -49,11 +50,57 @@ struct GeneratedSwiftCompilesTests {
         }
         #expect(clean == 25, "only \(clean) random bundles were lint-clean")
 
+        // The same with every name of a flow (steps, state and result keys, events, entries) replaced by names Swift
+        // or the generated code already uses (issue 29): keywords, `none` and `some`, standard members, generated
+        // type names. A bundle a replacement makes unclean is skipped; 12 must be clean.
+        var hostile = 0
+        var round: UInt64 = 0
+        while hostile < 12 && round < 3_000 {
+            defer { round += 1 }
+            var bundle = BlueprintGenerator.bundle(seed: 10_000 + round)
+            bundle.main.flow.name += "H\(round)"
+            for index in bundle.children.indices { bundle.children[index].flow.name += "H\(round)" }
+            let inputs = bundle.files.map { file in
+                SwiftGenerator.Input(name: "h\(round)/" + file.name, bytes: Array(Self.renamed(file.text, flow: file.flow, round: round).utf8))
+            }
+            guard let generated = try? SwiftGenerator.generate(inputs, read: nil) else { continue }
+            hostile += 1
+            for output in generated.outputs {
+                try output.contents.write(toFile: folder + "/out/h\(round)-" + output.fileName, atomically: true, encoding: .utf8)
+            }
+        }
+        #expect(hostile == 12, "only \(hostile) bundles with hostile names were lint-clean")
+
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted().map { folder + "/out/" + $0 }
-        #expect(files.count > samples.count + 25)
+        #expect(files.count > samples.count + 37)
         let yamsMap = packageRoot + "/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap"
         let check = try runProcess(try swiftc(), ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules,
                                                   "-Xcc", "-fmodule-map-file=" + yamsMap, "-module-name", "Generated"] + files)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    /// Names Swift reserves or the generated code uses, for `renamed`.
+    static let hostileNames = ["class", "struct", "default", "none", "some", "self", "Self", "Type", "init", "CodingKeys", "hashValue",
+                               "description", "State", "Step", "Event", "Outcome", "Current", "Run", "Inputs", "Entry", "Completion",
+                               "EventCompletion", "Int", "String", "Swift", "FlowKit", "Any", "rawValue", "allCases", "values", "hash",
+                               "Protocol", "where", "return", "in", "is", "as", "throws", "async", "await", "inout", "var", "let", "func",
+                               "Optional", "Never", "Void", "debugDescription", "encode", "decode", "hasher", "from", "to", "_"]
+
+    /// `text` with each name of `flow` (steps, state keys, result keys, events, entries) replaced, as a whole word,
+    /// by one of `hostileNames` (each used once a file).
+    static func renamed(_ text: String, flow: FlowBlueprint, round: UInt64) -> String {
+        var names: [String] = flow.steps.map(\.name) + flow.state.map(\.name) + flow.events.map(\.name) + flow.entries.map(\.name)
+        for step in flow.steps { names += (step.result ?? []).map(\.name) }
+        var unique: [String] = []
+        for name in names where !unique.contains(name) { unique.append(name) }
+        var pool = hostileNames
+        var rng = SplitMix64(seed: round)
+        var output = text
+        for name in unique where !pool.isEmpty {
+            guard rng.chance(0.6) else { continue }
+            let replacement = pool.remove(at: rng.below(pool.count))
+            output = output.replacingOccurrences(of: "\\b\(name)\\b", with: replacement, options: .regularExpression)
+        }
+        return output
     }
 }

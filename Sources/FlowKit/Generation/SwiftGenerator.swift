@@ -898,7 +898,7 @@ private struct FlowWriter {
             case .enumeration: value = "\(read)?.stringValue.flatMap(\(property.nestedType!).init(rawValue:))"
             case .object: value = "nil"
             }
-            return "\(SwiftNames.code(property.name)): \(value)"
+            return "\(SwiftNames.label(property.name)): \(value)"
         }
         return ["/// The state a run holds: each key that is set and has its declared type, the others nil.",
                 "public init(values: [Swift.String: FlowKit.Value]) {",

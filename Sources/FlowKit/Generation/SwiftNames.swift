@@ -11,8 +11,10 @@ enum SwiftNames {
         "consume", "copy", "borrowing", "consuming", "discard", "each", "macro", "nonisolated", "package", "sending",
     ]
 
-    /// Names that even in backquotes mean something else after a dot (`X.self`, `X.Type`): a `_` is appended.
-    static let reserved: Set<String> = ["self", "Self", "Type", "Protocol", "init", "_"]
+    /// Names that even in backquotes mean something else after a dot (`X.self`, `X.Type`; `.none` and `.some` where
+    /// an optional is expected), or that the generated types already have (`CodingKeys` of a `Codable` struct,
+    /// `hashValue` of a `Hashable` one): a `_` is appended.
+    static let reserved: Set<String> = ["self", "Self", "Type", "Protocol", "init", "_", "CodingKeys", "hashValue", "none", "some"]
 
     /// Type names a generated nested type must not take, since the generated code names the modules and the
     /// standard types through them: a `_` is appended.
@@ -26,6 +28,12 @@ enum SwiftNames {
     /// `name` as written in code: in backquotes when it is a keyword.
     static func code(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// `name` as an argument label in a call: every keyword but `inout` is a label as it is (Swift warns about
+    /// backquotes there).
+    static func label(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
     }
 
     /// A type name made of `name`: its first letter upper-cased, `_` appended when it is reserved.
