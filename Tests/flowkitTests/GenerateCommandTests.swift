@@ -53,6 +53,25 @@ struct GenerateCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+    /// A nested flow outside the folders of the flow files given is never read nor embedded (issue 29): not by a
+    /// path that climbs out, nor by an absolute one, nor through a symbolic link; nothing is written.
+    @Test func aNestedFlowOutsideTheTreeIsNeverReadOrEmbedded() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/app/flows", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/secret", withIntermediateDirectories: true)
+        try "flowkit: 1\nflow: secret\nstart: a\nsteps:\n  a: { next: done }\n  done: { kind: finish }\n".write(toFile: folder + "/secret/s.yaml", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/app/flows/link.yaml", withDestinationPath: folder + "/secret/s.yaml")
+        for reference in ["../../secret/s.yaml", folder + "/secret/s.yaml", "link.yaml"] {
+            try "flowkit: 1\nflow: main\nstart: s\nevents: { done: }\nsteps:\n  s: { kind: flow, flow: \"\(reference)\", on: { done: end } }\n  end: { kind: finish }\n"
+                .write(toFile: folder + "/app/flows/main.yaml", atomically: true, encoding: .utf8)
+            let result = try flowkit(["generate", "swift", folder + "/app/flows/main.yaml", "-o", folder + "/out"])
+            #expect(result.status != 0, "\(reference): \(result.stderr)")
+            #expect(result.stderr.contains("it is outside the directories of the flow files given"), "\(reference): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/out"), "\(reference): something was written")
+        }
+    }
+
     @Test func listedOnlyRefusesANestedFlowThatIsNotNamed() throws {
         let result = try flowkit(["generate", "swift", "--listed-only", "flows/booking.json", "-o", NSTemporaryDirectory() + "flowkit-never"])
         #expect(result.status == 1)

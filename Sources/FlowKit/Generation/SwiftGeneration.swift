@@ -35,7 +35,16 @@ public struct SwiftGeneration: Sendable {
         for path in paths {
             inputs.append(SwiftGenerator.Input(name: path, bytes: try FlowLoader.read(path: path, limit: limit)))
         }
-        let read: ((String) throws -> [UInt8])? = listedOnly ? nil : { try FlowLoader.read(path: $0, limit: limit) }
+        // A nested flow is read only inside the folders of the flow files given, as lint reads it (docs/format.md,
+        // "Generated Swift"): `flow: ../../x.yaml` or an absolute path never brings another file into the code.
+        let roots = Set(paths.map { ((FileFlowResolver.canonical($0) as NSString).deletingLastPathComponent as NSString).standardizingPath })
+        let read: ((String) throws -> [UInt8])? = listedOnly ? nil : { name in
+            let file = FileFlowResolver.canonical(name)
+            guard roots.contains(where: { root in file.hasPrefix(root.hasSuffix("/") ? root : root + "/") }) else {
+                throw FlowKitError.unreadable(name, reason: "it is outside the directories of the flow files given")
+            }
+            return try FlowLoader.read(path: name, limit: limit)
+        }
         let generated = try SwiftGenerator.generate(inputs, read: read)
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isDirectory) {
