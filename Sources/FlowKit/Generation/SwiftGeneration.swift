@@ -17,7 +17,9 @@ public struct SwiftGeneration: Sendable {
     public var paths: [String]
     /// The directory the Swift files go to; made when it does not exist.
     public var outputDirectory: String
-    /// Whether a nested flow must be among `paths` (the build plugin's mode: its outputs are declared up front).
+    /// Whether a nested flow must be among `paths` (the build plugin's mode: its outputs are declared up front); then
+    /// `paths` may hold other JSON and YAML files too, and one that cannot be read and shows no `flowkit` key is
+    /// not taken for a broken flow.
     public var listedOnly: Bool
 
     /// A generation of `paths` into `outputDirectory`.
@@ -45,7 +47,7 @@ public struct SwiftGeneration: Sendable {
             }
             return try FlowLoader.read(path: name, limit: limit)
         }
-        let generated = try SwiftGenerator.generate(inputs, read: read)
+        let generated = try SwiftGenerator.generate(inputs, read: read, othersAmongInputs: listedOnly)
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isDirectory) {
             do {

@@ -285,3 +285,27 @@ struct SwiftGeneratorTests {
         #expect(try source.flow("payment.yaml", from: "main.yaml").bytes == Array("flowkit: 1".utf8))
     }
 }
+
+/// The build plugin is given every JSON and YAML file of a target (issue 29): one that cannot be read and shows no
+/// `flowkit` key is another file, not a broken flow, and does not fail the build; a broken flow still does.
+@Suite("The plugin's inputs")
+struct PluginInputTests {
+    static let flow = Array("flowkit: 1\nflow: ok\nstart: a\nsteps:\n  a: { next: done }\n  done: { kind: finish }\n".utf8)
+
+    @Test func anUnreadableFileThatIsNoFlowIsPassedOver() throws {
+        let inputs = [SwiftGenerator.Input(name: "settings.json", bytes: Array("{\"theme\": \"dark\",}\n".utf8)),
+                      SwiftGenerator.Input(name: "notes.yaml", bytes: Array("a: [b\n".utf8)),
+                      SwiftGenerator.Input(name: "ok.yaml", bytes: Self.flow)]
+        let generated = try SwiftGenerator.generate(inputs, othersAmongInputs: true)
+        #expect(generated.outputs.map(\.fileName) == ["settings.flowkit.swift", "notes.flowkit.swift", "ok.flowkit.swift"])
+        // The command line, given the same files by name, says they cannot be read.
+        #expect(throws: SwiftGenerator.Failure.self) { try SwiftGenerator.generate(inputs) }
+    }
+
+    @Test func aBrokenFlowStillFailsTheBuild() {
+        for text in ["flowkit: 1\nflow: broken\nstart: a\nsteps:\n  a: { next: done\n", "{\"flowkit\": 1, \"flow\": \"b\",,}"] {
+            let inputs = [SwiftGenerator.Input(name: "broken.yaml", bytes: Array(text.utf8)), SwiftGenerator.Input(name: "ok.yaml", bytes: Self.flow)]
+            #expect(throws: SwiftGenerator.Failure.self, "\(text)") { try SwiftGenerator.generate(inputs, othersAmongInputs: true) }
+        }
+    }
+}
