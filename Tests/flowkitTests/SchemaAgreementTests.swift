@@ -28,6 +28,9 @@ struct SchemaAgreementTests {
     static let decidedCases = [
         "flowkit: 1\nflow: t\nstart: a\nsteps:\n  \"*\": { title: X }\n  a: { kind: finish }\n",
         "flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: { kind: finish, lint: { allow: [dead_end] } }\n",
+        // (issue 29) `lint` without `allow`, with only a reason or nothing.
+        "flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: { kind: finish, lint: { reason: r } }\n",
+        "flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: { kind: finish, lint: {} }\n",
         "flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: { kind: finish, lint: { allow: [syntax], reason: r } }\n",
         "flowkit: 1\nflow: t\nstart: a\nsteps:\n  a: { kind: finish, lint: { allow: [no_such_rule], reason: r } }\n",
         "flowkit: 1.0\nflow: t\nstart: a\nsteps:\n  a: { kind: finish }\n",

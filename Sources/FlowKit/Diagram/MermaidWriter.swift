@@ -91,7 +91,9 @@ public enum MermaidWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` with Mermaid's grammar characters as entity codes, line breaks as `<br>` and control characters dropped.
+    /// `text` with Mermaid's grammar characters as entity codes, line breaks as `<br>`, control characters dropped,
+    /// and Unicode format characters (bidirectional overrides such as U+202E, zero-width joiners) shown as `\u{202e}`,
+    /// as every other output shows them, so that none reorders or hides a label.
     public static func escape(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
@@ -114,6 +116,10 @@ public enum MermaidWriter {
             case "-": output += "#45;"
             default:
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 { continue }
+                if scalar.properties.generalCategory == .format {
+                    output += "#92;u#123;" + String(scalar.value, radix: 16) + "#125;"
+                    continue
+                }
                 output.unicodeScalars.append(scalar)
             }
         }

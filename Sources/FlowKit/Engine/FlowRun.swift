@@ -749,12 +749,19 @@ public struct FlowRun: Sendable {
 
 /// Deep-link paths: `/transfer/{amount}/tariffs` binds the state key `amount`.
 public enum EntryPath {
-    /// The path of a link: a full URL loses its scheme and host, and any link its query and fragment.
+    /// The path of a link: an `http` or `https` URL loses its scheme and host, a URL of any other scheme (an app's
+    /// own, `bankapp://loans/offer/8000/48`) its scheme only, the host becoming the first segment; and any link
+    /// loses its query and fragment.
     public static func pathOnly(_ link: String) -> String {
         var text = Substring(link)
         if let scheme = text.range(of: "://") {
-            let afterHost = text[scheme.upperBound...]
-            text = afterHost.firstIndex(of: "/").map { afterHost[$0...] } ?? ""
+            let name = text[..<scheme.lowerBound].lowercased()
+            let afterScheme = text[scheme.upperBound...]
+            if name == "http" || name == "https" {
+                text = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+            } else {
+                text = Substring("/" + afterScheme)
+            }
         }
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
         return String(text)

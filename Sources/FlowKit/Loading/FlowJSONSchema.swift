@@ -363,11 +363,10 @@ public enum FlowJSONSchema {
           "type": "object",
           "description": "Lint settings for this step.",
           "additionalProperties": false,
-          "dependentRequired": {
-            "allow": [
-              "reason"
-            ]
-          },
+          "required": [
+            "allow",
+            "reason"
+          ],
           "properties": {
             "allow": {
               "description": "Rule identifiers whose findings about this step are silenced: one, or a list.",

@@ -97,3 +97,19 @@ import FlowGen
         #expect(duplicate.message == "duplicate key 'b\\n\\u{1b}[2J\\u{202e}' (first at line 6, column 3)")
     }
 }
+
+/// Mermaid labels show format characters as every other output does (issue 29): no bidirectional override, zero-width
+/// character or other format character reaches a Mermaid file raw.
+@Suite("Mermaid labels escape format characters")
+struct MermaidFormatCharacterTests {
+    @Test func noFormatCharacterReachesALabel() {
+        let nasty = ["\u{202E}", "\u{202A}", "\u{2066}", "\u{2069}", "\u{200B}", "\u{200D}", "\u{FEFF}", "\u{061C}", "\u{2060}"]
+        for character in nasty {
+            let escaped = MermaidWriter.escape("a" + character + "b")
+            #expect(!escaped.unicodeScalars.contains { $0.properties.generalCategory == .format }, "\(escaped.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(escaped.hasPrefix("a#92;u#123;") && escaped.hasSuffix("#125;b"), "\(escaped)")
+        }
+        // Letters with combining marks are text, not format characters: kept as they are.
+        #expect(MermaidWriter.escape("e\u{301}") == "e\u{301}")
+    }
+}

@@ -28,6 +28,10 @@ struct EntryLinkTests {
     @Test(arguments: [
         ("/shop/items/42", "item", ["id": "42"]),
         ("https://example.com/shop/items/42?ref=mail#top", "item", ["id": "42"]),
+        ("HTTP://example.com/shop/items/42", "item", ["id": "42"]),
+        // An app's own scheme (issue 29): the host is the path's first segment.
+        ("shopapp://shop/items/42?ref=push", "item", ["id": "42"]),
+        ("shopapp://shop/offers", "tab", ["tab": "offers"]),
         ("/shop//items/42/", "item", ["id": "42"]),
         ("/shop/items/sale", "special", [:]),
         ("/shop/caf%C3%A9/7", "named", ["name": "café", "id": "7"]),
