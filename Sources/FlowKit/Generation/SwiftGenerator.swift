@@ -761,10 +761,12 @@ private struct FlowWriter {
 
                 @ENTRY@
 
-                /// Starts at the entry whose path `link` matches (`RunStart.url`).
-                public init(link: Swift.String, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+                /// Starts at the entry whose path `link` matches (`RunStart.url`), with the state the host gives
+                /// (its inputs; the path's parameters are set from the link).
+                public init(link: Swift.String, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                            maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
                     let (compiled, resolver) = try TYPE._checkedFlow(flow)
-                    base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: [:]), resolver: resolver, maxSteps: maxSteps)
+                    base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: TYPE._values(state)), resolver: resolver, maxSteps: maxSteps)
                 }
 
                 /// Restores a run saved with `snapshot()`; a flow that changed since is an error.
@@ -815,11 +817,14 @@ private struct FlowWriter {
             """
         let blocks = [
             "@ENTRY@": flow.entries.isEmpty ? "" : """
-                    /// Starts at `entry`, as its deep link would.
-                    public init(entry: Entry, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+                    /// Starts at `entry`, as its deep link would, with the state the host gives (its inputs; the
+                    /// entry's parameters are set from it).
+                    public init(entry: Entry, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                                maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
                         let (compiled, resolver) = try TYPE._checkedFlow(flow)
                         let parts = TYPE._parts(entry)
-                        base = try FlowKit.FlowRun(flow: compiled, start: .entry(parts.name, params: parts.params, state: [:]), resolver: resolver, maxSteps: maxSteps)
+                        base = try FlowKit.FlowRun(flow: compiled, start: .entry(parts.name, params: parts.params, state: TYPE._values(state)),
+                                                   resolver: resolver, maxSteps: maxSteps)
                     }
                 """,
             "@COMPLETE@": context.hasCompletion.contains(file) ? """
@@ -873,6 +878,12 @@ private struct FlowWriter {
                 type.optional = !required.contains(input.text)
                 return Field(name: input, type: type)
             }
+        }))
+        // The state a host gives a run begun at an entry or a link: every key optional, as in `State`.
+        structs.append((typeName + ".State", flow.state.map { field in
+            var type = field.type
+            type.optional = true
+            return Field(name: field.name, type: type)
         }))
         for (path, fields) in structs {
             line()

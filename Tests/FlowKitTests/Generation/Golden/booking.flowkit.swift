@@ -594,17 +594,22 @@ public enum BookingFlow {
             base = try FlowKit.FlowRun(flow: compiled, start: .start(state: BookingFlow._values(inputs)), resolver: resolver, maxSteps: maxSteps)
         }
 
-        /// Starts at `entry`, as its deep link would.
-        public init(entry: Entry, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+        /// Starts at `entry`, as its deep link would, with the state the host gives (its inputs; the
+        /// entry's parameters are set from it).
+        public init(entry: Entry, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                    maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
             let (compiled, resolver) = try BookingFlow._checkedFlow(flow)
             let parts = BookingFlow._parts(entry)
-            base = try FlowKit.FlowRun(flow: compiled, start: .entry(parts.name, params: parts.params, state: [:]), resolver: resolver, maxSteps: maxSteps)
+            base = try FlowKit.FlowRun(flow: compiled, start: .entry(parts.name, params: parts.params, state: BookingFlow._values(state)),
+                                       resolver: resolver, maxSteps: maxSteps)
         }
 
-        /// Starts at the entry whose path `link` matches (`RunStart.url`).
-        public init(link: Swift.String, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+        /// Starts at the entry whose path `link` matches (`RunStart.url`), with the state the host gives
+        /// (its inputs; the path's parameters are set from the link).
+        public init(link: Swift.String, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                    maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
             let (compiled, resolver) = try BookingFlow._checkedFlow(flow)
-            base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: [:]), resolver: resolver, maxSteps: maxSteps)
+            base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: BookingFlow._values(state)), resolver: resolver, maxSteps: maxSteps)
         }
 
         /// Restores a run saved with `snapshot()`; a flow that changed since is an error.
@@ -689,5 +694,17 @@ public enum BookingFlow {
 
     static func _values(_ value: BookingFlow.Inputs) -> [Swift.String: FlowKit.Value] {
         return [:]
+    }
+
+    static func _values(_ value: BookingFlow.State) -> [Swift.String: FlowKit.Value] {
+        var values: [Swift.String: FlowKit.Value] = [:]
+        if let field = value.storeId { values["storeId"] = .string(field) }
+        if let field = value.itemCount { values["itemCount"] = .int(Swift.Int64(field)) }
+        if let field = value.total { values["total"] = .number(field) }
+        if let field = value.paymentMethod { values["paymentMethod"] = .string(field.rawValue) }
+        if let field = value.customerId { values["customerId"] = .string(field) }
+        if let field = value.bookingRef { values["bookingRef"] = .string(field) }
+        if let field = value.paid { values["paid"] = .bool(field) }
+        return values
     }
 }

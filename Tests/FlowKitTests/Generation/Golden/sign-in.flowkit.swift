@@ -299,10 +299,12 @@ public enum SignInFlow {
             base = try FlowKit.FlowRun(flow: compiled, start: .start(state: SignInFlow._values(inputs)), resolver: resolver, maxSteps: maxSteps)
         }
 
-        /// Starts at the entry whose path `link` matches (`RunStart.url`).
-        public init(link: Swift.String, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+        /// Starts at the entry whose path `link` matches (`RunStart.url`), with the state the host gives
+        /// (its inputs; the path's parameters are set from the link).
+        public init(link: Swift.String, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                    maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
             let (compiled, resolver) = try SignInFlow._checkedFlow(flow)
-            base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: [:]), resolver: resolver, maxSteps: maxSteps)
+            base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: SignInFlow._values(state)), resolver: resolver, maxSteps: maxSteps)
         }
 
         /// Restores a run saved with `snapshot()`; a flow that changed since is an error.
@@ -380,5 +382,12 @@ public enum SignInFlow {
 
     static func _values(_ value: SignInFlow.Inputs) -> [Swift.String: FlowKit.Value] {
         return [:]
+    }
+
+    static func _values(_ value: SignInFlow.State) -> [Swift.String: FlowKit.Value] {
+        var values: [Swift.String: FlowKit.Value] = [:]
+        if let field = value.email { values["email"] = .string(field) }
+        if let field = value.customerId { values["customerId"] = .string(field) }
+        return values
     }
 }

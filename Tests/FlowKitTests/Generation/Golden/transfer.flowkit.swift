@@ -427,17 +427,22 @@ public enum TransferFlow {
             base = try FlowKit.FlowRun(flow: compiled, start: .start(state: TransferFlow._values(inputs)), resolver: resolver, maxSteps: maxSteps)
         }
 
-        /// Starts at `entry`, as its deep link would.
-        public init(entry: Entry, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+        /// Starts at `entry`, as its deep link would, with the state the host gives (its inputs; the
+        /// entry's parameters are set from it).
+        public init(entry: Entry, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                    maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
             let (compiled, resolver) = try TransferFlow._checkedFlow(flow)
             let parts = TransferFlow._parts(entry)
-            base = try FlowKit.FlowRun(flow: compiled, start: .entry(parts.name, params: parts.params, state: [:]), resolver: resolver, maxSteps: maxSteps)
+            base = try FlowKit.FlowRun(flow: compiled, start: .entry(parts.name, params: parts.params, state: TransferFlow._values(state)),
+                                       resolver: resolver, maxSteps: maxSteps)
         }
 
-        /// Starts at the entry whose path `link` matches (`RunStart.url`).
-        public init(link: Swift.String, flow: FlowKit.CheckedFlow? = nil, maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
+        /// Starts at the entry whose path `link` matches (`RunStart.url`), with the state the host gives
+        /// (its inputs; the path's parameters are set from the link).
+        public init(link: Swift.String, state: State = State(), flow: FlowKit.CheckedFlow? = nil,
+                    maxSteps: Swift.Int = 10_000) throws(FlowKit.RunError) {
             let (compiled, resolver) = try TransferFlow._checkedFlow(flow)
-            base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: [:]), resolver: resolver, maxSteps: maxSteps)
+            base = try FlowKit.FlowRun(flow: compiled, start: .url(link, state: TransferFlow._values(state)), resolver: resolver, maxSteps: maxSteps)
         }
 
         /// Restores a run saved with `snapshot()`; a flow that changed since is an error.
@@ -510,6 +515,15 @@ public enum TransferFlow {
     static func _values(_ value: TransferFlow.Inputs) -> [Swift.String: FlowKit.Value] {
         var values: [Swift.String: FlowKit.Value] = [:]
         values["country"] = .string(value.country)
+        return values
+    }
+
+    static func _values(_ value: TransferFlow.State) -> [Swift.String: FlowKit.Value] {
+        var values: [Swift.String: FlowKit.Value] = [:]
+        if let field = value.country { values["country"] = .string(field) }
+        if let field = value.amount { values["amount"] = .int(Swift.Int64(field)) }
+        if let field = value.tariff { values["tariff"] = .string(field.rawValue) }
+        if let field = value.note { values["note"] = .string(field) }
         return values
     }
 }
