@@ -253,4 +253,36 @@ struct DiffCommandTests {
         #expect(lost.status == 2)
         #expect(lost.stderr.contains("the working directory is not in a git repository"), "\(lost.stderr)")
     }
+
+    /// `--fix-scripts` never writes through a symbolic link (skipped with a note, as lint skips a link that leads
+    /// out of its tree), and a script it cannot read is an error, not a silent skip (issue 29).
+    @Test func fixScriptsSkipsLinksAndRefusesUnreadableScripts() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-fix-hostile-\(UUID().uuidString)"
+        let elsewhere = NSTemporaryDirectory() + "flowkit-fix-elsewhere-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/scripts", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: elsewhere)
+        }
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/old.yaml")
+        try FileManager.default.copyItem(atPath: packageRoot + "/docs/examples/transfer-v2.yaml", toPath: folder + "/transfer.yaml")
+        let script = try String(contentsOfFile: packageRoot + "/flows/scripts/transfer.yaml", encoding: .utf8)
+        // A script elsewhere, reached through a link in the tree: it names '../transfer.yaml' from the link's folder.
+        try script.write(toFile: elsewhere + "/outside.yaml", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/scripts/linked.yaml", withDestinationPath: elsewhere + "/outside.yaml")
+        let result = try flowkit(["diff", folder + "/old.yaml", folder + "/transfer.yaml", "--fix-scripts"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("skipped '\(folder)/scripts/linked.yaml': a symbolic link"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: elsewhere + "/outside.yaml", encoding: .utf8) == script, "the file elsewhere was written")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/scripts/linked.yaml") == elsewhere + "/outside.yaml")
+        // A script that cannot be read stops the command before anything is written.
+        try FileManager.default.removeItem(atPath: folder + "/scripts/linked.yaml")
+        try script.write(toFile: folder + "/scripts/transfer.yaml", atomically: true, encoding: .utf8)
+        try "flowkit-script: 1\nflow: ../transfer.yaml\nscenarios: [ { name: x\n".write(toFile: folder + "/scripts/broken.yaml", atomically: true, encoding: .utf8)
+        let broken = try flowkit(["diff", folder + "/old.yaml", folder + "/transfer.yaml", "--fix-scripts"])
+        #expect(broken.status == 2, "\(broken.stderr)")
+        #expect(broken.stderr.contains("broken.yaml' is a script that cannot be read"), "\(broken.stderr)")
+        #expect(try String(contentsOfFile: folder + "/scripts/transfer.yaml", encoding: .utf8) == script, "nothing is written")
+    }
 }

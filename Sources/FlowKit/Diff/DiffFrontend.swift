@@ -87,7 +87,7 @@ public enum DiffFrontend {
             }
         }
         var outcome = Outcome(report: report, output: options.format.reporter.render(report), notes: notes, problems: problems)
-        if options.fixScripts { outcome.fixed = try fixScripts(pairs, around: around) }
+        if options.fixScripts { outcome.fixed = try fixScripts(pairs, around: around, notes: &outcome.notes) }
         return outcome
     }
 
@@ -114,7 +114,13 @@ public enum DiffFrontend {
     }
 
     /// Rewrites the scripts of each compared flow for its renames: those around it whose `flow` is that file.
-    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], around: FlowParents.Neighbourhood) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
+    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], around: FlowParents.Neighbourhood, notes: inout [String]) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
+        // A script that cannot be read may be one of these flows': it could not follow their renames, so nothing is
+        // rewritten rather than some scripts in silence.
+        if let unreadable = around.unreadableScripts.first {
+            throw FlowDiff.Problem(message: "'\(Identifier.display(unreadable, limit: .max))' is a script that cannot be read, so it cannot follow the renames; "
+                                   + "'flowkit lint' shows why (nothing was rewritten)", findings: [])
+        }
         var fixed: [ScriptFixer.Fixed] = []
         // Each compared flow's renames, by its file: a script follows a nested flow's renames below its flow step.
         var byFile: [String: (flow: Flow, renames: FlowRenames)] = [:]
@@ -124,7 +130,8 @@ public enum DiffFrontend {
         }
         for pair in pairs {
             let renames = byFile[FileFlowResolver.canonical(pair.new.file)]?.renames ?? FlowRenames.find(old: pair.old, new: pair.new)
-            fixed += try ScriptFixer.fixScripts(around.scripts(of: pair.new.file), flowPath: pair.new.file, flow: pair.new, renames: renames, nested: nested)
+            fixed += try ScriptFixer.fixScripts(around.scripts(of: pair.new.file), flowPath: pair.new.file, flow: pair.new, renames: renames,
+                                                nested: nested, notes: &notes)
         }
         for script in fixed {
             do {

@@ -37,6 +37,9 @@ public struct FlowParents: Sendable {
         var readsByChild: [String: [String: [Read]]] = [:]
         /// The scripts of each flow, by the flow's canonical path.
         var scriptsByFlow: [String: [String]] = [:]
+        /// The scripts that cannot be read (a `flowkit-script` key, but no script that reads): `--fix-scripts` stops
+        /// on one rather than pass it over.
+        public private(set) var unreadableScripts: [String] = []
 
         /// Reads `candidates` (files that cannot be read, or read as neither flow nor script, are passed over:
         /// `flowkit lint` reports them). With `names`, only files that name one of these file names (the last
@@ -50,9 +53,11 @@ public struct FlowParents: Sendable {
                 func resolved(_ path: String) -> String {
                     FileFlowResolver.canonical(directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path))
                 }
-                if document.isScript {
-                    if let script = ScriptFixer.decode(bytes, file: file), let reference = script.flow {
-                        scriptsByFlow[resolved(reference), default: []].append(file)
+                if document.isScript || (document.root == nil && ScriptFixer.showsScriptKey(bytes)) {
+                    if let script = ScriptFixer.decode(bytes, file: file) {
+                        if let reference = script.flow { scriptsByFlow[resolved(reference), default: []].append(file) }
+                    } else {
+                        unreadableScripts.append(file)
                     }
                     continue
                 }

@@ -154,6 +154,13 @@ public enum ScriptFixer {
         return (end, GeneratedScript.name(new))
     }
 
+    /// Whether `bytes` show a top-level `flowkit-script` key as text, for a file that cannot be read as a document.
+    static func showsScriptKey(_ bytes: [UInt8]) -> Bool {
+        String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains(scriptKeyPattern)
+    }
+
+    nonisolated(unsafe) private static let scriptKeyPattern = /(?m)^[ \t]*\{?[ \t]*["']?flowkit-script["']?[ \t]*:/
+
     static func decode(_ bytes: [UInt8], file: String) -> Script? {
         let parsed = FlowLoader.load(bytes: bytes, file: file)
         guard parsed.isScript, let root = parsed.root, parsed.diagnostics.allSatisfy({ $0.severity != .error }) else { return nil }
@@ -161,9 +168,11 @@ public enum ScriptFixer {
     }
 
     /// The scripts among `candidates` whose `flow` is the file at `flowPath`, rewritten for `renames`; each
-    /// candidate that is not a script is passed over.
+    /// candidate that is not a script is passed over. A script that is a symbolic link is passed over with a note in
+    /// `notes` (only regular files are rewritten: the file it leads to is rewritten where it is found itself, and
+    /// one elsewhere never is); a script that cannot be read is an error.
     public static func fixScripts(_ candidates: [String], flowPath: String, flow: Flow, renames: FlowRenames,
-                                  nested: NestedRenames? = nil) throws(FlowDiff.Problem) -> [Fixed] {
+                                  nested: NestedRenames? = nil, notes: inout [String]) throws(FlowDiff.Problem) -> [Fixed] {
         let target = FileFlowResolver.canonical(flowPath)
         var fixed: [Fixed] = []
         for path in candidates {
@@ -173,7 +182,18 @@ public enum ScriptFixer {
             } catch {
                 throw FlowDiff.Problem(message: error.localizedDescription, findings: [])
             }
-            guard let script = decode(bytes, file: path), let reference = script.flow else { continue }
+            let document = FlowLoader.load(bytes: bytes, file: path)
+            let named = document.isScript || (document.root == nil && showsScriptKey(bytes))
+            guard named else { continue }
+            guard let script = decode(bytes, file: path) else {
+                throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is a script that cannot be read, so it cannot follow the renames; "
+                                       + "'flowkit lint' shows why", findings: [])
+            }
+            guard let reference = script.flow else { continue }
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+                notes.append("skipped '\(Identifier.display(path, limit: .max))': a symbolic link; --fix-scripts rewrites only the files scripts are in")
+                continue
+            }
             let resolved = FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))
             guard resolved == target, let result = try fix(bytes, file: path, flow: flow, renames: renames, nested: nested) else { continue }
             fixed.append(result)
