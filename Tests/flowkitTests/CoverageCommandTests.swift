@@ -56,6 +56,30 @@ struct CoverageCommandTests {
         #expect(threshold.stderr.hasPrefix("flowkit: error: coverage: transitions of flows/transfer.yaml are 66.7%, below 100.0%"))
     }
 
+    /// Hostile coverage files (issue 29): counts no run writes are refused with the file named, and counts that
+    /// would overflow a sum saturate; neither traps.
+    @Test func hostileCountsAreRefusedOrSaturateNeverTrap() throws {
+        let path = try folder(with: [:])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let shard = path + "/shard.json"
+        #expect(try flowkit(["simulate", "--quiet", "--script", "flows/scripts/transfer.yaml", "--coverage-report", "json:" + shard]).status == 0)
+        let text = try String(contentsOfFile: shard, encoding: .utf8)
+        guard let hits = text.range(of: #""hits" *: *[0-9]+"#, options: .regularExpression) else {
+            Issue.record("no hits in \(text.prefix(200))")
+            return
+        }
+        for (name, value) in [("negative", "-5"), ("huge", "9223372036854775807")] {
+            try text.replacingCharacters(in: hits, with: "\"hits\": \(value)").write(toFile: path + "/\(name).json", atomically: true, encoding: .utf8)
+        }
+        let negative = try flowkit(["coverage", "merge", "--quiet", path + "/negative.json", "-o", path + "/out.json"])
+        #expect(negative.status == 2, "\(negative.stderr)")
+        #expect(negative.stderr.contains("has a count or position no run writes (hits -5"), "\(negative.stderr)")
+        let huge = try flowkit(["coverage", "merge", "--quiet", path + "/huge.json", path + "/huge.json", shard, "-o", path + "/out.json",
+                                "--report", "lcov:" + path + "/out.lcov"])
+        #expect(huge.status == 0, "\(huge.stderr)")
+        #expect(try String(contentsOfFile: path + "/out.json", encoding: .utf8).contains("9223372036854775807"))
+    }
+
     @Test func severalScriptsInOneRunCountWhatTheirRunsApartMerge() throws {
         let path = try folder(with: [:])
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -157,6 +157,13 @@ public struct Coverage: Codable, Equatable, Sendable {
         guard let coverage = try? JSONDecoder().decode(Coverage.self, from: Data(bytes)) else {
             throw MergeError(message: "'\(Identifier.display(path, limit: .max))' is not coverage written by 'flowkit simulate --coverage-report json:PATH'")
         }
+        // Counts and positions a run cannot write are refused, so that no sum or report traps on them.
+        for file in coverage.files {
+            for item in file.items where item.hits < 0 || item.line < 1 || item.column < 1 || item.line > Int(Int32.max) || item.column > Int(Int32.max) {
+                throw MergeError(message: "'\(Identifier.display(path, limit: .max))': the item '\(Identifier.display(item.key))' of '\(Identifier.display(file.file, limit: .max))' "
+                                 + "has a count or position no run writes (hits \(item.hits), line \(item.line), column \(item.column))")
+            }
+        }
         return coverage
     }
 
@@ -175,7 +182,11 @@ public struct Coverage: Codable, Equatable, Sendable {
                 guard existing.items.map(\.key) == file.items.map(\.key) else {
                     throw MergeError(message: "the coverage of '\(Identifier.display(file.file, limit: .max))' has other items in one of the files: the flow changed between the runs; run them again on one version")
                 }
-                for index in existing.items.indices { existing.items[index].hits += file.items[index].hits }
+                for index in existing.items.indices {
+                    // Hits saturate: a sum past the largest count stays there rather than trap.
+                    let (sum, overflow) = existing.items[index].hits.addingReportingOverflow(file.items[index].hits)
+                    existing.items[index].hits = overflow ? Int.max : max(sum, 0)
+                }
                 files[file.file] = existing
             }
         }
