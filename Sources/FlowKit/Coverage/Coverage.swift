@@ -67,10 +67,28 @@ public struct FileCoverage: Codable, Equatable, Sendable {
         self.items = items
     }
 
-    /// Covered and total coverable items of `kind`.
+    /// Covered and total coverable items of `kind`. A `"*"` option counts once among the transitions, covered when
+    /// it was taken at any step that uses it (`starSteps` counts it once per step).
     public func count(_ kind: CoverageItem.Kind) -> (covered: Int, total: Int) {
-        let coverable = items.filter { $0.kind == kind && $0.coverable }
-        return (coverable.filter { $0.hits > 0 }.count, coverable.count)
+        var covered = 0
+        var total = 0
+        var shared: [String: Bool] = [:]
+        for item in items where item.kind == kind && item.coverable {
+            if let key = item.shared {
+                shared[key] = (shared[key] ?? false) || item.hits > 0
+            } else {
+                total += 1
+                if item.hits > 0 { covered += 1 }
+            }
+        }
+        return (covered + shared.values.filter { $0 }.count, total + shared.count)
+    }
+
+    /// Covered and total `"*"` options counted once per step that uses them (`star-steps` in the reports), or nil
+    /// when the file has none.
+    public var starSteps: (covered: Int, total: Int)? {
+        let uses = items.filter { $0.shared != nil && $0.coverable }
+        return uses.isEmpty ? nil : (uses.filter { $0.hits > 0 }.count, uses.count)
     }
 
     /// The percentage of coverable items of `kind` covered; 100 when there are none.

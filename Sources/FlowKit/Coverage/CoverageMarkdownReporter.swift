@@ -5,11 +5,16 @@ public struct CoverageMarkdownReporter: CoverageReporter {
     public init() {}
 
     public func render(_ coverage: Coverage) -> String {
-        var output = "### Flow coverage\n\n| flow | steps | transitions | events | outcomes | entries |\n| --- | --- | --- | --- | --- | --- |\n"
+        var output = "### Flow coverage\n\n| flow | steps | transitions | star-steps | events | outcomes | entries |\n| --- | --- | --- | --- | --- | --- | --- |\n"
         for file in coverage.files {
-            let cells = CoverageItem.Kind.allCases.map { kind -> String in
+            func cell(_ covered: Int, _ total: Int) -> String {
+                total == 0 ? "–" : "\(covered)/\(total) (\(CoverageTextReporter.percent(Double(covered) * 100 / Double(total))))"
+            }
+            var cells: [String] = []
+            for kind in CoverageItem.Kind.allCases {
                 let (covered, total) = file.count(kind)
-                return total == 0 ? "–" : "\(covered)/\(total) (\(CoverageTextReporter.percent(file.percent(kind))))"
+                cells.append(cell(covered, total))
+                if kind == .transition { cells.append(file.starSteps.map { cell($0.covered, $0.total) } ?? "–") }
             }
             output += "| `\(MarkdownText.code(file.file))` | " + cells.joined(separator: " | ") + " |\n"
         }

@@ -11,12 +11,18 @@ public struct CoverageTextReporter: CoverageReporter {
         for file in coverage.files {
             let name = Identifier.display(file.file, limit: .max, quoting: false)
             output += "coverage of \(name)\n"
+            func row(_ name: String, _ covered: Int, _ total: Int) {
+                let count = "\(covered)/\(total)"
+                let percent = Self.percent(total == 0 ? 100 : Double(covered) * 100 / Double(total))
+                output += "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(repeating: " ", count: max(0, 7 - count.count)) + count
+                    + String(repeating: " ", count: max(0, 8 - percent.count)) + percent + "\n"
+            }
             for kind in CoverageItem.Kind.allCases {
                 let (covered, total) = file.count(kind)
-                let count = "\(covered)/\(total)"
-                output += "  " + kind.plural.padding(toLength: 12, withPad: " ", startingAt: 0)
-                    + String(repeating: " ", count: max(0, 7 - count.count)) + count
-                    + String(repeating: " ", count: max(0, 8 - Self.percent(file.percent(kind)).count)) + Self.percent(file.percent(kind)) + "\n"
+                row(kind.plural, covered, total)
+                // The `"*"` options once per step that uses them, below the transitions that count each once.
+                if kind == .transition, let star = file.starSteps { row("star-steps", star.covered, star.total) }
             }
             for item in file.missed {
                 output += "  \(name):\(item.line):\(item.column): \(Identifier.display(item.description, limit: .max, quoting: false)) \(item.kind.missedPhrase)\n"
