@@ -255,20 +255,19 @@ struct GuardSpace {
     /// The first combination, in order (the first variable slowest; with a result before without one), for which
     /// `accepts` holds of the scope it makes; nil when there is none.
     func first(where accepts: (EvaluationScope) -> Bool) -> Valuation? {
-        let space = self
         for hasResult in resultMayBeAbsent ? [true, false] : [true] {
-            var indexes = [Int](repeating: 0, count: space.variables.count)
+            var indexes = [Int](repeating: 0, count: variables.count)
             while true {
-                if accepts(space.scope(indexes, hasResult: hasResult)) { return Valuation(indexes: indexes, hasResult: hasResult) }
+                if accepts(scope(indexes, hasResult: hasResult)) { return Valuation(indexes: indexes, hasResult: hasResult) }
                 // The next combination, the last variable fastest; without a result, result paths are not varied.
-                var position = space.variables.count - 1
+                var position = variables.count - 1
                 while position >= 0 {
-                    if !hasResult && space.variables[position].root == .result {
+                    if !hasResult && variables[position].root == .result {
                         position -= 1
                         continue
                     }
                     indexes[position] += 1
-                    if indexes[position] < space.variables[position].values.count { break }
+                    if indexes[position] < variables[position].values.count { break }
                     indexes[position] = 0
                     position -= 1
                 }
@@ -295,9 +294,8 @@ struct GuardSpace {
 
     /// A combination in words: `result.verdict is 'pending' and state.attempts is 3`.
     func describe(_ valuation: Valuation) -> String {
-        let space = self
         var parts: [String] = []
-        for (index, variable) in space.variables.enumerated() {
+        for (index, variable) in variables.enumerated() {
             if !valuation.hasResult && variable.root == .result { continue }
             if valuation.indexes[index] == variable.unsetIndex {
                 parts.append("\(variable.path) is unset")

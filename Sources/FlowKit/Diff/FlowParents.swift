@@ -53,7 +53,7 @@ public struct FlowParents: Sendable {
                 func resolved(_ path: String) -> String {
                     FileFlowResolver.canonical(directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path))
                 }
-                if document.isScript || (document.root == nil && ScriptFixer.showsScriptKey(bytes)) {
+                if document.isScript || (document.root == nil && SourceText.showsKey("flowkit-script", in: bytes)) {
                     if let script = ScriptFixer.decode(bytes, file: file) {
                         if let reference = script.flow { scriptsByFlow[resolved(reference), default: []].append(file) }
                     } else {

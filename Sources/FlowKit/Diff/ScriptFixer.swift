@@ -154,13 +154,6 @@ public enum ScriptFixer {
         return (end, GeneratedScript.name(new))
     }
 
-    /// Whether `bytes` show a top-level `flowkit-script` key as text, for a file that cannot be read as a document.
-    static func showsScriptKey(_ bytes: [UInt8]) -> Bool {
-        String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains(scriptKeyPattern)
-    }
-
-    nonisolated(unsafe) private static let scriptKeyPattern = /(?m)^[ \t]*\{?[ \t]*["']?flowkit-script["']?[ \t]*:/
-
     static func decode(_ bytes: [UInt8], file: String) -> Script? {
         let parsed = FlowLoader.load(bytes: bytes, file: file)
         guard parsed.isScript, let root = parsed.root, parsed.diagnostics.allSatisfy({ $0.severity != .error }) else { return nil }
@@ -182,10 +175,9 @@ public enum ScriptFixer {
             } catch {
                 throw FlowDiff.Problem(message: error.localizedDescription, findings: [])
             }
-            let document = FlowLoader.load(bytes: bytes, file: path)
-            let named = document.isScript || (document.root == nil && showsScriptKey(bytes))
-            guard named else { continue }
+            // Read once; only a file that does not read as a script is looked at again, for its `flowkit-script` key.
             guard let script = decode(bytes, file: path) else {
+                guard SourceText.showsKey("flowkit-script", in: bytes) else { continue }
                 throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is a script that cannot be read, so it cannot follow the renames; "
                                        + "'flowkit lint' shows why", findings: [])
             }

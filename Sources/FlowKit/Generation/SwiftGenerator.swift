@@ -5,14 +5,6 @@ import Foundation
 /// step completes, and a typed run over `FlowRun`. `flowkit generate swift` and the `FlowKitPlugin` build plugin are
 /// two shells over it. The output depends only on the files' bytes and their names relative to each other.
 public enum SwiftGenerator {
-    /// Whether `bytes` show a top-level `flowkit` key as text (`flowkit:` at the start of a line, `{"flowkit":`),
-    /// for a file that cannot be read as a document.
-    static func showsFlowKey(_ bytes: [UInt8]) -> Bool {
-        String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains(flowKeyPattern)
-    }
-
-    nonisolated(unsafe) private static let flowKeyPattern = /(?m)^[ \t]*\{?[ \t]*["']?flowkit["']?[ \t]*:/
-
     /// A flow file given to the generator: its name (as given on the command line, or a path) and its bytes.
     public struct Input: Sendable {
         /// The file's name; nested flows are found by joining their references to its directory.
@@ -112,7 +104,7 @@ public enum SwiftGenerator {
         var flows: [String: Flow] = [:]
         for file in files {
             guard let document = documents[file.name], !document.isScript, document.isFlowFile else { continue }
-            if othersAmongInputs, file.listed, document.root == nil, !Self.showsFlowKey(file.bytes) { continue }
+            if othersAmongInputs, file.listed, document.root == nil, !SourceText.showsKey("flowkit", in: file.bytes) { continue }
             if String(decoding: file.bytes, as: UTF8.self).utf8.elementsEqual(file.bytes) == false {
                 throw Failure(diagnostics: [], message: "'\(Identifier.display(file.name))' is not UTF-8 text")
             }

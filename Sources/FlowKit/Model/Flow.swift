@@ -500,7 +500,7 @@ public struct Flow: Hashable, Sendable {
 
     /// The inputs a run that begins at `start` must be given: listed in `inputs`, declared and not optional.
     public var requiredInputs: [String] {
-        let types = Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let types = state.typesByName
         var seen: Set<String> = []
         return inputs.map(\.text).filter { types[$0].map { !$0.optional } ?? false && seen.insert($0).inserted }
     }
@@ -533,4 +533,16 @@ struct AnyStepThenSteps: Sequence {
 
     func makeIterator() -> Iterator { Iterator(pending: anyStep, rest: steps.makeIterator()) }
     var underestimatedCount: Int { steps.count + (anyStep == nil ? 0 : 1) }
+}
+
+extension Flow {
+    /// The declared state types by key (the first declaration of a key).
+    var stateTypes: [String: TypeRef] { state.typesByName }
+}
+
+extension Array where Element == Field {
+    /// Each field's type by its name (the first field of a name, where a name is written twice).
+    var typesByName: [String: TypeRef] {
+        Dictionary(map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+    }
 }

@@ -1,5 +1,29 @@
 /// Helpers over a file's raw bytes shared by the readers: strict UTF-8 checks and byte offsets turned into positions.
 enum SourceText {
+    /// Whether `bytes` (text that may not read as a document) show `key` as a top-level key: on some line, after
+    /// blanks and an optional `{`, the key (bare or in quotes) and then `:`. Reads at most the first MiB.
+    static func showsKey(_ key: String, in bytes: [UInt8]) -> Bool {
+        let wanted = Array(key.utf8)
+        func blank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        for line in bytes.prefix(1 << 20).split(separator: 0x0A, omittingEmptySubsequences: true) {
+            var index = line.startIndex
+            while index < line.endIndex, blank(line[index]) { index += 1 }
+            if index < line.endIndex, line[index] == UInt8(ascii: "{") { index += 1 }
+            while index < line.endIndex, blank(line[index]) { index += 1 }
+            let quote = index < line.endIndex && (line[index] == UInt8(ascii: "\"") || line[index] == UInt8(ascii: "'")) ? line[index] : nil
+            if quote != nil { index += 1 }
+            guard line[index...].starts(with: wanted) else { continue }
+            index += wanted.count
+            if let quote {
+                guard index < line.endIndex, line[index] == quote else { continue }
+                index += 1
+            }
+            while index < line.endIndex, blank(line[index]) { index += 1 }
+            if index < line.endIndex, line[index] == UInt8(ascii: ":") { return true }
+        }
+        return false
+    }
+
     /// The position of the byte at `offset`, counting lines at `\n`, `\r\n` or `\r` and columns in Unicode scalars.
     static func position(ofByteOffset offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
         var line = 1

@@ -371,11 +371,7 @@ enum MaybeUnsetRule: Rule {
         // it, an option's `set` on its own move.
         var readGen = [[Int]](repeating: [], count: graph.graph.nodeCount)
         func mustRead(_ sources: some Sequence<ExpressionSource>) -> [Int] {
-            var names: Set<String> = []
-            for source in sources {
-                if case .success(let expression) = context.memo.parse(source) { names.formUnion(Guards.mustReads(expression.root)) }
-            }
-            return tracked(names)
+            tracked(sources.reduce(into: Set<String>()) { $0.formUnion(mustReads($1)) })
         }
         for (id, step) in steps.enumerated() where step.kind != .finish {
             if let node = graph.setNode(of: id) { readGen[node] += mustRead(step.set.lazy.map(\.expression)) }

@@ -96,9 +96,7 @@ enum NonExhaustiveGuardsRule: Rule {
             let isAny = step.name.text == "*"
             // The result the lists read: the step's declared one (not `"*"`'s, shared by every step, nor a `flow`
             // step's, which is its nested flow's final state).
-            let resultTypes: [String: TypeRef]? = isAny || step.kind == .flow ? nil : step.result.map { fields in
-                Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
-            }
+            let resultTypes = isAny || step.kind == .flow ? nil : step.result?.typesByName
             func check(_ targets: [Target], list: @autoclosure () -> String, explicitEvent: String?, assuming proposed: FlowExpression? = nil) {
                 guard !targets.isEmpty, targets.allSatisfy({ $0.condition != nil }) else { return }
                 var conditions: [ExpressionNode] = []
@@ -180,12 +178,6 @@ enum NonExhaustiveGuardsRule: Rule {
     }
 }
 
-extension Flow {
-    /// The declared state types by key (the first declaration of a key).
-    var stateTypes: [String: TypeRef] {
-        Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
-    }
-}
 
 /// Which events every `flow` step handles itself: a `"*"` handler of any other event runs at some `flow` step for an
 /// outcome of that name. Counted once, so that asking for each of many handlers costs no pass over the steps.

@@ -183,7 +183,7 @@ enum ScriptRule: Rule {
     /// parameter it does not have, one it needs and is not given, or text its key's type cannot read.
     static func startFindings(_ scenario: Scenario, flow: Flow, context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        let types = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let types = flow.stateTypes
         let declared = flow.state.map(\.name.text)
         let state: [String: Value]
         switch scenario.start {
@@ -227,7 +227,7 @@ enum ScriptRule: Rule {
     /// does not fit its key's type (an enum value that does not exist, text for an int, a number that is not finite).
     static func resultFindings(_ result: [String: Value], fields: [Field], item: ScriptStep, context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        let types = Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+        let types = fields.typesByName
         let declared = fields.map(\.name.text)
         let step = Identifier.display(item.step.text)
         let resultPosition = item.resultPositions?.result ?? item.step.position

@@ -87,9 +87,7 @@ enum ShadowedEventRule: Rule {
                 for event in evaluated { evaluatedAt[event.index, default: []].append(step.name.text) }
                 continue
             }
-            let resultTypes: [String: TypeRef]? = step.result.map { fields in
-                Dictionary(fields.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
-            }
+            let resultTypes = step.result?.typesByName
             let key = GuardSpace.signature(evaluated.map { String($0.index) }, resultTypes: resultTypes)
             let shadows = memo[key] ?? shadows(evaluated, stateTypes: stateTypes, resultTypes: resultTypes, budget: &budget, unjudged: &unjudged)
             memo[key] = shadows
