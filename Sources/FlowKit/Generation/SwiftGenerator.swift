@@ -248,25 +248,41 @@ private struct StructShape {
         let key: String
         let name: String
         let type: TypeRef
-        /// The nested type an enum or shape field declares.
+        /// The type of an enum or shape field: a nested type of the struct, or the state's (`shared`).
         let nestedType: String?
+        /// Whether `nestedType` is the state's enum (`TransferFlow.State.Purpose`), declared there, not here.
+        let shared: Bool
     }
 
     let properties: [Property]
 
-    init(fields: [Field]) {
+    /// `flowType` is the flow's type, which no nested type may take; `state`, when given, is the flow's state, whose
+    /// enum types a field of the same name and values takes instead of declaring its own.
+    init(fields: [Field], flowType: String, state: [Field]? = nil) {
         var members: Set<String> = []
         var named: [(Field, String)] = []
         for field in fields { named.append((field, SwiftNames.unique(SwiftNames.member(field.name.text), in: &members))) }
-        // Nested types may not take a property's name (a key `Tariff` beside the type of a key `tariff`).
+        // Nested types may not take a property's name (a key `Tariff` beside the type of a key `tariff`), nor the
+        // flow's type, through which shared types are named.
         var types = members
+        types.insert(flowType)
+        let stateTypes = state.map { StructShape(fields: $0, flowType: flowType).properties } ?? []
         properties = named.map { field, name in
             var nested: String?
+            var shared = false
             switch field.type.base {
-            case .enumeration, .object: nested = SwiftNames.unique(SwiftNames.type(field.name.text), in: &types)
+            case .enumeration(let values):
+                if let owner = stateTypes.first(where: { $0.key == field.name.text }),
+                   case .enumeration(let stateValues) = owner.type.base, Set(stateValues) == Set(values) {
+                    nested = flowType + ".State." + owner.nestedType!
+                    shared = true
+                } else {
+                    nested = SwiftNames.unique(SwiftNames.type(field.name.text), in: &types)
+                }
+            case .object: nested = SwiftNames.unique(SwiftNames.type(field.name.text), in: &types)
             default: nested = nil
             }
-            return Property(key: field.name.text, name: name, type: field.type, nestedType: nested)
+            return Property(key: field.name.text, name: name, type: field.type, nestedType: nested, shared: shared)
         }
     }
 
@@ -322,7 +338,7 @@ private struct FlowWriter {
             if let resultType = names.resultTypes[step.name.text], let result = step.result {
                 line()
                 line("/// The result of step '\(step.name.text)'.", 1)
-                writeStruct(resultType, shape: StructShape(fields: result), optionalAll: false, depth: 1)
+                writeStruct(resultType, shape: shape(result, sharing: true), optionalAll: false, depth: 1)
             }
             if let eventType = names.eventTypes[step.name.text] {
                 let events = FlowInterface.explicitEvents(of: step, in: flow)
@@ -332,7 +348,7 @@ private struct FlowWriter {
         }
         line()
         line("/// The flow's state: every key, nil while it is unset.", 1)
-        writeStruct("State", shape: StructShape(fields: flow.state), optionalAll: true, depth: 1, extra: stateInitializer())
+        writeStruct("State", shape: shape(flow.state, sharing: false), optionalAll: true, depth: 1, extra: stateInitializer())
         writeInputs()
         writeEntries()
         writeCurrent()
@@ -491,7 +507,7 @@ private struct FlowWriter {
             }
             line("}", depth + 1)
         }
-        for property in shape.properties {
+        for property in shape.properties where !property.shared {
             guard let nested = property.nestedType else { continue }
             line()
             switch property.type.base {
@@ -506,7 +522,7 @@ private struct FlowWriter {
                 line("}", depth + 1)
             case .object(let fields):
                 line("/// The shape of '\(property.key)'.", depth + 1)
-                writeStruct(nested, shape: StructShape(fields: fields), optionalAll: false, depth: depth + 1)
+                writeStruct(nested, shape: self.shape(fields, sharing: false), optionalAll: false, depth: depth + 1)
             default:
                 break
             }
@@ -524,7 +540,7 @@ private struct FlowWriter {
         }
         line()
         line("/// What a run that begins at `start` is given: the flow's `inputs`, the required ones not optional.", 1)
-        writeStruct("Inputs", shape: StructShape(fields: fields), optionalAll: false, depth: 1)
+        writeStruct("Inputs", shape: shape(fields, sharing: true), optionalAll: false, depth: 1)
     }
 
     // MARK: Entries
@@ -539,7 +555,7 @@ private struct FlowWriter {
         }
         let type = owner.state.first { $0.name.text == key }?.type ?? TypeRef(base: .string, optional: false, position: .start)
         // Enum parameters use the state's enum type, in the flow that declares it.
-        let stateType = SwiftGenerator.flowTypeName(owner) + ".State." + (StructShape(fields: owner.state).properties.first { $0.key == key }?.nestedType ?? "")
+        let stateType = SwiftGenerator.flowTypeName(owner) + ".State." + (StructShape(fields: owner.state, flowType: SwiftGenerator.flowTypeName(owner)).properties.first { $0.key == key }?.nestedType ?? "")
         _ = ownerFile
         return (TypeRef(base: type.base, optional: false, position: type.position), stateType)
     }
@@ -852,15 +868,16 @@ private struct FlowWriter {
 
     private mutating func writeHelpers() {
         // Results, nested shapes and inputs to values.
-        var structs: [(String, [Field])] = []
-        func collect(_ path: String, _ fields: [Field]) {
-            structs.append((path, fields))
-            for property in StructShape(fields: fields).properties {
-                if case .object(let nested) = property.type.base { collect(path + "." + property.nestedType!, nested) }
+        // (path, fields, whether its enums may be the state's: results and inputs).
+        var structs: [(String, [Field], Bool)] = []
+        func collect(_ path: String, _ fields: [Field], sharing: Bool) {
+            structs.append((path, fields, sharing))
+            for property in shape(fields, sharing: sharing).properties {
+                if case .object(let nested) = property.type.base { collect(path + "." + property.nestedType!, nested, sharing: false) }
             }
         }
         for step in steps {
-            if let resultType = names.resultTypes[step.name.text], let result = step.result { collect(typeName + "." + resultType, result) }
+            if let resultType = names.resultTypes[step.name.text], let result = step.result { collect(typeName + "." + resultType, result, sharing: true) }
         }
         let types = Dictionary(flow.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
         let required = Set(flow.requiredInputs)
@@ -870,17 +887,17 @@ private struct FlowWriter {
                 type.optional = !required.contains(input.text)
                 return Field(name: input, type: type)
             }
-        }))
+        }, true))
         // The state a host gives a run begun at an entry or a link: every key optional, as in `State`.
         structs.append((typeName + ".State", flow.state.map { field in
             var type = field.type
             type.optional = true
             return Field(name: field.name, type: type)
-        }))
-        for (path, fields) in structs {
+        }, false))
+        for (path, fields, sharing) in structs {
             line()
             line("static func _values(_ value: \(path)) -> [Swift.String: FlowKit.Value] {", 1)
-            let shape = StructShape(fields: fields)
+            let shape = shape(fields, sharing: sharing)
             if shape.properties.isEmpty {
                 line("return [:]", 2)
             } else {
@@ -900,9 +917,14 @@ private struct FlowWriter {
         }
     }
 
+    /// The shape of `fields` in this flow; `sharing`: its enums take the state's types where they are the same.
+    private func shape(_ fields: [Field], sharing: Bool) -> StructShape {
+        StructShape(fields: fields, flowType: typeName, state: sharing ? flow.state : nil)
+    }
+
     /// The lines of `State.init(values:)`.
     private func stateInitializer() -> [String] {
-        let shape = StructShape(fields: flow.state)
+        let shape = shape(flow.state, sharing: false)
         let arguments = shape.properties.map { property -> String in
             let read = "values[\(SwiftNames.literal(property.key))]"
             let value: String

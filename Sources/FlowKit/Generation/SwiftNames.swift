@@ -47,33 +47,45 @@ enum SwiftNames {
         name.prefix(1).uppercased() + name.dropFirst()
     }
 
-    /// An identifier for an enum value's text: the words (runs of ASCII letters and digits) in lower camel case, `_`
-    /// first when it would start with a digit, `value` when there is no word.
+    /// The case name for an enum value's text, in lower camel case (docs/format.md, "Generated Swift", Names): its
+    /// words (runs of ASCII letters and digits, split again at a lower-case letter or digit before a capital and
+    /// before the last capital of a run followed by a lower-case letter); all lower-cased when the text has no
+    /// lower-case letter, else a first word in capitals lower-cased; later words capitalized; `_` first when it would
+    /// start with a digit, `value` when there is no word.
     static func enumCase(_ text: String) -> String {
-        if isIdentifier(text) { return member(text) }
-        var words: [String] = []
-        var word = ""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) {
-                word.unicodeScalars.append(scalar)
-            } else if !word.isEmpty {
-                words.append(word)
-                word = ""
+        func kind(_ scalar: Unicode.Scalar) -> Character? {
+            guard scalar.isASCII else { return nil }
+            if ("a"..."z").contains(scalar) { return "l" }
+            if ("A"..."Z").contains(scalar) { return "u" }
+            if ("0"..."9").contains(scalar) { return "d" }
+            return nil
+        }
+        var words: [[Unicode.Scalar]] = []
+        var word: [Unicode.Scalar] = []
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            guard let current = kind(scalar) else {
+                if !word.isEmpty { words.append(word); word = [] }
+                continue
             }
+            if let last = word.last.flatMap(kind), current == "u" {
+                let next = index + 1 < scalars.count ? kind(scalars[index + 1]) : nil
+                // `aB`, `a1B` → a new word at `B`; `URLPath` → a new word at the `P` before `a`.
+                if last != "u" || next == "l" { words.append(word); word = [] }
+            }
+            word.append(scalar)
         }
         if !word.isEmpty { words.append(word) }
-        guard let first = words.first else { return "value" }
-        var name = first.prefix(1).lowercased() + first.dropFirst()
-        for word in words.dropFirst() { name += word.prefix(1).uppercased() + word.dropFirst() }
+        guard !words.isEmpty else { return "value" }
+        let screaming = !scalars.contains { kind($0) == "l" }
+        var parts = words.map { String(String.UnicodeScalarView($0)) }
+        for index in parts.indices where screaming || (index == 0 && !parts[index].contains(where: \.isLowercase)) {
+            parts[index] = parts[index].lowercased()
+        }
+        var name = parts[0].prefix(1).lowercased() + parts[0].dropFirst()
+        for part in parts.dropFirst() { name += part.prefix(1).uppercased() + part.dropFirst() }
         if let initial = name.unicodeScalars.first, ("0"..."9").contains(initial) { name = "_" + name }
         return member(name)
-    }
-
-    /// Whether `text` is an identifier of the flow format: an ASCII letter or `_`, then letters, digits or `_`.
-    static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first else { return false }
-        func letter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" }
-        return letter(first) && text.unicodeScalars.dropFirst().allSatisfy { letter($0) || ("0"..."9").contains($0) }
     }
 
     /// `base`, or `base` with `_` appended until it is not in `taken`; the name returned is added to `taken`.

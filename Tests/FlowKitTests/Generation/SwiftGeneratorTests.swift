@@ -224,7 +224,46 @@ struct SwiftGeneratorTests {
         #expect(SwiftNames.enumCase("1st") == "_1st")
         #expect(SwiftNames.enumCase("--") == "value")
         #expect(SwiftNames.enumCase("self") == "self_")
-        #expect(SwiftNames.enumCase("Hello World") == "hello World".replacingOccurrences(of: " ", with: ""))
+        #expect(SwiftNames.enumCase("Hello World") == "helloWorld")
+    }
+
+    /// Issue 29: enum cases are lower camel case whatever the values' spelling, their raw values kept.
+    @Test func enumCasesAreLowerCamelCase() {
+        let cases: [(String, String)] = [
+            ("home_improvement", "homeImprovement"), ("HOME_LOAN", "homeLoan"), ("URLPath", "urlPath"),
+            ("Economy", "economy"), ("iOS", "iOS"), ("camelCase", "camelCase"), ("a-b", "aB"), ("ABC", "abc"),
+            ("2fa_code", "_2faCode"), ("ver2Beta", "ver2Beta"), ("_private", "private"), ("x__y", "xY"),
+            ("Class", "class"), ("None", "none_"),
+        ]
+        for (text, name) in cases { #expect(SwiftNames.enumCase(text) == name, "\(text)") }
+    }
+
+    /// Issue 29: a result key or an input whose enum is the state key's of the same name (values in any order) is
+    /// one Swift type, the state's; different values keep their own type.
+    @Test func oneEnumIsOneSwiftType() throws {
+        let text = """
+        flowkit: 1
+        flow: loan
+        start: ask
+        state:
+          purpose: [home_improvement, car]
+          term: [short, long]
+        inputs: [purpose]
+        steps:
+          ask:
+            result: { purpose: [car, home_improvement], term: [short, long, open] }
+            set: { purpose: result.purpose }
+            next: done
+          done: { kind: finish, outcome: done }
+        """
+        let output = try #require(try SwiftGenerator.generate([.init(name: "loan.yaml", bytes: Array(text.utf8))], read: nil).outputs.first)
+        let code = output.contents
+        #expect(code.components(separatedBy: "public enum Purpose:").count == 2)
+        #expect(code.contains("public var purpose: LoanFlow.State.Purpose\n"))
+        #expect(code.contains("case homeImprovement = \"home_improvement\""))
+        // The input takes the state's type; the result's `term` has other values, so its own type.
+        #expect(code.components(separatedBy: "public var purpose: LoanFlow.State.Purpose").count == 3)
+        #expect(code.components(separatedBy: "public enum Term:").count == 3)
     }
 
     // MARK: Interfaces

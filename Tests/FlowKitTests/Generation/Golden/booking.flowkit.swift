@@ -358,18 +358,11 @@ public enum BookingFlow {
 
     /// The result of step 'checkout'.
     public struct CheckoutResult: Swift.Codable, Swift.Hashable, Swift.Sendable {
-        public var paymentMethod: PaymentMethod
+        public var paymentMethod: BookingFlow.State.PaymentMethod
 
         /// Creates a value of every field.
-        public init(paymentMethod: PaymentMethod) {
+        public init(paymentMethod: BookingFlow.State.PaymentMethod) {
             self.paymentMethod = paymentMethod
-        }
-
-        /// The values of 'paymentMethod'.
-        public enum PaymentMethod: Swift.String, Swift.Codable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
-            case card = "card"
-            case applePay = "applePay"
-            case payInStore = "payInStore"
         }
     }
 

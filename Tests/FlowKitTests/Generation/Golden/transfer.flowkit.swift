@@ -236,17 +236,11 @@ public enum TransferFlow {
 
     /// The result of step 'tariffs'.
     public struct TariffsResult: Swift.Codable, Swift.Hashable, Swift.Sendable {
-        public var tariff: Tariff
+        public var tariff: TransferFlow.State.Tariff
 
         /// Creates a value of every field.
-        public init(tariff: Tariff) {
+        public init(tariff: TransferFlow.State.Tariff) {
             self.tariff = tariff
-        }
-
-        /// The values of 'tariff'.
-        public enum Tariff: Swift.String, Swift.Codable, Swift.CaseIterable, Swift.Hashable, Swift.Sendable {
-            case economy = "economy"
-            case business = "business"
         }
     }
 
