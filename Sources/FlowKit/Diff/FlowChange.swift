@@ -39,6 +39,8 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     case transitionAdded = "transition_added"
     /// `transition_removed`: an option is only in the old target list.
     case transitionRemoved = "transition_removed"
+    /// `handler_removed`: a step no longer handles an explicit event it handled, by its own `on` or by `"*"`'s.
+    case handlerRemoved = "handler_removed"
     /// `transition_retargeted`: the option at the same place moves elsewhere.
     case transitionRetargeted = "transition_retargeted"
     /// `guard_changed`: the option at the same place has another condition.
@@ -94,7 +96,7 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
     /// is info).
     public var level: ChangeLevel {
         switch self {
-        case .stepRemoved, .stepRenamed, .eventRenamed, .outcomeRenamed, .inputAdded, .entryRemoved, .entryPathChanged, .outcomeRemoved: return .breaking
+        case .stepRemoved, .stepRenamed, .handlerRemoved, .eventRemoved, .eventRenamed, .outcomeRenamed, .inputAdded, .entryRemoved, .entryPathChanged, .outcomeRemoved: return .breaking
         case .stepResultChanged, .stateKeyRemoved, .stateTypeChanged, .entryStepChanged, .stepUnreachable, .outcomeUnreachable, .scenarioChanged: return .warning
         default: return .info
         }
@@ -125,11 +127,12 @@ public enum ChangeCheck: String, Sendable, CaseIterable, Codable {
         case .stepResultChanged: return "a step's declared result changed"
         case .transitionAdded: return "an option is only in the new target list"
         case .transitionRemoved: return "an option is only in the old target list"
+        case .handlerRemoved: return "a step no longer handles an explicit event it handled, itself or through \"*\" (apps and scripts raise it there)"
         case .transitionRetargeted: return "the option at the same place moves elsewhere"
         case .guardChanged: return "the option at the same place has another condition"
         case .setChanged: return "the option or the step sets other keys or values"
         case .eventAdded: return "an event is only declared in the new file"
-        case .eventRemoved: return "an event is only declared in the old file"
+        case .eventRemoved: return "an event is only declared in the old file (generated Swift names it; apps and scripts raise it)"
         case .eventRenamed: return "an event is renamed (scripts and the app raise events by name)"
         case .eventChanged: return "a derived event's expression changed"
         case .stateKeyAdded: return "a state key is only in the new file"

@@ -83,6 +83,7 @@ public enum FlowDiff {
                 add(.startChanged, "start changed from '\(old.start.text)' to '\(new.start.text)'", old: old.start.position, new: new.start.position)
             }
             compareSteps()
+            compareHandlers()
             compareEvents()
             compareState()
             compareEntries()
@@ -172,6 +173,38 @@ public enum FlowDiff {
                 case (nil, nil):
                     break
                 }
+            }
+        }
+
+        /// `handler_removed`: explicit events a step in both files handled (itself or through `"*"`) and no longer
+        /// handles, while the new file still declares them; one change per `"*"` handler, naming the steps.
+        mutating func compareHandlers() {
+            let oldSteps = Dictionary(old.steps.map { (renamed($0.name.text), $0) }, uniquingKeysWith: { first, _ in first })
+            let declared = Set(new.events.map(\.name.text))
+            var throughAny: [String: [String]] = [:]
+            var anyOrder: [String] = []
+            for step in new.steps {
+                guard let was = oldSteps[step.name.text] else { continue }
+                let now = Set(FlowInterface.explicitEvents(of: step, in: new))
+                for event in FlowInterface.explicitEvents(of: was, in: old) {
+                    let name = events[event] ?? event
+                    guard !now.contains(name), declared.contains(name) else { continue }
+                    let anyStillHandles = new.anyStep?.on.contains { $0.event.text == name } ?? false
+                    if let own = was.on.first(where: { $0.event.text == event }) ?? (anyStillHandles ? old.anyStep?.on.first { $0.event.text == event } : nil) {
+                        add(.handlerRemoved, "step '\(step.name.text)' no longer handles event '\(name)': an app or script that raises it there fails",
+                            old: own.event.position, new: step.name.position)
+                    } else {
+                        if throughAny[event] == nil { anyOrder.append(event) }
+                        throughAny[event, default: []].append(step.name.text)
+                    }
+                }
+            }
+            for event in anyOrder {
+                let users = throughAny[event]!
+                let shown = users.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (users.count > 3 ? " and \(users.count - 3) more" : "")
+                let handler = old.anyStep?.on.first { $0.event.text == event }
+                add(.handlerRemoved, "the \"*\" handler of event '\(events[event] ?? event)' was removed: \(users.count == 1 ? "step" : "steps") \(shown), which used it, no longer \(users.count == 1 ? "handles" : "handle") it",
+                    old: handler?.event.position, new: new.anyStep?.name.position ?? new.step(named: users[0])?.name.position)
             }
         }
 

@@ -66,6 +66,7 @@ struct FlowDiffTests {
         Case(check: .stepResultChanged, from: "result: { amount: int }", to: "result: { amount: number }"),
         Case(check: .transitionAdded, from: "on: { big: check }", to: "on: { big: check, help: review }"),
         Case(check: .transitionRemoved, from: "    on: { big: check }\n", to: ""),
+        Case(check: .handlerRemoved, from: "  \"*\":\n    on: { help: ask }\n", to: ""),
         Case(check: .transitionRetargeted, from: "      - review", to: "      - { back: ask }"),
         Case(check: .guardChanged, from: "if: \"state.amount > 1000\"", to: "if: \"state.amount >= 1000\""),
         Case(check: .setChanged, from: "set: { amount: result.amount }", to: "set: { amount: result.amount + 1 }"),
@@ -112,6 +113,8 @@ struct FlowDiffTests {
         // The same title only: one thing of three agrees.
         Case(check: .stepRenamed, from: "  review:\n    title: Review\n    next: done\n", to: "  review2:\n    title: Review\n    next: login\n",
              more: [["      - review\n", "      - { back: ask }\n"]]),
+        // The event goes too: `event_removed` says so, not one change per step that handled it.
+        Case(check: .handlerRemoved, from: "  help:\n", to: "", more: [["on: { help: ask }", "next: done"]]),
         // Handled by the same step, but on another target.
         Case(check: .eventRenamed, from: "  help:\n", to: "  assist:\n", more: [["on: { help: ask }", "on: { assist: check }"]]),
     ]
@@ -159,6 +162,54 @@ struct FlowDiffTests {
         #expect(Set(Self.triggering.map(\.check)).union([.scenarioChanged]) == Set(ChangeCheck.allCases))
     }
 
+    /// Issue 29: a step that no longer handles an explicit event, by its own handler or by `"*"`'s, is breaking;
+    /// removing a step's own handler that `"*"` still covers is not, and a `"*"` handler gives one change.
+    @Test func removingAHandlerAStepUsedIsBreaking() throws {
+        let flow = """
+            flowkit: 1
+            flow: h
+            start: a
+            events: { cancel: , help: , retry: }
+            steps:
+              "*":
+                on: { cancel: quit, help: a }
+              a:
+                on: { retry: a, help: b }
+                next: b
+              b:
+                next: c
+              c:
+                on: { cancel: a }
+                next: done
+              done: { kind: finish }
+              quit: { kind: finish }
+            """
+        func changes(_ pairs: [(String, String)]) throws -> [FlowChange] {
+            var text = flow
+            for (from, to) in pairs {
+                #expect(text.contains(from))
+                text = text.replacingOccurrences(of: from, with: to)
+            }
+            return FlowDiff.compare(old: try Self.flow(flow, file: "old.yaml"), new: try Self.flow(text, file: "new.yaml")).filter { $0.check == .handlerRemoved }
+        }
+        // The `"*"` handler of cancel: used by a and b (c has its own).
+        let star = try changes([("on: { cancel: quit, help: a }", "on: { help: a }")])
+        #expect(star.map(\.message) == ["the \"*\" handler of event 'cancel' was removed: steps 'a', 'b', which used it, no longer handle it"])
+        #expect(star.first?.level == .breaking && star.first?.old?.line == 7 && star.first?.new?.file == "new.yaml")
+        // A step's own handler with nothing behind it.
+        let own = try changes([("on: { retry: a, help: b }", "on: { help: b }")])
+        #expect(own.map(\.message) == ["step 'a' no longer handles event 'retry': an app or script that raises it there fails"])
+        // A step's own handler that `"*"` still covers: handled still, nothing breaks.
+        #expect(try changes([("on: { retry: a, help: b }", "on: { retry: a }")]).isEmpty)
+        // The `"*"` handler of an event every step handles itself: no one used it.
+        #expect(try changes([("on: { cancel: quit, help: a }", "on: { cancel: quit }")]).map(\.message)
+                == ["the \"*\" handler of event 'help' was removed: steps 'b', 'c', which used it, no longer handle it"])
+        // A step that becomes a finish step takes no events: each one it handled is reported at the step.
+        let finished = try changes([("  b:\n    next: c", "  b:\n    kind: finish")])
+        #expect(finished.map(\.message) == ["step 'b' no longer handles event 'cancel': an app or script that raises it there fails",
+                                            "step 'b' no longer handles event 'help': an app or script that raises it there fails"])
+    }
+
     @Test func aRequiredInputIsBreakingAnOptionalOneIsNot() throws {
         let required = FlowDiff.compare(old: try Self.flow(Self.base), new: try Self.flow(Self.base.replacingOccurrences(of: "inputs: [country]", with: "inputs: [country, amount]").replacingOccurrences(of: "amount: int?", with: "amount: int")))
         #expect(required.first { $0.check == .inputAdded }?.level == .breaking)
@@ -191,7 +242,9 @@ struct FlowDiffTests {
             if check == .outcomeNowReachable { return .outcomeUnreachable }
             return check
         }
-        func key(_ change: FlowChange, swap: Bool) -> String {
+        // `handler_removed` has no twin: a handler added breaks no one (the reverse has `transition_added`).
+        func key(_ change: FlowChange, swap: Bool) -> String? {
+            guard change.check != .handlerRemoved else { return nil }
             let (old, new) = swap ? (change.new, change.old) : (change.old, change.new)
             return "\(swap ? swapped(change.check) : change.check) \(old.map { "\($0.line):\($0.column)" } ?? "-") \(new.map { "\($0.line):\($0.column)" } ?? "-")"
         }
@@ -204,8 +257,8 @@ struct FlowDiffTests {
             let document = FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml)
             guard let changed = document.flow, document.diagnostics.allSatisfy({ $0.severity != .error }) else { continue }
             let base = try Self.flow(Self.base)
-            let forward = FlowDiff.compare(old: base, new: changed).map { key($0, swap: false) }.sorted()
-            let backward = FlowDiff.compare(old: changed, new: base).map { key($0, swap: true) }.sorted()
+            let forward = FlowDiff.compare(old: base, new: changed).compactMap { key($0, swap: false) }.sorted()
+            let backward = FlowDiff.compare(old: changed, new: base).compactMap { key($0, swap: true) }.sorted()
             #expect(forward == backward, "\(text)")
             #expect(!forward.isEmpty)
             compared += 1
