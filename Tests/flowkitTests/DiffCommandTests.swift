@@ -201,6 +201,38 @@ struct DiffCommandTests {
         #expect(lint.status == 0, "\(lint.stdout)")
     }
 
+    /// Issue 29: with `--git REV`, the old run of a known scenario reads the nested flows at REV, so a change inside a
+    /// nested flow that sends the scenario elsewhere is seen (read as it is now, the old run failed too and was not
+    /// compared).
+    @Test func knownScenariosReadNestedFlowsAtTheRevision() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-nested-rev-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/flows/nested", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/flows/scripts", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func git(_ arguments: [String]) throws {
+            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: folder)
+            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        for file in ["booking.json", "nested/sign-in.yaml", "scripts/booking.yaml"] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/flows/" + file, toPath: folder + "/flows/" + file)
+        }
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-q", "-m", "first"])
+        // Only the nested flow changes: after the password, the sign-in now sends a reset link.
+        let child = try String(contentsOfFile: folder + "/flows/nested/sign-in.yaml", encoding: .utf8)
+        let changed = child.replacingOccurrences(of: "      forgotPassword: resetLink\n    next: signedIn", with: "      forgotPassword: resetLink\n    next: resetLink")
+        #expect(changed != child)
+        try changed.write(toFile: folder + "/flows/nested/sign-in.yaml", atomically: true, encoding: .utf8)
+        let result = try flowkit(["diff", "--git", "HEAD", "flows", "--format", "json"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("scenario_changed") && result.stdout.contains("signIn/password"), "\(result.stdout)")
+        // Undone, nothing changed.
+        try child.write(toFile: folder + "/flows/nested/sign-in.yaml", atomically: true, encoding: .utf8)
+        let same = try flowkit(["diff", "--git", "HEAD", "flows", "--format", "json"], in: folder)
+        #expect(!same.stdout.contains("scenario_changed"), "\(same.stdout)")
+    }
+
     /// The diff gate reads old versions only from the repository it runs in (issue 29): a pull request that plants a
     /// `.git` folder, a `.git` file or a bare repository's `HEAD`, `config` and `objects/` beside a flow cannot change
     /// what the revision means for the files there.

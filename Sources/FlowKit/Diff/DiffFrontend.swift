@@ -68,8 +68,16 @@ public enum DiffFrontend {
             around = try neighbourhood(options)
             changes = FlowDiff.compare(old: old, new: new, parents: around.parents(of: options.files[1]))
         }
+        // With `--git`, the old runs read nested flows as they were at the revision.
+        let repository = try options.revision.map { _ throws(FlowDiff.Problem) in try GitRevision.Repository.of() }
         for pair in pairs {
-            changes += FlowDiff.scenarioChanges(old: pair.old, new: pair.new, newPath: pair.new.file, scripts: around.scripts(of: pair.new.file))
+            let directory = (pair.new.file as NSString).deletingLastPathComponent
+            var oldResolver: GitFlowResolver?
+            if let revision = options.revision, let repository {
+                oldResolver = GitFlowResolver(root: directory.isEmpty ? "." : directory, revision: revision, repository: repository)
+            }
+            changes += FlowDiff.scenarioChanges(old: pair.old, new: pair.new, newPath: pair.new.file, scripts: around.scripts(of: pair.new.file),
+                                                oldResolver: oldResolver)
         }
         changes = try levels(changes, configuration: options.configuration)
         var report = DiffReport(old: options.revision ?? options.files[0], new: options.revision == nil ? options.files[1] : options.files.joined(separator: " "),

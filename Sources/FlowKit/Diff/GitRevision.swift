@@ -158,3 +158,43 @@ extension FlowDiff {
         return comparison
     }
 }
+
+/// Loads nested flows as they were at a git revision, for the old side of `flowkit diff --git REV`: a reference
+/// is located as `FileFlowResolver` locates it (relative to the file that names it, inside `root`), then read at
+/// the revision from `repository`, never from the disk.
+final class GitFlowResolver: FlowResolver, @unchecked Sendable {
+    private let root: String
+    private let revision: String
+    private let repository: GitRevision.Repository
+    private var cache: [String: CompiledFlow] = [:]
+    private let lock = NSLock()
+
+    init(root: String, revision: String, repository: GitRevision.Repository) {
+        self.root = FileFlowResolver.canonical(root)
+        self.revision = revision
+        self.repository = repository
+    }
+
+    func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
+        let file = try FileFlowResolver.locate(path, from: parentFile, root: root)
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = cache[file] { return cached }
+        let bytes: [UInt8]?
+        do {
+            bytes = try GitRevision.read(file, at: revision, in: repository)
+        } catch {
+            throw RunError("nested flow '\(Identifier.display(path))' cannot be read at '\(Identifier.display(revision))': \(error.message)", kind: .nestedFlowUnavailable)
+        }
+        guard let bytes else {
+            throw RunError("nested flow '\(Identifier.display(path))' is not in '\(Identifier.display(revision))'", kind: .nestedFlowUnavailable)
+        }
+        let document = FlowLoader.load(bytes: bytes, file: file, format: DocumentFormat(path: file))
+        guard let flow = document.flow, document.isWellFormed else {
+            throw RunError("nested flow '\(Identifier.display(path))' does not load at '\(Identifier.display(revision))'", kind: .nestedFlowUnavailable)
+        }
+        let compiled = try CompiledFlow(flow: flow)
+        cache[file] = compiled
+        return compiled
+    }
+}

@@ -4,11 +4,17 @@ extension FlowDiff {
     /// `scenario_changed` (docs/format.md, "Known scenarios"): each scenario of `scripts` (files whose `flow` is
     /// the new file) that passes on the old flow is run on the new one, with the script rewritten in memory for
     /// the sure renames; where the new run first goes elsewhere from the same step, or stops on an error, that is
-    /// a change. Nested flows are read as they are now, from the new file's directory.
+    /// a change. The new run reads nested flows as they are now, from the new file's directory; the old run through
+    /// `oldResolver` (nested flows at the revision, with `--git`), or as the new run when it is nil.
     public static func scenarioChanges(old: Flow, new: Flow, newPath: String, scripts: [String], maxSteps: Int = 10_000) -> [FlowChange] {
+        scenarioChanges(old: old, new: new, newPath: newPath, scripts: scripts, oldResolver: nil, maxSteps: maxSteps)
+    }
+
+    static func scenarioChanges(old: Flow, new: Flow, newPath: String, scripts: [String], oldResolver: (any FlowResolver)?, maxSteps: Int = 10_000) -> [FlowChange] {
         let target = FileFlowResolver.canonical(newPath)
         let directory = (newPath as NSString).deletingLastPathComponent
         let resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
+        let oldResolver = oldResolver ?? resolver
         // The old flow runs as if it were at the new file's place, so that its nested flows are found.
         var oldRunnable = old
         oldRunnable.file = new.file
@@ -28,7 +34,7 @@ extension FlowDiff {
                   FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)) == target else { continue }
             let fixed = (try? ScriptFixer.fix(bytes, file: path, flow: new, renames: renames)).flatMap { $0 }.flatMap { ScriptFixer.decode($0.bytes, file: path) } ?? script
             for (scenario, rewritten) in zip(script.scenarios, fixed.scenarios) {
-                let before = ScriptRunner.run(scenario, script: script, flow: oldCompiled, resolver: resolver, maxSteps: maxSteps)
+                let before = ScriptRunner.run(scenario, script: script, flow: oldCompiled, resolver: oldResolver, maxSteps: maxSteps)
                 guard before.passed else { continue }
                 let after = ScriptRunner.run(rewritten, script: fixed, flow: newCompiled, resolver: resolver, maxSteps: maxSteps)
                 let name = "scenario '\(Identifier.display(scenario.name, limit: 80, quoting: false))' (\(path):\(scenario.position.line))"
