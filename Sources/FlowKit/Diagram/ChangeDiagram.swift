@@ -6,7 +6,8 @@ extension FlowDiagram {
     /// within `options.radius` moves are drawn (all of them when nothing changed).
     public init(change old: Flow, to new: Flow, options: DiagramOptions = DiagramOptions(), focusOnChanges: Bool = false) throws {
         let changes = FlowDiff.compare(old: old, new: new)
-        let renamed = FlowRenames.find(old: old, new: new).stepNames
+        let renames = FlowRenames.find(old: old, new: new)
+        let renamed = renames.stepNames
         func key(_ position: SourcePosition) -> Int64 { Int64(position.line) << 32 | Int64(position.column) }
         func key(_ place: FlowChange.Place) -> Int64 { Int64(place.line) << 32 | Int64(place.column) }
         // What sits at each position of either file: steps by their name, options by their own position.
@@ -32,7 +33,53 @@ extension FlowDiagram {
         var ghostSteps: [Step] = []
         var ghostOptions: [(step: String, target: Target, event: String?, count: Int, index: Int)] = []
         var entryMarks: [String: ChangeMark] = [:]
+        // What breaking changes need beyond marks: ghost entries, renamed events' options, finish steps whose
+        // outcome went, the start edge's required inputs, and notes for what has no place (docs/format.md,
+        // "Pictures of a change").
+        var ghostEntries: [Entry] = []
+        var eventWas: [String: String] = [:]
+        var outcomeWas: [String: String] = [:]
+        var requiredInputs: [String] = []
+        var notes: [FlowChange] = []
+        let oldEntries = Dictionary(old.entries.map { (key($0.name.position), $0) }, uniquingKeysWith: { first, _ in first })
+        // Finish steps in both files whose outcome is another now, by their new names: what they gave.
+        for step in old.steps where step.kind == .finish {
+            let name = renamed[step.name.text] ?? step.name.text
+            guard let now = new.step(named: name), now.kind == .finish else { continue }
+            let was = step.outcome?.text ?? step.name.text
+            if (now.outcome?.text ?? now.name.text) != was { outcomeWas[name] = was }
+        }
+        let oldHandled = Set((old.steps + (old.anyStep.map { [$0] } ?? [])).flatMap { $0.on.map(\.event.text) })
         for change in changes {
+            var placed = true
+            switch change.check {
+            case .entryRemoved:
+                if let at = change.old, let entry = oldEntries[key(at)] { ghostEntries.append(entry) } else { placed = false }
+            case .eventRenamed:
+                for rename in renames.events { eventWas[rename.new.text] = rename.old.text }
+            case .outcomeRenamed, .outcomeRemoved:
+                // Drawn at the finish steps that gave it and give another outcome now, or as their ghosts.
+                let givers = old.steps.filter { step in
+                    step.kind == .finish && change.old.map { key($0) == key(step.outcome?.position ?? step.name.position) || key($0) == key(step.name.position) } ?? false
+                }
+                let outcome = givers.first.map { $0.outcome?.text ?? $0.name.text }
+                let steps = old.steps.filter { $0.kind == .finish && ($0.outcome?.text ?? $0.name.text) == outcome }
+                placed = !steps.isEmpty && steps.allSatisfy { outcomeWas[renamed[$0.name.text] ?? $0.name.text] != nil || new.step(named: renamed[$0.name.text] ?? $0.name.text) == nil }
+            case .inputAdded:
+                if change.level == .breaking, let at = change.new, let input = new.inputs.first(where: { key($0.position) == key(at) }) {
+                    requiredInputs.append(input.text)
+                } else {
+                    placed = change.level != .breaking
+                }
+            case .eventRemoved:
+                // Its options are drawn removed where some step handled it; else a note says so.
+                placed = change.old.map { at in old.events.contains { key($0.name.position) == key(at) && oldHandled.contains($0.name.text) } } ?? false
+            case .handlerRemoved:
+                break
+            default:
+                placed = false
+            }
+            if !placed { notes.append(change) }
             switch change.check {
             case .stepAdded:
                 if let at = change.new, let name = newSteps[key(at)] { stepMarks[name] = .added }
@@ -72,6 +119,11 @@ extension FlowDiagram {
                 break
             }
         }
+        // Checks the marks above draw are placed; the rest of `notes` is what is breaking and has no place.
+        let marked: Set<ChangeCheck> = [.stepAdded, .stepRemoved, .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged,
+                                        .setChanged, .transitionAdded, .transitionRetargeted, .guardChanged, .transitionRemoved, .entryAdded,
+                                        .entryPathChanged, .entryStepChanged]
+        notes = notes.filter { $0.level == .breaking && !marked.contains($0.check) }
         // A step's name in the new file: renamed ones by their new names.
         func now(_ name: String) -> String { renamed[name] ?? name }
         var options = options
@@ -89,6 +141,15 @@ extension FlowDiagram {
                 if let to = option.target.stepName?.text { touched.insert(now(to)) }
             }
             for entry in new.entries where entryMarks[entry.name.text] != nil { touched.insert(entry.step.text) }
+            for entry in ghostEntries { touched.insert(now(entry.step.text)) }
+            for step in new.steps where outcomeWas[step.name.text] != nil { touched.insert(step.name.text) }
+            for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
+                for handler in step.on where eventWas[handler.event.text] != nil {
+                    touched.insert(step.name.text)
+                    for target in handler.targets { if let to = target.stepName?.text { touched.insert(to) } }
+                }
+            }
+            if !requiredInputs.isEmpty || !notes.isEmpty { touched.insert(new.start.text) }
             touched.remove("*")
             options.focus = nil
             options.focusSteps = touched
@@ -108,8 +169,36 @@ extension FlowDiagram {
                 nodes[index].change = .unchanged
             }
         }
+        for index in nodes.indices {
+            if let step = nodes[index].step, let was = outcomeWas[step], nodes[index].role == .finish {
+                nodes[index].change = .changed
+                nodes[index].label += "\n(outcome was \(was))"
+            }
+        }
+        // The options of a renamed event, by their positions.
+        var renamedOptions: [Int64: String] = [:]
+        for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
+            for handler in step.on {
+                guard let was = eventWas[handler.event.text] else { continue }
+                for target in handler.targets { renamedOptions[key(target.position)] = was }
+            }
+        }
         for index in edges.indices where !edges[index].inLegend {
             edges[index].change = edges[index].position.flatMap { optionMarks[key($0)] } ?? .unchanged
+            if let at = edges[index].position, let was = renamedOptions[key(at)] {
+                edges[index].change = .changed
+                edges[index].label = (edges[index].label.map { $0 + "\n" } ?? "") + "(was on \(was))"
+            }
+        }
+        // New required inputs: on the edge from the start marker, else in a note.
+        if !requiredInputs.isEmpty {
+            let text = "needs " + requiredInputs.map { "input '\($0)'" }.joined(separator: ", ")
+            if let start = edges.firstIndex(where: { nodes[$0.from].role == .initial && !$0.inLegend }) {
+                edges[start].label = text
+                edges[start].change = .changed
+            } else {
+                notes += changes.filter { $0.check == .inputAdded && $0.level == .breaking }
+            }
         }
         // Ghosts: removed steps drawn as they were, and removed options from where they started.
         var ghostNode: [String: Int] = [:]
@@ -127,7 +216,18 @@ extension FlowDiagram {
         }
         func drawn(_ name: String) -> Int? {
             if let ghost = ghostNode[name] { return ghost }
-            return stepNodes[now(name)] ?? boundaryNodes[now(name)]
+            if let node = stepNodes[now(name)] ?? boundaryNodes[now(name)] { return node }
+            // A `"*"` step whose every handler went: drawn as a ghost, so that its removed options start somewhere.
+            guard name == "*" else { return nil }
+            ghostNode[name] = nodes.count
+            nodes.append(Node(id: "g\(ghostNode.count - 1)", label: "*", step: nil, role: .anyStep, isStart: false, highlighted: false, change: .removed))
+            return nodes.count - 1
+        }
+        for (index, entry) in ghostEntries.enumerated() {
+            nodes.append(Node(id: "ge\(index)", label: entry.path, step: nil, role: .entry, isStart: false, highlighted: false, change: .removed))
+            if let to = drawn(entry.step.text) {
+                edges.append(Edge(from: nodes.count - 1, to: to, label: nil, style: .annotation, highlighted: false, order: [], change: .removed))
+            }
         }
         for option in ghostOptions {
             guard let from = drawn(option.step) else { continue }
@@ -155,9 +255,18 @@ extension FlowDiagram {
             edges.append(Edge(from: from, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"), style: style, highlighted: false, order: [],
                               change: .removed))
         }
+        // Breaking changes with no place of their own: a red note beside the start step (or alone), in the report's words.
+        for (index, change) in notes.enumerated() {
+            nodes.append(Node(id: "gn\(index)", label: "breaking: " + Self.short(change.message, limit: 60), step: nil, role: .failureNote,
+                              isStart: false, highlighted: false, failure: change.message, change: .removed))
+            if let start = stepNodes[new.start.text] {
+                edges.append(Edge(from: nodes.count - 1, to: start, label: nil, style: .annotation, highlighted: false, order: []))
+            }
+        }
         let count = (added: stepMarks.values.filter { $0 == .added }.count + optionMarks.values.filter { $0 == .added }.count,
-                     changed: stepMarks.values.filter { $0 == .changed }.count + optionMarks.values.filter { $0 == .changed }.count,
-                     removed: ghostSteps.count + ghostOptions.count)
+                     changed: stepMarks.values.filter { $0 == .changed }.count + optionMarks.values.filter { $0 == .changed }.count
+                        + outcomeWas.count + renamedOptions.count + (requiredInputs.isEmpty ? 0 : 1),
+                     removed: ghostSteps.count + ghostOptions.count + ghostEntries.count + notes.count)
         subtitle = "changes since \(old.file): \(count.added) added (green), \(count.changed) changed (orange), \(count.removed) removed (red, dashed)"
         if options.direction == nil { direction = preferredDirection() }
     }

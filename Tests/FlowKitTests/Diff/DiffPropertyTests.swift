@@ -79,12 +79,15 @@ struct DiffPropertyTests {
             default: return check
             }
         }
-        func key(_ change: FlowChange, swap: Bool) -> String {
+        // `handler_removed` has no twin: a handler added breaks no one.
+        func key(_ change: FlowChange, swap: Bool) -> String? {
+            guard change.check != .handlerRemoved else { return nil }
             let (old, new) = swap ? (change.new, change.old) : (change.old, change.new)
             return "\(swap ? swapped(change.check) : change.check) \(old.map { "\($0.line):\($0.column)" } ?? "-") \(new.map { "\($0.line):\($0.column)" } ?? "-")"
         }
         var compared = 0
         var changed = 0
+        var breaking = 0
         for seed in UInt64(1)...400 {
             let file = BlueprintGenerator.bundle(seed: seed).main
             guard let a = Self.load(file.flow, name: file.name) else { continue }
@@ -92,21 +95,29 @@ struct DiffPropertyTests {
             guard let b = Self.load(Self.edited(file.flow, seed: seed &* 31), name: file.name) else { continue }
             let forward = FlowDiff.compare(old: a, new: b)
             let backward = FlowDiff.compare(old: b, new: a)
-            #expect(forward.map { key($0, swap: false) }.sorted() == backward.map { key($0, swap: true) }.sorted(), "seed \(seed)")
+            #expect(forward.compactMap { key($0, swap: false) }.sorted() == backward.compactMap { key($0, swap: true) }.sorted(), "seed \(seed)")
             let there = try FlowDiagram(change: a, to: b)
             let back = try FlowDiagram(change: b, to: a)
             let added = there.nodes.filter { $0.change == .added && $0.step != nil }.count
-            #expect(added == back.nodes.filter { $0.change == .removed && $0.role != .backMarker }.count, "seed \(seed)")
+            #expect(added == back.nodes.filter { $0.change == .removed && ![.backMarker, .entry, .anyStep, .failureNote].contains($0.role) }.count, "seed \(seed)")
+            // Every breaking change is in the picture, whole or focused (issue 29).
+            breaking += forward.filter { $0.level == .breaking }.count
+            for change in forward where change.level == .breaking {
+                #expect(ChangePictureTests.shows(change, in: there), "seed \(seed): \(change.message)")
+            }
             let focused = try FlowDiagram(change: a, to: b, options: DiagramOptions(radius: 0), focusOnChanges: true)
             let mermaid = MermaidWriter.write(focused)
             #expect(mermaid.contains("stateDiagram-v2") && !mermaid.contains("```"))
+            for change in forward where change.level == .breaking {
+                #expect(ChangePictureTests.shows(change, in: focused), "seed \(seed), focused: \(change.message)")
+            }
             for node in there.nodes where [.added, .changed].contains(node.change) && node.step != nil {
                 #expect(focused.nodes.contains { $0.step == node.step }, "seed \(seed): \(node.label)")
             }
             compared += 1
             if !forward.isEmpty { changed += 1 }
         }
-        print("diff properties: \(compared) generated flows and edits compared, \(changed) with changes")
-        #expect(compared >= 100 && changed >= 80)
+        print("diff properties: \(compared) generated flows and edits compared, \(changed) with changes, \(breaking) breaking changes drawn")
+        #expect(compared >= 100 && changed >= 80 && breaking >= 50)
     }
 }
