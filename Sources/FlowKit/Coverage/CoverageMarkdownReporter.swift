@@ -16,7 +16,7 @@ public struct CoverageMarkdownReporter: CoverageReporter {
                 cells.append(cell(covered, total))
                 if kind == .transition { cells.append(file.starSteps.map { cell($0.covered, $0.total) } ?? "–") }
             }
-            output += "| `\(MarkdownText.code(file.file))` | " + cells.joined(separator: " | ") + " |\n"
+            output += "| `\(MarkdownText.code(file.file, inTable: true))` | " + cells.joined(separator: " | ") + " |\n"
         }
         let missed = coverage.files.filter { !$0.missed.isEmpty }
         if !missed.isEmpty {

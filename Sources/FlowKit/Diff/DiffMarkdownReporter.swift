@@ -17,7 +17,7 @@ public struct DiffMarkdownReporter: DiffReporter {
             guard !changes.isEmpty else { continue }
             let table = "| where | change | check |\n| --- | --- | --- |\n" + changes.map { change in
                 let place = change.new ?? change.old
-                let at = place.map { "`\(MarkdownText.code("\($0.file):\($0.line):\($0.column)"))`" } ?? "`\(MarkdownText.code(change.file))`"
+                let at = place.map { "`\(MarkdownText.code("\($0.file):\($0.line):\($0.column)", inTable: true))`" } ?? "`\(MarkdownText.code(change.file, inTable: true))`"
                 return "| \(at) | \(MarkdownText.text(change.message)) | `\(change.check.rawValue)` |\n"
             }.joined()
             switch level {
@@ -27,7 +27,7 @@ public struct DiffMarkdownReporter: DiffReporter {
             }
         }
         for picture in report.pictures where !picture.mermaid.contains("```") {
-            output += "\n<details open><summary>\(MarkdownText.text(picture.file))</summary>\n\n```mermaid\n" + picture.mermaid
+            output += "\n<details open><summary>\(MarkdownText.html(picture.file))</summary>\n\n```mermaid\n" + picture.mermaid
                 + (picture.mermaid.hasSuffix("\n") ? "" : "\n") + "```\n\n</details>\n"
         }
         return output
