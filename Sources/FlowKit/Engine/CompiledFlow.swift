@@ -1,3 +1,5 @@
+import Foundation
+
 /// A flow made ready to run: step names interned, every expression parsed once, types looked up by key. Its
 /// parts are the engine's; ``flow`` is the flow as written.
 ///
@@ -74,6 +76,11 @@ public final class CompiledFlow: Sendable {
 
     /// The flow as written.
     public let flow: Flow
+    /// `flow.fingerprint`, worked out once, when a snapshot first needs it.
+    private let fingerprintCache = FingerprintCache()
+
+    /// The flow's fingerprint (`Flow.fingerprint`), worked out once.
+    public var fingerprint: String { fingerprintCache.value { flow.fingerprint } }
     /// Step ids by name (file order).
     let ids: [String: Int]
     /// The compiled steps, by id (the index of the step in ``flow``'s steps).
@@ -413,5 +420,20 @@ final class StateWrite: Sendable {
         self.key = key
         self.expression = expression
         self.type = type
+    }
+}
+
+/// A value worked out at most once, on first use, from any thread.
+private final class FingerprintCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: String?
+
+    func value(_ make: () -> String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let stored { return stored }
+        let made = make()
+        stored = made
+        return made
     }
 }

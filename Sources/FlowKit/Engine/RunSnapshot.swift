@@ -33,7 +33,7 @@ extension FlowRun {
     public func snapshot() -> RunSnapshot {
         let levels = frames.enumerated().map { index, frame in
             RunSnapshot.Level(flow: index == 0 ? frame.flow.flow.file : frames[index - 1].flow.flow.steps[frames[index - 1].history.last!].flowPath ?? "",
-                              fingerprint: frame.flow.flow.fingerprint, state: frame.state, initialState: frame.initialState,
+                              fingerprint: frame.flow.fingerprint, state: frame.state, initialState: frame.initialState,
                               history: frame.history.map { frame.flow.name($0) })
         }
         return RunSnapshot(levels: levels, path: path, trace: trace, outcome: outcome, shown: shown)
@@ -61,8 +61,8 @@ extension FlowRun {
                 }
                 current = try resolver.resolve(reference, from: parent.flow.flow.file)
             }
-            guard current.flow.fingerprint == level.fingerprint else {
-                throw RunError("the saved run was made with another version of flow '\(Identifier.display(current.flow.name.text))' (saved fingerprint \(level.fingerprint), now \(current.flow.fingerprint)); start the flow again",
+            guard current.fingerprint == level.fingerprint else {
+                throw RunError("the saved run was made with another version of flow '\(Identifier.display(current.flow.name.text))' (saved fingerprint \(level.fingerprint), now \(current.fingerprint)); start the flow again",
                                kind: .invalidStart)
             }
             var history: [Int] = []

@@ -53,15 +53,7 @@ public struct LoadedDocument: Sendable {
 public enum FlowLoader {
     /// Parses `bytes` as `format` (or guessed from the first character: `{` or `[` means JSON) and decodes the flow.
     public static func load(bytes: [UInt8], file: String, format: DocumentFormat? = nil, limits: ReaderLimits = .standard) -> LoadedDocument {
-        // A large file's fingerprint (a byte at a time, a millisecond a megabyte) is worked out on another core
-        // while this one reads the file; not for a file over the size limit, which the reader refuses at once.
-        var document: LoadedDocument
-        var fingerprint: String?
-        if bytes.count >= parallelFingerprintBytes && bytes.count <= limits.maxBytes {
-            (document, fingerprint) = Parallel.both({ parse(bytes: bytes, file: file, format: format, limits: limits) }, { Self.fingerprint(bytes) })
-        } else {
-            document = parse(bytes: bytes, file: file, format: format, limits: limits)
-        }
+        var document = parse(bytes: bytes, file: file, format: format, limits: limits)
         guard let root = document.root else { return document }
         if root["flowkit-script"] != nil {
             document.isScript = true
@@ -69,13 +61,9 @@ public enum FlowLoader {
         }
         let decoded = FlowDecoder.decode(root, file: file)
         document.flow = decoded.flow
-        document.flow?.fingerprint = fingerprint ?? Self.fingerprint(bytes)
         document.diagnostics += decoded.diagnostics
         return document
     }
-
-    /// The smallest file whose fingerprint is worked out on another core while it is read.
-    static let parallelFingerprintBytes = 256 << 10
 
     /// The positioned document of `bytes`, not decoded: its syntax tree (`root`) and the reader's findings, with
     /// no flow. `load(bytes:file:format:limits:)` decodes it.
@@ -89,7 +77,7 @@ public enum FlowLoader {
         return LoadedDocument(file: file, format: format, root: parsed.root, isScript: false, flow: nil, diagnostics: parsed.diagnostics)
     }
 
-    /// FNV-1a 64 of `bytes`, as 16 lowercase hex digits.
+    /// FNV-1a 64 of `bytes`, as 16 lowercase hex digits (of a flow's normal form, its `fingerprint`).
     public static func fingerprint(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {

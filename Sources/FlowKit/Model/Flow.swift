@@ -473,9 +473,10 @@ public struct Flow: Hashable, Sendable {
     public var steps: [Step]
     /// The `"*"` step, when there is one.
     public var anyStep: Step?
-    /// FNV-1a 64 of the file's bytes as 16 hex digits, set by `FlowLoader`; a saved run is restored only against
-    /// the flow it was made with (docs/format.md, "Saving and restoring a run"). Empty for a flow built in code.
-    public var fingerprint: String = ""
+    /// FNV-1a 64, as 16 hex digits, of a normal form of what a run depends on (names, kinds, types, expressions,
+    /// targets, nested flows; not titles, descriptions, comments or layout): a saved run is restored only against a
+    /// flow with its fingerprint (docs/format.md, "Saving and restoring a run").
+    public var fingerprint: String { FlowFingerprint.of(self) }
 
     /// Creates a flow.
     public init(file: String, version: Int = 1, name: Name, title: String? = nil, description: String? = nil, start: Name,

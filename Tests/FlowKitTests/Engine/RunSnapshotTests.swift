@@ -54,13 +54,79 @@ struct RunSnapshotTests {
         #expect(try JSONDecoder().decode([String: Value].self, from: Data(text.utf8)) == values, "\(text)")
     }
 
+    /// Issue 29: a saved run survives edits that cannot change a run (titles, descriptions, comments, layout, key
+    /// order, quoting, expression spacing, the file converted to JSON), and fails on each that can.
+    @Test func theFingerprintIsTheFlowsMeaningNotItsBytes() throws {
+        let text = """
+            flowkit: 1
+            flow: f
+            title: A flow
+            start: a
+            state: { n: int?, kind: [x, y] }
+            events: { big: "result.n > 1", stop: }
+            steps:
+              a:
+                title: First
+                result: { n: int }
+                set: { n: result.n }
+                on: { big: b }
+                next: b
+              b:
+                on: { stop: done }
+                next: [{ forward: done, if: "state.n == 2" }, a]
+              done: { kind: finish }
+            """
+        func flow(_ text: String, format: DocumentFormat = .yaml) throws -> CompiledFlow {
+            let document = FlowLoader.load(bytes: Array(text.utf8), file: "f.yaml", format: format)
+            #expect(document.diagnostics.filter { $0.severity == .error }.isEmpty, "\(document.diagnostics.map(\.message))\n\(text)")
+            return try CompiledFlow(flow: try #require(document.flow))
+        }
+        let original = try flow(text)
+        var run = try FlowRun(flow: original)
+        try run.complete(result: ["n": .int(1)])
+        let saved = run.snapshot()
+        let cosmetic: [(String, String)] = [
+            ("title: First", "title: The first screen\n    description: asks for n"),
+            ("title: A flow", "title: Another title  # a comment"),
+            ("state: { n: int?, kind: [x, y] }", "state:\n  kind: [y, x]\n  n: int?"),
+            ("\"state.n == 2\"", "'(state.n)==2'"),
+            ("next: [{ forward: done, if: \"state.n == 2\" }, a]", "next:\n      - { forward: done, if: state.n == 2 }\n      - a"),
+            ("  done: { kind: finish }", "  done:\n    kind: finish\n    lint: { allow: [unreachable_step] }"),
+        ]
+        for (from, to) in cosmetic {
+            #expect(text.contains(from), "\(from)")
+            let edited = try flow(text.replacingOccurrences(of: from, with: to))
+            #expect(edited.flow.fingerprint == original.flow.fingerprint, "\(to)")
+            var restored = try FlowRun(restoring: saved, flow: edited)
+            #expect(restored.currentStep == "b")
+            try restored.complete(event: "stop")
+            #expect(restored.outcome == "done")
+        }
+        // The same flow as JSON.
+        let json = #"{"flowkit": 1, "flow": "f", "start": "a", "state": {"kind": ["x", "y"], "n": "int?"}, "events": {"stop": null, "big": "result.n>1"}, "#
+            + #""steps": {"b": {"next": [{"forward": "done", "if": "state.n == 2"}, "a"], "on": {"stop": "done"}}, "a": {"result": {"n": "int"}, "#
+            + #""set": {"n": "result.n"}, "on": {"big": "b"}, "next": "b"}, "done": {"kind": "finish"}}}"#
+        #expect(try flow(json, format: .json).flow.fingerprint == original.flow.fingerprint)
+        let meaningful: [(String, String)] = [
+            ("next: b\n", "next: done\n"), ("\"state.n == 2\"", "\"state.n == 3\""), ("n: int?", "n: number?"), ("kind: [x, y]", "kind: [x, y, z]"),
+            ("set: { n: result.n }", "set: { n: result.n + 1 }"), ("flow: f", "flow: g"), ("  done: { kind: finish }", "  done: { kind: finish, outcome: ok }"),
+            ("on: { stop: done }", "on: { stop: a }"), ("big: \"result.n > 1\"", "big: \"result.n > 2\""), ("result: { n: int }", "result: { n: int? }"),
+        ]
+        for (from, to) in meaningful {
+            #expect(text.contains(from), "\(from)")
+            let edited = try flow(text.replacingOccurrences(of: from, with: to))
+            #expect(edited.flow.fingerprint != original.flow.fingerprint, "\(to)")
+            #expect(throws: RunError.self, "\(to)") { try FlowRun(restoring: saved, flow: edited) }
+        }
+    }
+
     @Test func aChangedFlowOrAStepItLacksIsAClearError() throws {
         let text = "flowkit: 1\nflow: f\nstart: a\nsteps:\n  a: { next: b }\n  b: { next: c }\n  c: { kind: finish }\n"
         let original = try CompiledFlow(flow: try #require(FlowLoader.load(bytes: Array(text.utf8), file: "f.yaml", format: .yaml).flow))
         var run = try FlowRun(flow: original)
         try run.complete()
         let saved = run.snapshot()
-        let edited = text.replacingOccurrences(of: "c: { kind: finish }", with: "c: { kind: finish }  # done")
+        let edited = text.replacingOccurrences(of: "c: { kind: finish }", with: "c: { kind: finish }\n  d: { kind: finish }")
         let changed = try CompiledFlow(flow: try #require(FlowLoader.load(bytes: Array(edited.utf8), file: "f.yaml", format: .yaml).flow))
         #expect(throws: RunError.self) { try FlowRun(restoring: saved, flow: changed) }
         do {
