@@ -260,9 +260,44 @@ public enum GraphvizRenderer {
                 if node.role != .failureNote { set("color", "#c0392b"); set("penwidth", "3"); set("fillcolor", "#fdecea") }
             }
         }
-        for edge in diagram.edges {
+        // Self-loops of one node that look alike (style, highlight, change, coverage) are one loop whose label has
+        // a line per option, and loops that look different go round opposite sides: so that no two loop labels lie
+        // on each other (Graphviz places the labels of loops on one side over each other).
+        func fullLabel(_ edge: FlowDiagram.Edge) -> String {
+            var label = edge.label ?? ""
+            if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + (label.isEmpty ? "" : ": " + label) }
+            if let note = edge.coverageLabel { label = (label.isEmpty ? "" : label + "\n") + note }
+            return label
+        }
+        func loopKey(_ edge: FlowDiagram.Edge) -> String {
+            let coverage = edge.hits.map { $0 == 0 ? "0" : (edge.sharedSteps.map { $0.taken < $0.total } ?? false) ? "p" : "+" } ?? "-"
+            return "\(edge.from) \(edge.style) \(edge.highlighted) \(edge.change?.rawValue ?? "-") \(coverage)"
+        }
+        var loopGroups: [String: (first: Int, lines: [String])] = [:]
+        var loopSide: [Int: String] = [:]
+        var groupsAtNode: [Int: Int] = [:]
+        for (index, edge) in diagram.edges.enumerated() where edge.from == edge.to {
+            let key = loopKey(edge)
+            let line = fullLabel(edge).replacingOccurrences(of: "\n", with: ", ")
+            if loopGroups[key] == nil {
+                loopGroups[key] = (index, [])
+                let count = groupsAtNode[edge.from, default: 0]
+                groupsAtNode[edge.from] = count + 1
+                if count > 0 { loopSide[index] = diagram.direction == "LR" ? "s" : "w" }
+            }
+            if !line.isEmpty { loopGroups[key]!.lines.append(line) }
+        }
+        let mergedLabels = Dictionary(loopGroups.values.filter { $0.lines.count > 1 }.map { ($0.first, $0.lines.joined(separator: "\n")) },
+                                      uniquingKeysWith: { first, _ in first })
+        for (index, edge) in diagram.edges.enumerated() {
+            if edge.from == edge.to, loopGroups[loopKey(edge)]?.first != index { continue }
             guard let from = handles[edge.from], let to = handles[edge.to], let handle = agedge(graph, from, to, nil, 1) else { continue }
             func set(_ name: String, _ value: String) { agsafeset(handle, strings(name), strings(value), strings("")) }
+            if let side = loopSide[index] {
+                set("tailport", side)
+                set("headport", side)
+            }
+            defer { if let merged = mergedLabels[index] { set("label", escapeLabel(merged)) } }
             var label = edge.label ?? ""
             if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + (label.isEmpty ? "" : ": " + label) }
             if !label.isEmpty { set("label", escapeLabel(label)) }

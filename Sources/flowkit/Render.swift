@@ -124,6 +124,8 @@ struct Render: ParsableCommand {
         var options = DiagramOptions(focus: focus, radius: radius ?? (focusChanges ? 1 : 2))
         options.direction = rankdir
         options.legend = legend
+        let directory = (file as NSString).deletingLastPathComponent
+        options.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
         if let trace {
             let run: SimulationTrace.Scenario
             do {

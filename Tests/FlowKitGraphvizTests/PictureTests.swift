@@ -16,14 +16,77 @@ struct PictureTests {
     @Test func entriesAreDrawnAsLabelledNodesPointingAtTheirStep() throws {
         let diagram = try sampleDiagram("transfer.yaml")
         let entry = try #require(diagram.nodes.firstIndex { $0.role == .entry })
-        #expect(diagram.nodes[entry].label == "/transfer/{amount}/tariffs")
+        #expect(diagram.nodes[entry].label == "editTariff\n/transfer/{amount}/tariffs")
         #expect(diagram.edges.contains { $0.from == entry && $0.to == diagram.nodeIndex(step: "tariffs") && $0.style == .annotation })
         let dot = String(decoding: try GraphvizRenderer.render(diagram, format: .dot).data, as: UTF8.self)
-        #expect(dot.contains("label=\"/transfer/{amount}/tariffs\""), "\(dot)")
+        #expect(dot.contains("label=\"editTariff\\n/transfer/{amount}/tariffs\""), "\(dot)")
         let svg = String(decoding: try GraphvizRenderer.render(diagram, format: .svg).data, as: UTF8.self)
-        #expect(svg.contains(">/transfer/{amount}/tariffs</text>"))
+        #expect(svg.contains(">editTariff</text>") && svg.contains(">/transfer/{amount}/tariffs</text>"))
         let mermaid = MermaidWriter.write(diagram)
-        #expect(mermaid.contains("state \"/transfer/#123;amount#125;/tariffs\" as e0") && mermaid.contains("e0 --> n2") && mermaid.contains("class e0 entry"))
+        #expect(mermaid.contains("state \"editTariff<br>/transfer/#123;amount#125;/tariffs\" as e0") && mermaid.contains("e0 --> n2") && mermaid.contains("class e0 entry"))
+    }
+
+    /// Issue 29: an entry into a nested flow says where it lands, read from the nested flow when it loads, else
+    /// by the nested flow's entry.
+    @Test func aNestedEntrySaysWhereItLands() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-nested-entry-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: signIn
+            start: email
+            entries: { reset: { step: password, path: /reset } }
+            steps:
+              email: { next: password }
+              password: { next: done }
+              done: { kind: finish }
+            """.write(toFile: folder + "/sign-in.yaml", atomically: true, encoding: .utf8)
+        try """
+            flowkit: 1
+            flow: shop
+            start: signIn
+            entries: { resetPassword: { step: signIn, entry: reset, path: /shop/reset } }
+            steps:
+              signIn: { kind: flow, flow: sign-in.yaml, next: done }
+              done: { kind: finish }
+            """.write(toFile: folder + "/shop.yaml", atomically: true, encoding: .utf8)
+        let shop = try #require(try FlowLoader.load(path: folder + "/shop.yaml").flow)
+        var options = DiagramOptions()
+        options.resolver = FileFlowResolver(root: folder)
+        let resolved = try FlowDiagram(flow: shop, options: options)
+        #expect(resolved.nodes.contains { $0.role == .entry && $0.label == "resetPassword\n/shop/reset\n→ signIn/password" }, "\(resolved.nodes.map(\.label))")
+        let unresolved = try FlowDiagram(flow: shop)
+        #expect(unresolved.nodes.contains { $0.role == .entry && $0.label == "resetPassword\n/shop/reset\n→ signIn, entry 'reset'" })
+    }
+
+    /// Issue 29: self-loops of one step that look alike are one loop with a line per option; loops that look
+    /// different go round opposite sides, so that no two labels lie on each other.
+    @Test func selfLoopLabelsNeverLieOnEachOther() throws {
+        let diagram = try FlowDiagram(flow: try flow("""
+            flowkit: 1
+            flow: otp
+            start: code
+            state: { tries: int? }
+            events: { resend: , help: , wrong: "result.ok == false" }
+            steps:
+              code:
+                result: { ok: bool }
+                on:
+                  resend: code
+                  help: { back: code }
+                  wrong: [{ forward: code, if: "state.tries == null" }, locked]
+                next: done
+              locked: { kind: finish }
+              done: { kind: finish }
+            """))
+        let dot = String(decoding: try GraphvizRenderer.render(diagram, format: .dot).data, as: UTF8.self)
+        let loops = dot.split(separator: "\n").filter { $0.contains("n0 -> n0") || $0.contains("n0:w -> n0:w") }
+        #expect(loops.count == 2, "\(dot)")
+        #expect(dot.contains("label=\"on resend\\non wrong, if state.tries == null\""), "\(dot)")
+        #expect(dot.contains("n0:w -> n0:w"), "\(dot)")
+        let svg = String(decoding: try GraphvizRenderer.render(diagram, format: .svg).data, as: UTF8.self)
+        #expect(svg.contains(">on resend</text>") && svg.contains(">on help</text>"))
     }
 
     @Test func aFinishStepShowsItsOutcomeWhenItIsNotItsName() throws {

@@ -157,14 +157,13 @@ extension FlowDiagram {
         }
         try self.init(flow: new, options: options)
         let formerly = Dictionary(renamed.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let entryByPath = Dictionary(new.entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         for index in nodes.indices {
             guard nodes[index].role != .initial, !nodes[index].inLegend else { continue }
             if let step = nodes[index].step {
                 nodes[index].change = stepMarks[step] ?? .unchanged
                 if let was = formerly[step] { nodes[index].label += "\n(was \(was))" }
-            } else if nodes[index].role == .entry, let entry = entryByPath[nodes[index].label] {
-                nodes[index].change = entryMarks[entry.name.text] ?? .unchanged
+            } else if nodes[index].role == .entry, let entry = nodes[index].entry {
+                nodes[index].change = entryMarks[entry] ?? .unchanged
             } else {
                 nodes[index].change = .unchanged
             }
@@ -224,7 +223,8 @@ extension FlowDiagram {
             return nodes.count - 1
         }
         for (index, entry) in ghostEntries.enumerated() {
-            nodes.append(Node(id: "ge\(index)", label: entry.path, step: nil, role: .entry, isStart: false, highlighted: false, change: .removed))
+            nodes.append(Node(id: "ge\(index)", label: Self.entryLabel(entry, in: old, resolver: options.resolver), step: nil, role: .entry,
+                              isStart: false, highlighted: false, change: .removed, entry: entry.name.text))
             if let to = drawn(entry.step.text) {
                 edges.append(Edge(from: nodes.count - 1, to: to, label: nil, style: .annotation, highlighted: false, order: [], change: .removed))
             }

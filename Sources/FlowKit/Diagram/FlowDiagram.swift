@@ -73,6 +73,8 @@ public struct FlowDiagram: Sendable {
         public var neverShown: Bool = false
         /// In a picture of a change (`render --diff`): what the change did to the step.
         public var change: ChangeMark? = nil
+        /// For an entry's note, the entry's name.
+        var entry: String? = nil
     }
 
     /// What a change did to a node or an edge, in a picture of the change (`render --diff`).
@@ -168,6 +170,9 @@ public struct DiagramOptions: Sendable {
     public var coverage: FileCoverage?
     /// Only steps within `radius` moves of any of these, when not empty (a picture of a change's neighbourhood).
     var focusSteps: Set<String> = []
+    /// Loads nested flows, so that an entry into a nested flow says at which of its steps it lands; without one
+    /// (or when the nested flow does not load) the note names the nested flow's entry instead.
+    public var resolver: (any FlowResolver)?
 
     /// Options that draw a run on the diagram: the steps it showed and the edges it took, numbered in run order.
     /// Each completion is matched to the edge it took: the step's own handler or `next`, else the `"*"` one; a
@@ -230,6 +235,19 @@ public enum DiagramError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension FlowDiagram {
+    /// The note of an entry: its name, its path, and for an entry into a nested flow where it lands (`→ signIn/reset`
+    /// when the nested flow loads, else `→ signIn, entry 'reset'`).
+    static func entryLabel(_ entry: Entry, in flow: Flow, resolver: (any FlowResolver)?) -> String {
+        var label = entry.name.text + "\n" + entry.path
+        if let nested = entry.nestedEntry {
+            let step = flow.step(named: entry.step.text)
+            let landing = step?.flowPath.flatMap { reference in try? resolver?.resolve(reference, from: flow.file) }
+                .flatMap { child in child.flow.entries.first { $0.name.text == nested.text } }
+            label += "\n→ " + entry.step.text + (landing.map { "/" + $0.step.text } ?? ", entry '\(nested.text)'")
+        }
+        return label
+    }
+
     /// Builds the diagram of `flow`.
     public init(flow: Flow, options: DiagramOptions = DiagramOptions()) throws {
         let graph = FlowGraph(flow: flow)
@@ -283,11 +301,13 @@ extension FlowDiagram {
             nodes.removeFirst()
             stepNode = stepNode.map { $0 >= 0 ? $0 - 1 : $0 }
         }
-        // Deep-link entries: a small node labelled with the path, pointing at its step.
+        // Deep-link entries: a small note with the entry's name and path (and, into a nested flow, where it lands),
+        // pointing at its step.
         for (index, entry) in flow.entries.enumerated() {
             guard let id = graph.ids[entry.step.text], stepNode[Int(id)] >= 0 else { continue }
             let highlighted = options.startedAtEntry == entry.name.text
-            nodes.append(Node(id: "e\(index)", label: entry.path, step: nil, role: .entry, isStart: false, highlighted: highlighted))
+            nodes.append(Node(id: "e\(index)", label: Self.entryLabel(entry, in: flow, resolver: options.resolver), step: nil, role: .entry,
+                              isStart: false, highlighted: highlighted, entry: entry.name.text))
             edges.append(Edge(from: nodes.count - 1, to: stepNode[Int(id)], label: nil, style: .annotation, highlighted: highlighted, order: []))
         }
         let anyIndex: Int?

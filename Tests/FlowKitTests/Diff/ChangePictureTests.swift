@@ -57,7 +57,7 @@ struct ChangePictureTests {
             .replacingOccurrences(of: "  help:\n", with: "  assist:\n").replacingOccurrences(of: "on: { help: ask }", with: "on: { assist: ask }")
             .replacingOccurrences(of: "inputs: [country]", with: "inputs: [country, amount]").replacingOccurrences(of: "amount: int?", with: "amount: int")
         let diagram = try FlowDiagram(change: try FlowDiffTests.flow(base), to: try FlowDiffTests.flow(changed))
-        #expect(diagram.nodes.contains { $0.role == .entry && $0.change == .removed && $0.label == "/t/{amount}" })
+        #expect(diagram.nodes.contains { $0.role == .entry && $0.change == .removed && $0.label == "open\n/t/{amount}" })
         #expect(diagram.edges.contains { $0.change == .changed && $0.label == "on assist\n(was on help)" })
         #expect(diagram.edges.contains { diagram.nodes[$0.from].role == .initial && $0.label == "needs input 'amount'" && $0.change == .changed })
         let mermaid = MermaidWriter.write(diagram)
