@@ -26,7 +26,7 @@ public enum GeneratedScript {
             case .state(let state):
                 if !state.isEmpty { lines.append("    start: { state: \(object(state)) }") }
             case .entry(let name, let params):
-                let pairs = params.keys.sorted().map { "\(Self.name($0)): \(string(params[$0]!))" }
+                let pairs = params.keys.sorted().map { pair($0, string(params[$0]!)) }
                 lines.append("    start: { entry: \(Self.name(name)), params: { \(pairs.joined(separator: ", ")) } }")
             }
             lines.append("    steps:")
@@ -34,7 +34,7 @@ public enum GeneratedScript {
                 var parts: [String] = []
                 if let event = move.event { parts.append("event: \(Self.name(event))") }
                 if let result = move.result { parts.append("result: \(object(result))") }
-                lines.append("      - \(Self.name(move.step)): {" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + " ") + "}")
+                lines.append("      - " + item(move.step, "{" + (parts.isEmpty ? "" : " " + parts.joined(separator: ", ") + " ") + "}"))
             }
             lines.append("    expect:")
             if let outcome = scenario.result.outcome { lines.append("      outcome: \(Self.name(outcome))") }
@@ -68,19 +68,46 @@ public enum GeneratedScript {
         return text
     }
 
+    /// The longest key written as YAML's implicit key (`key: value`); a longer one is written as an explicit key
+    /// (`? key : value`), since YAML reads no implicit key longer than 1,024 characters.
+    static let longestImplicitKey = 1_000
+
+    /// `key: value` in a flow mapping, the key a name; `? key : value` when the key is too long to be implicit.
+    static func pair(_ key: String, _ value: String) -> String {
+        let written = name(key)
+        return written.unicodeScalars.count > longestImplicitKey ? "? \(written) : \(value)" : "\(written): \(value)"
+    }
+
+    /// A one-pair mapping as a block sequence item's text: `key: value`, or a flow mapping with an explicit key
+    /// when the key is too long to be implicit.
+    static func item(_ key: String, _ value: String) -> String {
+        let written = name(key)
+        return written.unicodeScalars.count > longestImplicitKey ? "{ ? \(written) : \(value) }" : "\(written): \(value)"
+    }
+
     /// `existing`, the text of the script at `file` with `existingScenarios` scenarios, with `generated`'s
     /// scenarios appended to its `scenarios` list (its own text left as it is); nil when the result does not read
     /// back as that script with the new scenarios after its own, which is so when `scenarios` is not the last
     /// thing in the file or is not a block list.
+    ///
+    /// The added text starts with a comment line, not a blank line, so that a block scalar kept with `|+` at the end
+    /// of the script does not take the blank line into its value; and the existing scenarios must read back exactly
+    /// as they were (as values), else nil.
     public static func extending(_ existing: String, file: String, existingScenarios: Int, with generated: ScenarioGenerator.Generated) -> String? {
         guard !generated.scenarios.isEmpty else { return existing }
-        let added = "\n  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
+        let added = "  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
             + uncoveredLines(generated).map { "  " + $0 + "\n" }.joined() + scenarios(generated)
         let text = existing + (existing.hasSuffix("\n") ? "" : "\n") + added
+        func scenarioNodes(_ text: String) -> [String]? {
+            let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
+            guard let root = document.root, document.diagnostics.isEmpty, case .sequence(let items)? = root["scenarios"]?.value else { return nil }
+            return items.map(\.jsonText)
+        }
         let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
         guard let root = document.root, document.diagnostics.isEmpty, let script = ScriptDecoder.decode(root, file: file).script,
               script.scenarios.count == existingScenarios + generated.scenarios.count,
-              script.scenarios.suffix(generated.scenarios.count).map(\.name) == generated.scenarios.map(\.name) else {
+              script.scenarios.suffix(generated.scenarios.count).map(\.name) == generated.scenarios.map(\.name),
+              let before = scenarioNodes(existing), let after = scenarioNodes(text), Array(after.prefix(before.count)) == before else {
             return nil
         }
         return text
@@ -107,6 +134,6 @@ public enum GeneratedScript {
 
     /// An object in YAML flow style, keys sorted.
     static func object(_ fields: [String: Value]) -> String {
-        "{ " + fields.keys.sorted().map { "\(name($0)): \(value(fields[$0]!))" }.joined(separator: ", ") + " }"
+        "{ " + fields.keys.sorted().map { pair($0, value(fields[$0]!)) }.joined(separator: ", ") + " }"
     }
 }

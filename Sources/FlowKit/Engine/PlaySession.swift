@@ -153,25 +153,26 @@ public struct PlaySession: Sendable {
     /// The run as a scenario of a simulation script (YAML), named `name`, for a script beside `flowPath` (as the
     /// script's `flow` names it): its start state, every move, and what the run did as `expect`.
     public func scenarioScript(name: String, flowPath: String) -> String {
+        // Written as `generate scenarios` writes its scripts, so that every name reads back (long keys explicit).
         func json(_ text: String) -> String { JSONText.string(text) }
         var text = "flowkit-script: 1\nflow: \(json(flowPath))\nscenarios:\n"
         text += "  - name: \(json(name))\n"
-        text += "    start: { state: \(Value.object(initialState).jsonText) }\n"
+        text += "    start: { state: \(GeneratedScript.object(initialState)) }\n"
         text += "    steps:\n"
         for (step, move) in moves {
             let how: String
             switch move {
-            case .event(let event): how = "{ event: \(json(event)) }"
+            case .event(let event): how = "{ event: \(GeneratedScript.name(event)) }"
             case .next: how = "{}"
             case .back: how = "{ back: true }"
-            case .result(let values, _): how = "{ result: \(Value.object(values).jsonText) }"
+            case .result(let values, _): how = "{ result: \(GeneratedScript.object(values)) }"
             }
-            text += "      - \(json(step)): \(how)\n"
+            text += "      - " + GeneratedScript.item(step, how) + "\n"
         }
         text += "    expect:\n"
-        if let outcome = run.outcome { text += "      outcome: \(json(outcome))\n" }
-        text += "      path: [" + run.path.map(json).joined(separator: ", ") + "]\n"
-        text += "      state: \(Value.object(run.state).jsonText)\n"
+        if let outcome = run.outcome { text += "      outcome: \(GeneratedScript.name(outcome))\n" }
+        text += "      path: [" + run.path.map(GeneratedScript.name).joined(separator: ", ") + "]\n"
+        text += "      state: \(GeneratedScript.object(run.state))\n"
         return text
     }
 }
