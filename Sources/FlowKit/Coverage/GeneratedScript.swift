@@ -25,9 +25,10 @@ public enum GeneratedScript {
             switch scenario.start {
             case .state(let state):
                 if !state.isEmpty { lines.append("    start: { state: \(object(state)) }") }
-            case .entry(let name, let params):
+            case .entry(let name, let params, let state):
                 let pairs = params.keys.sorted().map { pair($0, string(params[$0]!)) }
-                lines.append("    start: { entry: \(Self.name(name)), params: { \(pairs.joined(separator: ", ")) } }")
+                lines.append("    start: { entry: \(Self.name(name)), params: { \(pairs.joined(separator: ", ")) }"
+                             + (state.isEmpty ? "" : ", state: \(object(state))") + " }")
             }
             lines.append("    steps:")
             for move in scenario.moves {

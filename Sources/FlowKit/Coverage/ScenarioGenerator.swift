@@ -20,8 +20,8 @@ public struct ScenarioGenerator {
     public enum Start: Sendable, Equatable {
         /// At `start` with these inputs.
         case state([String: Value])
-        /// At an entry, with its path parameters.
-        case entry(String, params: [String: String])
+        /// At an entry, with its path parameters and the state the host gives.
+        case entry(String, params: [String: String], state: [String: Value])
     }
 
     /// A generated scenario: its moves and what the engine did.
@@ -46,7 +46,14 @@ public struct ScenarioGenerator {
         public var uncovered: [String]
         /// How many run states the search visited.
         public var statesVisited: Int
+        /// Why the search stopped before every item had a run, when a bound other than the budget stopped it (the
+        /// state text it held).
+        public var cut: String? = nil
     }
+
+    /// The most state text (UTF-8 bytes, a text counted each time a run state holds it) the run states a search
+    /// holds may have: past it the search stops and says so.
+    public static let maxStateBytes = 256 << 20
 
     /// The most run states a search visits before it gives up on what it has not reached.
     public var budget: Int
@@ -72,18 +79,7 @@ public struct ScenarioGenerator {
     /// (coverage of existing scenarios, to extend them) does not already cover.
     public func generate(flow: CompiledFlow, resolver: FlowResolver?, covered: Coverage? = nil) -> Generated {
         let literals = Self.literals(in: flow, resolver: resolver)
-        // The starts: `start` with the inputs, then each entry.
-        var starts: [(Start, RunStart)] = []
-        let inputs = Self.inputValues(flow.flow, literals: literals)
-        starts.append((.state(inputs), .start(state: inputs)))
-        for entry in flow.flow.entries where entry.nestedEntry == nil {
-            var params: [String: String] = [:]
-            for key in EntryPath.parameters(entry.path) {
-                let type = flow.flow.state.first { $0.name.text == key }?.type ?? TypeRef(base: .string, optional: false, position: .start)
-                params[key] = Self.text(Self.candidates(type, literals: literals).first ?? .string("x"))
-            }
-            starts.append((.entry(entry.name.text, params: params), .entry(entry.name.text, params: params, state: [:])))
-        }
+        let starts = Self.starts(flow, resolver: resolver, literals: literals)
 
         // The items to cover, by file and key, in file order.
         var recorder = CoverageRecorder(flow: flow, resolver: resolver)
@@ -103,17 +99,31 @@ public struct ScenarioGenerator {
         var seen: Set<String> = []
         var witness: [String: Int] = [:]
         var reachedSteps: Set<String> = []
+        // Every option a run took (coverage keys), to blame what was never taken.
+        var taken: Set<String> = []
         var queue: [Int] = []
         var head = 0
+        // The state text the held run states hold; past `maxStateBytes` the search stops.
+        var heldBytes = 0
+        var cut: String?
+        func hold(_ key: (key: String, bytes: Int, depth: Int)) -> Bool {
+            guard key.depth <= Self.maxHistory, seen.insert(key.key).inserted else { return false }
+            heldBytes += key.bytes
+            return true
+        }
         for (index, start) in starts.enumerated() {
             guard var run = try? FlowRun(flow: flow, start: start.1, resolver: resolver) else { continue }
             run.forgetPast()
-            if seen.insert(Self.stateKey(run)).inserted {
+            if hold(Self.stateKey(run)) {
                 nodes.append(SearchNode(run: run, parent: nil, move: nil, start: index))
                 queue.append(nodes.count - 1)
             }
         }
         while head < queue.count && nodes.count < budget && witness.count < wantedKeys.count {
+            if heldBytes > Self.maxStateBytes {
+                cut = "the search stopped at \(nodes.count) run states: they held more than \(Self.maxStateBytes >> 20) MB of state text"
+                break
+            }
             let index = queue[head]
             head += 1
             let node = nodes[index]
@@ -129,8 +139,9 @@ public struct ScenarioGenerator {
                 }
                 var newNode: Int?
                 for entry in run.trace[before...] {
-                    guard let taken = entry.taken else { continue }
-                    let key = CoverageRecorder.display(taken.file) + "\n" + Self.transitionKey(entry, taken)
+                    guard let option = entry.taken else { continue }
+                    let key = CoverageRecorder.display(option.file) + "\n" + Self.transitionKey(entry, option)
+                    taken.insert(key)
                     guard wantedKeys.contains(key), witness[key] == nil else { continue }
                     if newNode == nil {
                         nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
@@ -138,7 +149,7 @@ public struct ScenarioGenerator {
                     }
                     witness[key] = newNode
                 }
-                guard run.outcome == nil, seen.insert(Self.stateKey(run)).inserted else { continue }
+                guard run.outcome == nil, hold(Self.stateKey(run)) else { continue }
                 run.forgetPast()
                 if let witnessed = newNode { nodes[witnessed].run = run }
                 if newNode == nil {
@@ -195,15 +206,17 @@ public struct ScenarioGenerator {
                                                result: result, covers: newlyCovered))
         }
         var uncovered: [String] = []
+        let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), reached: reachedSteps, taken: taken)
         for (file, item) in wanted where !coveredKeys.contains(file + "\n" + item.key) {
             let key = file + "\n" + item.key
             let owner = item.key.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-            let reason = failed[key] ?? (reachedSteps.contains(file + "\n" + owner)
-                ? "step '\(owner)' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"
-                : "no run reaches step '\(owner)' within the budget of \(budget) run states")
+            let reason = failed[key] ?? blame.reason(for: item.key, in: file)
+                ?? (reachedSteps.contains(file + "\n" + owner)
+                    ? "step '\(owner)' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"
+                    : (cut.map { "no run reaches step '\(owner)': \($0)" } ?? "no run reaches step '\(owner)' within the budget of \(budget) run states"))
             uncovered.append("\(file):\(item.line):\(item.column): \(item.description): \(reason)")
         }
-        return Generated(scenarios: scenarios, uncovered: uncovered, statesVisited: nodes.count)
+        return Generated(scenarios: scenarios, uncovered: uncovered, statesVisited: nodes.count, cut: cut)
     }
 
     /// The shortest continuation from `run` to a finished run, visiting at most a quarter of the budget and no
@@ -213,16 +226,17 @@ public struct ScenarioGenerator {
         if run.outcome != nil { return [] }
         var run = run
         run.forgetPast()
-        let startKey = Self.stateKey(run)
+        let startKey = Self.stateKey(run).key
         if noFinish.contains(startKey) { return nil }
         var nodes: [(run: FlowRun, parent: Int?, move: Move?)] = [(run, nil, nil)]
         var seen: Set<String> = [startKey]
         let limit = min(remaining, max(1, budget / 4))
+        var heldBytes = 0
         defer {
             remaining -= min(remaining, nodes.count)
         }
         var head = 0
-        while head < nodes.count && nodes.count < limit {
+        while head < nodes.count && nodes.count < limit && heldBytes <= Self.maxStateBytes / 4 {
             let node = nodes[head]
             let index = head
             head += 1
@@ -243,7 +257,9 @@ public struct ScenarioGenerator {
                     }
                     return moves.reversed()
                 }
-                guard seen.insert(Self.stateKey(next)).inserted else { continue }
+                let key = Self.stateKey(next)
+                guard key.depth <= Self.maxHistory, seen.insert(key.key).inserted else { continue }
+                heldBytes += key.bytes
                 next.forgetPast()
                 nodes.append((next, index, move))
             }
@@ -257,7 +273,9 @@ public struct ScenarioGenerator {
     private func moves(for run: FlowRun, at name: String, step: Step, in flow: Flow, literals: Literals) -> [Move] {
         var literals = literals
         if step.result != nil, let state = run.snapshot().levels.last?.state {
-            for case .string(let text) in state.values where literals.strings.count < 80 { literals.strings.insert(text) }
+            for case .string(let text) in state.values where literals.stateTexts.count < 16 && text.utf8.count <= 1_024 {
+                literals.addStateText(text)
+            }
         }
         var moves: [Move] = []
         let results = step.result.map { Self.results($0, literals: literals, limit: maxResults) } ?? []
@@ -297,7 +315,7 @@ public struct ScenarioGenerator {
         }
         var result = ScenarioResult(name: "", passed: run.outcome != nil, failures: run.outcome == nil ? [ScenarioFailure(message: "the moves ended before the flow finished", file: nil, position: .start)] : [],
                                     path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
-        if case .entry(let name, _) = start.0 { result.entry = name }
+        if case .entry(let name, _, _) = start.0 { result.entry = name }
         return result
     }
 
@@ -307,22 +325,53 @@ public struct ScenarioGenerator {
         return "transition \(step) " + (taken.shared ? "* " : "") + (taken.handler.map { "on " + $0 } ?? "next") + " \(taken.option)"
     }
 
-    /// What identifies a run's situation: each level's flow, history and state (the trace and path left out).
-    static func stateKey(_ run: FlowRun) -> String {
-        if let outcome = run.outcome { return "finished " + outcome }
-        return run.snapshot().levels.map { level in
-            level.flow + "|" + level.history.joined(separator: ",") + "|"
-                + level.state.keys.sorted().map { "\($0)=\(level.state[$0]!)" }.joined(separator: ";")
-        }.joined(separator: "\n")
+    /// What identifies a run's situation: each level's flow, history and state (the trace and path left out), a
+    /// text over 256 bytes by its length and the FNV-1a 64 hash of its first and last 128 bytes (so that the key
+    /// costs the same however long the texts are); and the bytes of state text the run state holds.
+    static func stateKey(_ run: FlowRun) -> (key: String, bytes: Int, depth: Int) {
+        if let outcome = run.outcome { return ("finished " + outcome, 0, 0) }
+        var bytes = 0
+        func text(_ value: Value) -> String {
+            switch value {
+            case .string(let string):
+                let count = string.utf8.count
+                bytes += count
+                guard count > 256 else { return value.description }
+                let utf8 = string.utf8
+                return "#\(count):" + FlowLoader.fingerprint(Array(utf8.prefix(128)) + Array(utf8.suffix(128)))
+            case .object(let fields):
+                return "{" + fields.keys.sorted().map { JSONText.string($0) + ":" + text(fields[$0]!) }.joined(separator: ",") + "}"
+            default:
+                return value.description
+            }
+        }
+        var depth = 0
+        var key = ""
+        for frame in run.frames {
+            depth += frame.history.count
+            key += frame.flow.flow.file + "|" + frame.history.map(String.init).joined(separator: ",") + "|"
+                + frame.state.keys.sorted().map { "\($0)=\(text(frame.state[$0]!))" }.joined(separator: ";") + "\n"
+        }
+        return (key, bytes, depth)
     }
+
+    /// The most steps a run state's history (every level's) may hold for the search to go on from it.
+    public static let maxHistory = 64
 
     // MARK: Values
 
-    /// The literals the flow's expressions (and its nested flows') hold: numbers and strings.
+    /// The literals the flow's expressions (and its nested flows') hold, in the order written, each once; and the
+    /// texts a run's state holds, for results.
     struct Literals {
-        var ints: Set<Int64> = [0, 1]
-        var numbers: Set<Double> = [0, 1.5]
-        var strings: Set<String> = ["text"]
+        var ints: [Int64] = []
+        var numbers: [Double] = []
+        var strings: [String] = []
+        var stateTexts: [String] = []
+
+        mutating func add(int: Int64) { if ints.count < 64 && !ints.contains(int) { ints.append(int) } }
+        mutating func add(number: Double) { if numbers.count < 64 && !numbers.contains(number) { numbers.append(number) } }
+        mutating func add(string: String) { if strings.count < 64 && !strings.contains(string) { strings.append(string) } }
+        mutating func addStateText(_ text: String) { if !strings.contains(text) && !stateTexts.contains(text) { stateTexts.append(text) } }
     }
 
     static func literals(in flow: CompiledFlow, resolver: FlowResolver?) -> Literals {
@@ -360,16 +409,16 @@ public struct ScenarioGenerator {
                     value.unicodeScalars.append(scalars[end])
                     end += 1
                 }
-                if literals.strings.count < 64 { literals.strings.insert(value) }
+                literals.add(string: value)
                 index = end + 1
             } else if ("0"..."9").contains(scalar) && (index == 0 || !Self.isWordScalar(scalars[index - 1])) {
                 var end = index
                 while end < scalars.count && (("0"..."9").contains(scalars[end]) || scalars[end] == ".") { end += 1 }
                 let token = String(String.UnicodeScalarView(scalars[index..<end]))
-                if let int = Int64(token), literals.ints.count < 64 {
-                    literals.ints.formUnion([int - 1, int, int + 1].compactMap { $0 })
-                } else if let number = Double(token), literals.numbers.count < 64 {
-                    literals.numbers.formUnion([number - 0.5, number, number + 0.5])
+                if let int = Int64(token) {
+                    literals.add(int: int)
+                } else if let number = Double(token) {
+                    literals.add(number: number)
                 }
                 index = end
             } else {
@@ -382,26 +431,39 @@ public struct ScenarioGenerator {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "."
     }
 
-    /// The values tried for a key of `type`, the first the plainest.
-    static func candidates(_ type: TypeRef, literals: Literals) -> [Value] {
+    /// The values tried for a key of `type`, the first the plainest, as a person would choose them: the flow's
+    /// literals first, then their neighbours, then round numbers; `"text"` only when the flow has no string
+    /// literal. `unsetFirst`: an optional key's `null` (unset) comes first, not last.
+    static func candidates(_ type: TypeRef, literals: Literals, unsetFirst: Bool = false) -> [Value] {
         var values: [Value]
+        func unique<T: Hashable>(_ items: [T]) -> [T] {
+            var seen: Set<T> = []
+            return items.filter { seen.insert($0).inserted }
+        }
         switch type.base {
-        case .int: values = literals.ints.sorted().map { .int($0) }
-        case .number: values = literals.numbers.sorted().map { .number($0) }
-        case .string: values = ["text"].map(Value.string) + literals.strings.subtracting(["text"]).sorted().map(Value.string)
+        case .int:
+            let neighbours = literals.ints.flatMap { [$0 == .min ? $0 : $0 - 1, $0 == .max ? $0 : $0 + 1] }
+            values = unique(literals.ints + neighbours + [0, 1, 10, 100, 1_000]).map { .int($0) }
+        case .number:
+            let neighbours = literals.numbers.flatMap { [$0 - 0.5, $0 + 0.5] }
+            values = unique(literals.numbers + neighbours + [0, 1, 10, 100]).filter(\.isFinite).map { .number($0) }
+        case .string:
+            values = unique((literals.strings.isEmpty ? ["text"] : literals.strings) + literals.stateTexts).map(Value.string)
         case .bool: values = [.bool(true), .bool(false)]
-        case .enumeration(let cases): values = cases.map(Value.string)
+        case .enumeration(let cases): values = unique(cases).map(Value.string)
         case .object(let fields): values = results(fields, literals: literals, limit: 8).map(Value.object)
         }
-        if type.optional { values.append(.null) }
+        if type.optional {
+            if unsetFirst { values.insert(.null, at: 0) } else { values.append(.null) }
+        }
         return values
     }
 
     /// Results for `fields`: the plainest one, then each key varied over its values with the others plain (so
     /// their number grows with the keys, not their product), at most `limit`. An optional key left null is left
     /// out.
-    static func results(_ fields: [Field], literals: Literals, limit: Int) -> [[String: Value]] {
-        let options = fields.map { candidates($0.type, literals: literals) }
+    static func results(_ fields: [Field], literals: Literals, limit: Int, unsetFirst: Bool = false) -> [[String: Value]] {
+        let options = fields.map { candidates($0.type, literals: literals, unsetFirst: unsetFirst) }
         func make(_ choice: [Int]) -> [String: Value] {
             var values: [String: Value] = [:]
             for (index, field) in fields.enumerated() where !options[index].isEmpty {
@@ -432,15 +494,76 @@ public struct ScenarioGenerator {
         return results
     }
 
-    /// The inputs a run at `start` is given: the plainest value of each.
-    static func inputValues(_ flow: Flow, literals: Literals) -> [String: Value] {
-        var values: [String: Value] = [:]
-        for input in flow.inputs {
-            guard let type = flow.state.first(where: { $0.name.text == input.text })?.type, !type.optional,
-                  let value = candidates(type, literals: literals).first else { continue }
-            values[input.text] = value
+    /// The keys only the host gives (docs/format.md, "Generated scenarios"): the inputs (required ones not
+    /// optional) and the optional state keys nothing in the flow sets, as fields.
+    static func hostKeys(_ flow: Flow) -> [Field] {
+        let types = Dictionary(flow.state.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
+        let required = Set(flow.requiredInputs)
+        var set: Set<String> = []
+        for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+            set.formUnion(step.set.map(\.key.text))
+            for target in step.on.flatMap(\.targets) + (step.next ?? []) { set.formUnion(target.set.map(\.key.text)) }
         }
-        return values
+        var fields: [Field] = []
+        var added: Set<String> = []
+        for input in flow.inputs {
+            guard let field = types[input.text], added.insert(input.text).inserted else { continue }
+            var type = field.type
+            type.optional = !required.contains(input.text)
+            fields.append(Field(name: field.name, type: type))
+        }
+        for field in flow.state where field.type.optional && !set.contains(field.name.text) && added.insert(field.name.text).inserted {
+            fields.append(field)
+        }
+        return fields
+    }
+
+    /// The starts searched: `start` with host states, then each entry (nested ones too) with its parameters and
+    /// host states, each set varied as results vary.
+    static func starts(_ flow: CompiledFlow, resolver: FlowResolver?, literals: Literals) -> [(Start, RunStart)] {
+        let host = hostKeys(flow.flow)
+        var starts: [(Start, RunStart)] = []
+        for state in results(host, literals: literals, limit: 48, unsetFirst: true) {
+            starts.append((.state(state), .start(state: state)))
+        }
+        for entry in flow.flow.entries {
+            // The parameters' types: the state keys they fill, the nested flow's for a nested entry.
+            var owner = flow.flow
+            if entry.nestedEntry != nil, let step = flow.flow.step(named: entry.step.text), let reference = step.flowPath,
+               let child = try? resolver?.resolve(reference, from: flow.flow.file) {
+                owner = child.flow
+            }
+            let parameters = EntryPath.parameters(entry.path)
+            let fields = parameters.map { key -> Field in
+                var type = owner.state.first { $0.name.text == key }?.type ?? TypeRef(base: .string, optional: false, position: .start)
+                type.optional = false
+                return Field(name: Name(key, at: .start), type: type)
+            } + host.filter { !parameters.contains($0.name.text) }
+            for values in results(fields, literals: literals, limit: 16, unsetFirst: true) {
+                var params: [String: String] = [:]
+                var state: [String: Value] = [:]
+                for (key, value) in values {
+                    if parameters.contains(key) { params[key] = text(value) } else { state[key] = value }
+                }
+                starts.append((.entry(entry.name.text, params: params, state: state), .entry(entry.name.text, params: params, state: state)))
+            }
+        }
+        return starts
+    }
+
+    /// The flow and the nested flows it runs, by their names in coverage.
+    static func flows(of flow: CompiledFlow, resolver: FlowResolver?) -> [String: Flow] {
+        var flows: [String: Flow] = [:]
+        var queue = [flow.flow]
+        while let current = queue.popLast() {
+            let name = CoverageRecorder.display(current.file)
+            guard flows[name] == nil else { continue }
+            flows[name] = current
+            for step in current.steps where step.kind == .flow {
+                if let reference = step.flowPath, let resolver, let child = try? resolver.resolve(reference, from: current.file) { queue.append(child.flow) }
+            }
+        }
+        return flows
     }
 
     /// A value as a path parameter's text.
@@ -452,5 +575,111 @@ public struct ScenarioGenerator {
         case .bool(let flag): return flag ? "true" : "false"
         case .null, .object: return "x"
         }
+    }
+}
+
+/// Why an option no scenario covers was never taken, blaming the first thing that failed (docs/format.md,
+/// "Generated scenarios"): the option itself at a step runs reach, or the first option in file order that leads to
+/// its step (through steps no run reaches) and is never taken at a step runs reach; with the host keys its
+/// condition reads.
+struct Blame {
+    /// The flows by their names in coverage.
+    let flows: [String: Flow]
+    /// Steps runs reached, as `file\nstep`.
+    let reached: Set<String>
+    /// Options runs took, as `file\ncoverage key`.
+    let taken: Set<String>
+
+    /// The reason for the option of coverage key `key` in `file`, nil when there is nothing to blame.
+    func reason(for key: String, in file: String) -> String? {
+        guard let flow = flows[file], let option = Self.option(key, in: flow) else { return nil }
+        if reached.contains(file + "\n" + option.step) {
+            guard let condition = option.target.condition else { return nil }
+            return describe(option, in: flow) + " is never taken at step '\(option.step)', which runs reach" + hostNote(condition, in: flow)
+        }
+        // Backwards from the step over the options that lead to it.
+        var predecessors: [String: [(step: String, key: String, target: Target, list: String, index: Int)]] = [:]
+        for step in flow.steps where step.kind != .finish {
+            var lists: [(String, String, [Target])] = step.on.map { ("on " + $0.event.text, "on " + $0.event.text, $0.targets) }
+            if let next = step.next { lists.append(("next", "next", next)) }
+            if let any = flow.anyStep {
+                for handler in any.on where step.handler(for: handler.event.text) == nil {
+                    lists.append(("on " + handler.event.text, "* on " + handler.event.text, handler.targets))
+                }
+                if step.next == nil, let next = any.next { lists.append(("next", "* next", next)) }
+            }
+            for (list, keyPart, targets) in lists {
+                for (index, target) in targets.enumerated() {
+                    guard let to = target.stepName?.text else { continue }
+                    predecessors[to, default: []].append((step.name.text, "transition \(step.name.text) \(keyPart) \(index)", target, list, index))
+                }
+            }
+        }
+        var queue = [option.step]
+        var seen: Set<String> = [option.step]
+        var blamed: [(step: String, target: Target, list: String, index: Int)] = []
+        while let step = queue.popLast() {
+            for predecessor in predecessors[step] ?? [] {
+                if reached.contains(file + "\n" + predecessor.step) {
+                    if !taken.contains(file + "\n" + predecessor.key) { blamed.append((predecessor.step, predecessor.target, predecessor.list, predecessor.index)) }
+                } else if seen.insert(predecessor.step).inserted {
+                    queue.append(predecessor.step)
+                }
+            }
+        }
+        guard let first = blamed.min(by: { $0.target.position < $1.target.position }) else { return nil }
+        let described = describe((first.step, first.target, first.list, first.index), in: flow)
+        return "no run reaches step '\(option.step)': \(described) is never taken at step '\(first.step)', which runs reach"
+            + (first.target.condition.map { hostNote($0, in: flow) } ?? "")
+    }
+
+    /// The option a coverage key names: its step, target, list and place.
+    static func option(_ key: String, in flow: Flow) -> (step: String, target: Target, list: String, index: Int)? {
+        var parts = key.split(separator: " ").map(String.init)
+        guard parts.count >= 4, parts[0] == "transition", let index = Int(parts.last!) else { return nil }
+        let step = parts[1]
+        parts = Array(parts.dropFirst(2).dropLast())
+        let shared = parts.first == "*"
+        if shared { parts.removeFirst() }
+        guard let owner = shared ? flow.anyStep : flow.step(named: step) else { return nil }
+        let targets: [Target]?
+        let list: String
+        if parts.first == "on", parts.count == 2 {
+            targets = owner.handler(for: parts[1])?.targets
+            list = "on " + parts[1]
+        } else {
+            targets = owner.next
+            list = "next"
+        }
+        guard let targets, index < targets.count else { return nil }
+        return (step, targets[index], list, index)
+    }
+
+    /// `option 'STEP --LIST [i]--> TARGET' (if CONDITION)`.
+    func describe(_ option: (step: String, target: Target, list: String, index: Int), in flow: Flow) -> String {
+        "option '\(option.step) --\(option.list) [\(option.index)]--> \(DiffNormal.move(option.target).replacingOccurrences(of: "'", with: ""))'"
+            + (option.target.condition.map { " (if \(Identifier.display($0.text, limit: 120, quoting: false)))" } ?? "")
+    }
+
+    /// `: it reads state 'k', which only the host can give, and no host state tried makes it hold`, when the
+    /// condition reads host keys.
+    func hostNote(_ condition: ExpressionSource, in flow: Flow) -> String {
+        let host = Set(ScenarioGenerator.hostKeys(flow).map(\.name.text))
+        guard case .success(let parsed) = ExpressionParser.parse(condition) else { return "" }
+        var read: [String] = []
+        func walk(_ node: ExpressionNode) {
+            switch node {
+            case .literal: break
+            case .path(let path), .exists(let path, _):
+                if path.root.rawValue == "state", let key = path.keys.first, host.contains(key), !read.contains(key) { read.append(key) }
+            case .unary(_, let operand, _): walk(operand)
+            case .binary(_, let lhs, let rhs, _): walk(lhs); walk(rhs)
+            case .conditional(let a, let b, let c, _): walk(a); walk(b); walk(c)
+            case .membership(let value, let list, _): walk(value); list.forEach(walk)
+            }
+        }
+        walk(parsed.root)
+        guard !read.isEmpty else { return "" }
+        return ": it reads state " + read.map { "'\($0)'" }.joined(separator: ", ") + ", which only the host can give, and no host state tried makes it hold"
     }
 }

@@ -91,7 +91,11 @@ struct ScenarioGeneratorTests {
         let model = try #require(FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml).flow)
         let flow = try CompiledFlow(flow: model)
         let literals = ScenarioGenerator.literals(in: flow, resolver: nil)
-        #expect(literals.ints.isSuperset(of: [98, 99, 100]) && literals.strings.contains("X7"))
+        #expect(literals.ints == [99] && literals.strings == ["X7"])
+        // The literals first, then their neighbours, then round numbers; no "text" beside a string literal.
+        let ints = ScenarioGenerator.candidates(TypeRef(base: .int, optional: false, position: .start), literals: literals)
+        #expect(ints == [99, 98, 100, 0, 1, 10, 1_000].map { Value.int($0) })
+        #expect(ScenarioGenerator.candidates(TypeRef(base: .string, optional: true, position: .start), literals: literals) == [.string("X7"), .null])
         let generated = ScenarioGenerator().generate(flow: flow, resolver: nil)
         #expect(generated.uncovered.isEmpty, "\(generated.uncovered)")
         // The guard needs two keys away from the plainest at once: the lockstep results give n=100 with code 'X7'.
