@@ -126,6 +126,7 @@ struct GenerateScenarios: ParsableCommand {
             text = GeneratedScript.text(generated, flowReference: reference, flowName: setup.flowPath)
         }
         try OutputFile.write(Array(text.utf8), to: destination)
+        if let cut = generated.cut { printNote(cut) }
         for line in generated.uncovered { printNote("not covered: " + Identifier.display(line, limit: .max, quoting: false)) }
         let count = generated.scenarios.reduce(0) { $0 + $1.covers.count }
         printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false)): \(generated.scenarios.count) scenario\(generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(count == 1 ? "" : "s")"

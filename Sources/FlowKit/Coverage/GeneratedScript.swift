@@ -47,8 +47,9 @@ public enum GeneratedScript {
 
     /// The comment lines listing what could not be covered, or none.
     public static func uncoveredLines(_ generated: ScenarioGenerator.Generated) -> [String] {
-        guard !generated.uncovered.isEmpty else { return [] }
-        return ["#", "# Not covered (\(generated.uncovered.count)):"] + generated.uncovered.map { "#   " + comment($0) }
+        let cut = generated.cut.map { ["#", "# " + comment($0) + "."] } ?? []
+        guard !generated.uncovered.isEmpty else { return cut }
+        return cut + ["#", "# Not covered (\(generated.uncovered.count)):"] + generated.uncovered.map { "#   " + comment($0) }
     }
 
     /// `text` on one comment line.

@@ -130,3 +130,112 @@ struct ScenarioGeneratorTests {
         }
     }
 }
+
+/// Issue 29: the search covers what only the host can give, blames the first thing that failed, and is bounded
+/// by the state text it holds.
+@Suite("Generated scenarios: the host's side and bounds")
+struct ScenarioGeneratorHostTests {
+    private func generate(_ path: String) throws -> (ScenarioGenerator.Generated, CompiledFlow) {
+        let flow = try CompiledFlow(flow: try #require(try FlowLoader.load(path: path).flow))
+        let resolver = FileFlowResolver(root: (path as NSString).deletingLastPathComponent)
+        return (ScenarioGenerator().generate(flow: flow, resolver: resolver), flow)
+    }
+
+    /// The loan example: `preApproved` is an optional key nothing sets, so only the host gives it; the option that
+    /// reads it is covered by a start that gives it, and every transition is covered.
+    @Test func hostSideSearchCoversWhatOnlyTheHostCanGive() throws {
+        let (generated, flow) = try generate(packageRoot + "/docs/examples/loan/loan.yaml")
+        #expect(ScenarioGenerator.hostKeys(flow.flow).map(\.name.text) == ["customerId", "segment", "preApproved"])
+        #expect(generated.uncovered.isEmpty, "\(generated.uncovered)")
+        let preApproved = generated.scenarios.first { scenario in
+            switch scenario.start {
+            case .state(let state), .entry(_, _, let state): return state["preApproved"] == .bool(true)
+            }
+        }
+        #expect(preApproved?.covers.contains { $0.contains("decision --next [0]--> offer") } == true)
+        // Values read like data: the flow's literals first (1,000 for an amount, not 0), and no "text".
+        let literals = ScenarioGenerator.literals(in: flow, resolver: FileFlowResolver(root: packageRoot + "/docs/examples/loan"))
+        #expect(ScenarioGenerator.candidates(TypeRef(base: .int, optional: false, position: .start), literals: literals).first == .int(1_000))
+        let amounts = generated.scenarios.flatMap(\.moves).compactMap { $0.result?["amount"] }
+        #expect(!amounts.isEmpty && amounts.allSatisfy { [999, 1_000, 1_001, 49_999, 50_000, 50_001].map(Value.int).contains($0) }, "\(amounts)")
+        let written = GeneratedScript.text(generated, flowReference: "loan.yaml", flowName: "loan")
+        #expect(!written.contains("\"text\""))
+    }
+
+    /// The checkout example: nested entries are starts too, with their parameters.
+    @Test func nestedEntriesAreStarts() throws {
+        let (_, flow) = try generate(packageRoot + "/docs/examples/checkout/checkout.yaml")
+        let literals = ScenarioGenerator.literals(in: flow, resolver: FileFlowResolver(root: packageRoot + "/docs/examples/checkout"))
+        let starts = ScenarioGenerator.starts(flow, resolver: FileFlowResolver(root: packageRoot + "/docs/examples/checkout"), literals: literals)
+        #expect(starts.contains { if case .entry("magicLink", let params, _) = $0.0 { return params["token"] != nil } else { return false } })
+        // Host keys varied: a start with the customer known, one with the staff voucher.
+        #expect(starts.contains { if case .state(let state) = $0.0 { return state["customerId"] != nil } else { return false } })
+        #expect(starts.contains { if case .state(let state) = $0.0 { return state["voucher"] == .string("STAFF") } else { return false } })
+    }
+
+    /// An option whose condition no host state makes hold is blamed with the host key it reads, and a step only it
+    /// leads to is blamed on it, not reported as merely unreached.
+    @Test func whatFailsFirstIsBlamed() throws {
+        let text = """
+            flowkit: 1
+            flow: b
+            start: ask
+            state: { flag: bool? }
+            steps:
+              ask:
+                next:
+                  - { forward: special, if: "state.flag == true && state.flag == false" }
+                  - done
+              special: { next: later }
+              later: { next: done }
+              done: { kind: finish }
+            """
+        let flow = try CompiledFlow(flow: try #require(FlowLoader.load(bytes: Array(text.utf8), file: "b.yaml", format: .yaml).flow))
+        let generated = ScenarioGenerator().generate(flow: flow, resolver: nil)
+        let option = "option 'ask --next [0]--> special' (if state.flag == true && state.flag == false)"
+        #expect(generated.uncovered.contains { $0.hasSuffix("\(option) is never taken at step 'ask', which runs reach: it reads state 'flag', which only the host can give, and no host state tried makes it hold") },
+                "\(generated.uncovered)")
+        #expect(generated.uncovered.contains { $0.contains("later --next--> done: no run reaches step 'later': \(option) is never taken at step 'ask'") },
+                "\(generated.uncovered)")
+    }
+
+    /// States that each hold a text of a megabyte: the search stops at 256 MB of held state text and says so,
+    /// still covering what it reached (its time and memory are measured in bench/, not asserted here).
+    @Test func theSearchIsBoundedByTheStateTextItHolds() throws {
+        let seed = String(repeating: "a", count: 4_000)
+        let text = """
+            flowkit: 1
+            flow: big
+            start: load
+            state: { doc: string, rounds: int, n: int }
+            events: { done: }
+            steps:
+              load:
+                kind: action
+                next:
+                  - { forward: grow, set: { doc: "'\(seed)'", rounds: "0" } }
+              grow:
+                kind: action
+                next:
+                  - { forward: edit, if: "state.rounds == 8" }
+                  - { forward: grow, set: { doc: "state.doc + state.doc", rounds: "state.rounds + 1" } }
+              edit:
+                result: { n: int }
+                set: { doc: "state.doc + 'x'", n: result.n }
+                on: { done: finish }
+                next:
+                  - { forward: finish, if: "result.n == 7" }
+                  - { forward: finish, if: "result.n > 10 && result.n < 5" }
+                  - edit
+              finish: { kind: finish }
+            """
+        let flow = try CompiledFlow(flow: try #require(FlowLoader.load(bytes: Array(text.utf8), file: "big.yaml", format: .yaml).flow))
+        let generated = ScenarioGenerator().generate(flow: flow, resolver: nil)
+        let cut = try #require(generated.cut)
+        #expect(cut.hasPrefix("the search stopped at ") && cut.hasSuffix(" run states: they held more than 256 MB of state text"))
+        #expect(generated.statesVisited < 1_000)
+        #expect(generated.scenarios.reduce(0) { $0 + $1.covers.count } == 6)
+        #expect(generated.uncovered.count == 1 && generated.uncovered[0].contains("edit --next [1]--> finish"))
+        #expect(GeneratedScript.text(generated, flowReference: "big.yaml", flowName: "big").contains("# \(cut).\n"))
+    }
+}
