@@ -420,6 +420,46 @@ class Harness:
             self.check("step_renamed" in checks and "step_removed" not in checks,
                        f"diff of the renamed flow: {checks.count('step_renamed')} renames, {checks.count('step_removed')} removals")
 
+    def measure_scenarios(self) -> None:
+        """flowkit generate scenarios on a flow whose run states each hold a megabyte of text (a 4,000-byte literal
+        doubled eight times, then a character added at every edit): the search must stop at its 256 MB text limit
+        and say so. And on the loan and checkout examples (nested flows, host keys), whose scripts must pass."""
+        seed = "a" * 4000
+        big = Path(self.path("states-1mb.yaml"))
+        big.write_text(f"""flowkit: 1
+flow: big
+start: load
+state: {{ doc: string, rounds: int, n: int }}
+events: {{ done: }}
+steps:
+  load:
+    kind: action
+    next:
+      - {{ forward: grow, set: {{ doc: "'{seed}'", rounds: "0" }} }}
+  grow:
+    kind: action
+    next:
+      - {{ forward: edit, if: "state.rounds == 8" }}
+      - {{ forward: grow, set: {{ doc: "state.doc + state.doc", rounds: "state.rounds + 1" }} }}
+  edit:
+    result: {{ n: int }}
+    set: {{ doc: "state.doc + 'x'", n: result.n }}
+    on: {{ done: finish }}
+    next:
+      - {{ forward: finish, if: "result.n == 7" }}
+      - {{ forward: finish, if: "result.n > 10 && result.n < 5" }}
+      - edit
+  finish: {{ kind: finish }}
+""")
+        out = self.path("states-1mb.scenarios.yaml")
+        figure = self.measure("scenarios 1 MB states", [self.flowkit, "generate", "scenarios", str(big), "-o", out])
+        self.check(figure.problem is not None or "256 MB of state text" in Path(out).read_text()[:2000],
+                   "generate scenarios on 1 MB states: the script does not say the search stopped at 256 MB")
+        for name in ("loan/loan.yaml", "checkout/checkout.yaml"):
+            script = self.path(Path(name).stem + ".scenarios.yaml")
+            self.measure(f"scenarios {Path(name).stem}", [self.flowkit, "generate", "scenarios",
+                                                          str(REPO / "docs" / "examples" / name), "-o", script])
+
     def measure_walks(self) -> None:
         """Per size: flowkit simulates the walk script, sismic and transitions run the same walk; each must pass."""
         for size in SIZES:
@@ -531,6 +571,9 @@ class Harness:
         row("lint one small flow", "lint small file")
         row("diff a 10,000-step flow, 3 options retargeted (JSON)", "diff edited 10000")
         row("diff a 10,000-step flow, every spine step renamed (JSON)", "diff renamed 10000")
+        row("generate scenarios, run states of 1 MB of text each (stops at 256 MB)", "scenarios 1 MB states")
+        row("generate scenarios, the loan example (nested identity check)", "scenarios loan")
+        row("generate scenarios, the checkout example (nested sign-in, 3-D Secure)", "scenarios checkout")
         for size in SIZES:
             row(f"{WALK_EVENTS:,}-event walk on a {size:,}-step flow", f"simulate {size}", "sismic (YAML statechart)",
                 f"sismic {size}")
@@ -743,6 +786,7 @@ class Harness:
         self.generate()
         self.measure_checks()
         self.measure_diffs()
+        self.measure_scenarios()
         self.measure_walks()
         self.measure_renders()
         engine = self.engine()

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes scenarios that cover a flow's transitions (docs/format.md, "Generated scenarios"): a breadth-first search
-/// over runs of the engine itself, from `start` and from every entry, trying at each step the events it takes, a
+/// over runs of the engine itself, from `start` and from every entry (nested ones too), with the host's keys varied,
+/// trying at each step the events it takes, a
 /// completion with nothing when it allows one, and results made of the values that matter to the flow's
 /// expressions. Each scenario is the shortest run found to a transition not yet covered, carried on to the nearest
 /// finish; its `expect` is what the engine did.
