@@ -446,8 +446,10 @@ public struct ScenarioGenerator {
             let neighbours = literals.ints.flatMap { [$0 == .min ? $0 : $0 - 1, $0 == .max ? $0 : $0 + 1] }
             values = unique(literals.ints + neighbours + [0, 1, 10, 100, 1_000]).map { .int($0) }
         case .number:
-            let neighbours = literals.numbers.flatMap { [$0 - 0.5, $0 + 0.5] }
-            values = unique(literals.numbers + neighbours + [0, 1, 10, 100]).filter(\.isFinite).map { .number($0) }
+            // An integer literal compares with numbers too (`state.total > 250`).
+            let written = unique(literals.numbers + literals.ints.map(Double.init))
+            let neighbours = written.flatMap { [$0 - 0.5, $0 + 0.5] }
+            values = unique(written + neighbours + [0, 1, 10, 100]).filter(\.isFinite).map { .number($0) }
         case .string:
             values = unique((literals.strings.isEmpty ? ["text"] : literals.strings) + literals.stateTexts).map(Value.string)
         case .bool: values = [.bool(true), .bool(false)]
@@ -598,7 +600,13 @@ struct Blame {
             guard let condition = option.target.condition else { return nil }
             return describe(option, in: flow) + " is never taken at step '\(option.step)', which runs reach" + hostNote(condition, in: flow)
         }
-        // Backwards from the step over the options that lead to it.
+        return unreached(option.step, in: file, flow: flow, depth: 0).map { "no run reaches step '\(option.step)': " + $0 }
+    }
+
+    /// What keeps runs from step `target` of `flow` (in `file`): the first option in file order that leads to it
+    /// (through steps no run reaches) and is never taken at a step runs reach; or, for a nested flow, what keeps
+    /// runs from the `flow` steps that run it.
+    func unreached(_ target: String, in file: String, flow: Flow, depth: Int) -> String? {
         var predecessors: [String: [(step: String, key: String, target: Target, list: String, index: Int)]] = [:]
         for step in flow.steps where step.kind != .finish {
             var lists: [(String, String, [Target])] = step.on.map { ("on " + $0.event.text, "on " + $0.event.text, $0.targets) }
@@ -610,14 +618,14 @@ struct Blame {
                 if step.next == nil, let next = any.next { lists.append(("next", "* next", next)) }
             }
             for (list, keyPart, targets) in lists {
-                for (index, target) in targets.enumerated() {
-                    guard let to = target.stepName?.text else { continue }
-                    predecessors[to, default: []].append((step.name.text, "transition \(step.name.text) \(keyPart) \(index)", target, list, index))
+                for (index, option) in targets.enumerated() {
+                    guard let to = option.stepName?.text else { continue }
+                    predecessors[to, default: []].append((step.name.text, "transition \(step.name.text) \(keyPart) \(index)", option, list, index))
                 }
             }
         }
-        var queue = [option.step]
-        var seen: Set<String> = [option.step]
+        var queue = [target]
+        var seen: Set<String> = [target]
         var blamed: [(step: String, target: Target, list: String, index: Int)] = []
         while let step = queue.popLast() {
             for predecessor in predecessors[step] ?? [] {
@@ -628,10 +636,23 @@ struct Blame {
                 }
             }
         }
-        guard let first = blamed.min(by: { $0.target.position < $1.target.position }) else { return nil }
-        let described = describe((first.step, first.target, first.list, first.index), in: flow)
-        return "no run reaches step '\(option.step)': \(described) is never taken at step '\(first.step)', which runs reach"
-            + (first.target.condition.map { hostNote($0, in: flow) } ?? "")
+        if let first = blamed.min(by: { $0.target.position < $1.target.position }) {
+            let described = describe((first.step, first.target, first.list, first.index), in: flow)
+            return "\(described) is never taken at step '\(first.step)', which runs reach" + (first.target.condition.map { hostNote($0, in: flow) } ?? "")
+        }
+        // A nested flow: what keeps runs from the `flow` steps that run it (not from steps of its own).
+        guard depth < 8 else { return nil }
+        for (parentFile, parent) in flows.sorted(by: { $0.key < $1.key }) where parentFile != file {
+            let directory = (parent.file as NSString).deletingLastPathComponent
+            for step in parent.steps where step.kind == .flow {
+                guard let reference = step.flowPath,
+                      CoverageRecorder.display((directory.isEmpty ? "." : directory) + "/" + reference) == file,
+                      !reached.contains(parentFile + "\n" + step.name.text),
+                      let why = unreached(step.name.text, in: parentFile, flow: parent, depth: depth + 1) else { continue }
+                return "no run reaches step '\(step.name.text)' of \(parentFile), which runs it: " + why
+            }
+        }
+        return nil
     }
 
     /// The option a coverage key names: its step, target, list and place.

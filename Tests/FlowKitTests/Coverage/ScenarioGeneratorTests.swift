@@ -199,6 +199,23 @@ struct ScenarioGeneratorHostTests {
                 "\(generated.uncovered)")
     }
 
+    /// A nested flow no run enters is blamed on what keeps runs from the `flow` step that runs it.
+    @Test func aNestedFlowNoRunEntersIsBlamedOnItsParent() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-blame-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["checkout.yaml", "sign-in.yaml", "three-d-secure.yaml"] {
+            var text = try String(contentsOfFile: packageRoot + "/docs/examples/checkout/" + name, encoding: .utf8)
+            text = text.replacingOccurrences(of: "(!exists(state.total) || state.total > 250)", with: "state.voucher == 'NO' && state.voucher != 'NO'")
+            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let (generated, _) = try generate(folder + "/checkout.yaml")
+        let challenge = try #require(generated.uncovered.first { $0.contains("three-d-secure.yaml:17:9: challenge --next [0]--> authenticated") })
+        #expect(challenge.hasSuffix("no run reaches step 'challenge': no run reaches step 'secure' of \(CoverageRecorder.display(folder + "/checkout.yaml")), which runs it: "
+                                    + "option 'payment --next [0]--> secure' (if result.method == 'card' && state.voucher == 'NO' && state.voucher != 'NO') is never taken at step 'payment', "
+                                    + "which runs reach: it reads state 'voucher', which only the host can give, and no host state tried makes it hold"), "\(challenge)")
+    }
+
     /// States that each hold a text of a megabyte: the search stops at 256 MB of held state text and says so,
     /// still covering what it reached (its time and memory are measured in bench/, not asserted here).
     @Test func theSearchIsBoundedByTheStateTextItHolds() throws {
