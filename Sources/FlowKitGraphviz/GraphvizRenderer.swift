@@ -276,16 +276,19 @@ public enum GraphvizRenderer {
         var loopGroups: [String: (first: Int, lines: [String])] = [:]
         var loopSide: [Int: String] = [:]
         var groupsAtNode: [Int: Int] = [:]
+        // Graphviz's own side first, then the other sides in turn.
+        let sides = diagram.direction == "LR" ? ["s", "w", "e"] : ["w", "s", "n"]
         for (index, edge) in diagram.edges.enumerated() where edge.from == edge.to {
             let key = loopKey(edge)
-            let line = fullLabel(edge).replacingOccurrences(of: "\n", with: ", ")
+            // An option without a label (a `next`) still gets its line when loops are merged.
+            let line = fullLabel(edge).isEmpty ? "next" : fullLabel(edge).replacingOccurrences(of: "\n", with: ", ")
             if loopGroups[key] == nil {
                 loopGroups[key] = (index, [])
                 let count = groupsAtNode[edge.from, default: 0]
                 groupsAtNode[edge.from] = count + 1
-                if count > 0 { loopSide[index] = diagram.direction == "LR" ? "s" : "w" }
+                if count > 0 { loopSide[index] = sides[(count - 1) % sides.count] }
             }
-            if !line.isEmpty { loopGroups[key]!.lines.append(line) }
+            loopGroups[key]!.lines.append(line)
         }
         let mergedLabels = Dictionary(loopGroups.values.filter { $0.lines.count > 1 }.map { ($0.first, $0.lines.joined(separator: "\n")) },
                                       uniquingKeysWith: { first, _ in first })

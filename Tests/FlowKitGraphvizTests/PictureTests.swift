@@ -85,6 +85,10 @@ struct PictureTests {
         #expect(loops.count == 2, "\(dot)")
         #expect(dot.contains("label=\"on resend\\non wrong, if state.tries == null\""), "\(dot)")
         #expect(dot.contains("n0:w -> n0:w"), "\(dot)")
+        // A loop without a label merged with one that has one still has its line.
+        let poll = try FlowDiagram(flow: try flow("flowkit: 1\nflow: p\nstart: poll\nevents: { retry: }\nsteps:\n  poll: { on: { retry: poll }, next: poll }\n"))
+        let pollDot = String(decoding: try GraphvizRenderer.render(poll, format: .dot).data, as: UTF8.self)
+        #expect(pollDot.contains("label=\"on retry\\nnext\""), "\(pollDot)")
         let svg = String(decoding: try GraphvizRenderer.render(diagram, format: .svg).data, as: UTF8.self)
         #expect(svg.contains(">on resend</text>") && svg.contains(">on help</text>"))
     }

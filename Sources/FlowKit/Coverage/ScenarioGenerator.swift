@@ -129,6 +129,10 @@ public struct ScenarioGenerator {
             head += 1
             let node = nodes[index]
             guard let current = node.run.currentStep, let definition = node.run.currentStepDefinition else { continue }
+            // Every level's step is reached: a `flow` step too, while a run is inside its nested flow.
+            for frame in node.run.frames {
+                if let id = frame.history.last { reachedSteps.insert(CoverageRecorder.display(frame.flow.flow.file) + "\n" + frame.flow.name(id)) }
+            }
             reachedSteps.insert(CoverageRecorder.display(definition.flow.file) + "\n" + definition.step.name.text)
             for move in moves(for: node.run, at: current, step: definition.step, in: definition.flow, literals: literals) {
                 var run = node.run
@@ -207,11 +211,13 @@ public struct ScenarioGenerator {
                                                result: result, covers: newlyCovered))
         }
         var uncovered: [String] = []
-        let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), reached: reachedSteps, taken: taken)
+        let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), main: CoverageRecorder.display(flow.flow.file), reached: reachedSteps, taken: taken)
         for (file, item) in wanted where !coveredKeys.contains(file + "\n" + item.key) {
             let key = file + "\n" + item.key
             let owner = item.key.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-            let reason = failed[key] ?? blame.reason(for: item.key, in: file)
+            // When the search stopped at a bound, a step it did not reach may lie past the states it left.
+            let stopped = reachedSteps.contains(file + "\n" + owner) ? nil : cut.map { "no run reaches step '\(owner)': \($0)" }
+            let reason = failed[key] ?? stopped ?? blame.reason(for: item.key, in: file)
                 ?? (reachedSteps.contains(file + "\n" + owner)
                     ? "step '\(owner)' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"
                     : (cut.map { "no run reaches step '\(owner)': \($0)" } ?? "no run reaches step '\(owner)' within the budget of \(budget) run states"))
@@ -274,7 +280,9 @@ public struct ScenarioGenerator {
     private func moves(for run: FlowRun, at name: String, step: Step, in flow: Flow, literals: Literals) -> [Move] {
         var literals = literals
         if step.result != nil, let state = run.snapshot().levels.last?.state {
-            for case .string(let text) in state.values where literals.stateTexts.count < 16 && text.utf8.count <= 1_024 {
+            // In key order, so that the candidates (and the script) are the same on every run.
+            for key in state.keys.sorted() {
+                guard case .string(let text)? = state[key], literals.stateTexts.count < 16, text.utf8.count <= 1_024 else { continue }
                 literals.addStateText(text)
             }
         }
@@ -588,6 +596,8 @@ public struct ScenarioGenerator {
 struct Blame {
     /// The flows by their names in coverage.
     let flows: [String: Flow]
+    /// The name of the flow generated for: only its keys come from the host (a nested flow's come from its parent).
+    let main: String
     /// Steps runs reached, as `file\nstep`.
     let reached: Set<String>
     /// Options runs took, as `file\ncoverage key`.
@@ -598,7 +608,7 @@ struct Blame {
         guard let flow = flows[file], let option = Self.option(key, in: flow) else { return nil }
         if reached.contains(file + "\n" + option.step) {
             guard let condition = option.target.condition else { return nil }
-            return describe(option, in: flow) + " is never taken at step '\(option.step)', which runs reach" + hostNote(condition, in: flow)
+            return describe(option, in: flow) + " is never taken at step '\(option.step)', which runs reach" + (file == main ? hostNote(condition, in: flow) : "")
         }
         return unreached(option.step, in: file, flow: flow, depth: 0).map { "no run reaches step '\(option.step)': " + $0 }
     }
@@ -638,7 +648,7 @@ struct Blame {
         }
         if let first = blamed.min(by: { $0.target.position < $1.target.position }) {
             let described = describe((first.step, first.target, first.list, first.index), in: flow)
-            return "\(described) is never taken at step '\(first.step)', which runs reach" + (first.target.condition.map { hostNote($0, in: flow) } ?? "")
+            return "\(described) is never taken at step '\(first.step)', which runs reach" + (file == main ? first.target.condition.map { hostNote($0, in: flow) } ?? "" : "")
         }
         // A nested flow: what keeps runs from the `flow` steps that run it (not from steps of its own).
         guard depth < 8 else { return nil }

@@ -75,7 +75,8 @@ extension FlowDiagram {
                 // Its options are drawn removed where some step handled it; else a note says so.
                 placed = change.old.map { at in old.events.contains { key($0.name.position) == key(at) && oldHandled.contains($0.name.text) } } ?? false
             case .handlerRemoved:
-                break
+                // Drawn by the ghosts of its removed options; an event that became derived removes none: a note.
+                placed = changes.contains { $0.check == .transitionRemoved }
             default:
                 placed = false
             }

@@ -183,7 +183,7 @@ public enum FlowDiff {
             let declared = Set(new.events.map(\.name.text))
             var throughAny: [String: [String]] = [:]
             var anyOrder: [String] = []
-            for step in new.steps {
+            for step in new.steps where step.kind == .screen || step.kind == .action {
                 guard let was = oldSteps[step.name.text] else { continue }
                 let now = Set(FlowInterface.explicitEvents(of: step, in: new))
                 for event in FlowInterface.explicitEvents(of: was, in: old) {

@@ -32,7 +32,8 @@ enum FlowFingerprint {
         var lines = ["flow " + q(flow.name.text) + " version \(flow.version) start " + q(flow.start.text)]
         lines += flow.state.map { "state " + q($0.name.text) + ": " + FlowInterface.spelling($0.type) }.sorted()
         lines += flow.inputs.map { "input " + q($0.text) }.sorted()
-        lines += flow.events.map { "event " + q($0.name.text) + " = " + expression($0.expression) }.sorted()
+        // Events in the order declared: the engine raises the first derived event that holds.
+        lines += flow.events.map { "event " + q($0.name.text) + " = " + expression($0.expression) }
         lines += flow.entries.map { entry in
             "entry " + q(entry.name.text) + " path " + q(entry.path) + " step " + q(entry.step.text) + " nested " + (entry.nestedEntry.map { q($0.text) } ?? "-")
         }.sorted()

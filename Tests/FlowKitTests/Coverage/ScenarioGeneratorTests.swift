@@ -216,6 +216,21 @@ struct ScenarioGeneratorHostTests {
                                     + "which runs reach: it reads state 'voucher', which only the host can give, and no host state tried makes it hold"), "\(challenge)")
     }
 
+    /// A run inside a nested flow is at its `flow` step too: an outcome handler no run takes says the step is
+    /// reached, not that no run reaches it.
+    @Test func aFlowStepARunIsInsideIsReached() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-reached-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "flowkit: 1\nflow: p\nstart: a\nevents: { ok: , bad: }\nsteps:\n  a: { next: sub }\n  sub: { kind: flow, flow: child.yaml, on: { ok: done, bad: done } }\n  done: { kind: finish }\n"
+            .write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
+        try "flowkit: 1\nflow: c\nstart: x\nsteps:\n  x:\n    result: { v: int }\n    next: [{ forward: bad, if: \"result.v == 3 && result.v == 4\" }, ok]\n  ok: { kind: finish }\n  bad: { kind: finish }\n"
+            .write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
+        let (generated, _) = try generate(folder + "/p.yaml")
+        let bad = try #require(generated.uncovered.first { $0.contains("sub --on bad--> done") })
+        #expect(bad.hasSuffix("step 'sub' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"), "\(bad)")
+    }
+
     /// States that each hold a text of a megabyte: the search stops at 256 MB of held state text and says so,
     /// still covering what it reached (its time and memory are measured in bench/, not asserted here).
     @Test func theSearchIsBoundedByTheStateTextItHolds() throws {

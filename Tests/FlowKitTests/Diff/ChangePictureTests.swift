@@ -64,6 +64,17 @@ struct ChangePictureTests {
         #expect(mermaid.contains(MermaidWriter.escape("/t/{amount}")) && mermaid.contains("was on help") && mermaid.contains("needs input"), "\(mermaid)")
     }
 
+    /// An explicit event that becomes derived removes no option, so its `handler_removed` is a note.
+    @Test func aHandlerLostToADerivedEventIsANote() throws {
+        let old = try FlowDiffTests.flow("flowkit: 1\nflow: w\nstart: wait\nstate: { n: int? }\nevents: { timeout: }\nsteps:\n  wait: { on: { timeout: expired }, next: done }\n  expired: { kind: finish }\n  done: { kind: finish }\n")
+        let new = try FlowDiffTests.flow("flowkit: 1\nflow: w\nstart: wait\nstate: { n: int? }\nevents: { timeout: \"state.n > 30\" }\nsteps:\n  wait: { on: { timeout: expired }, next: done }\n  expired: { kind: finish }\n  done: { kind: finish }\n")
+        let breaking = FlowDiff.compare(old: old, new: new).filter { $0.level == .breaking }
+        #expect(breaking.map(\.check) == [.handlerRemoved])
+        let diagram = try FlowDiagram(change: old, to: new)
+        for change in breaking { #expect(Self.shows(change, in: diagram), "\(change.message)") }
+        #expect(diagram.nodes.contains { $0.role == .failureNote })
+    }
+
     /// A breaking change that has no place of its own (an event no option handled, removed) is a note.
     @Test func aBreakingChangeWithNoPlaceIsANote() throws {
         let old = try FlowDiffTests.flow(FlowDiffTests.base.replacingOccurrences(of: "  help:\n", with: "  help:\n  unused:\n"))

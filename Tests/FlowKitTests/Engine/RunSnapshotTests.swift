@@ -103,14 +103,14 @@ struct RunSnapshotTests {
             #expect(restored.outcome == "done")
         }
         // The same flow as JSON.
-        let json = #"{"flowkit": 1, "flow": "f", "start": "a", "state": {"kind": ["x", "y"], "n": "int?"}, "events": {"stop": null, "big": "result.n>1"}, "#
+        let json = #"{"flowkit": 1, "flow": "f", "start": "a", "state": {"kind": ["x", "y"], "n": "int?"}, "events": {"big": "result.n>1", "stop": null}, "#
             + #""steps": {"b": {"next": [{"forward": "done", "if": "state.n == 2"}, "a"], "on": {"stop": "done"}}, "a": {"result": {"n": "int"}, "#
             + #""set": {"n": "result.n"}, "on": {"big": "b"}, "next": "b"}, "done": {"kind": "finish"}}}"#
         #expect(try flow(json, format: .json).flow.fingerprint == original.flow.fingerprint)
         let meaningful: [(String, String)] = [
             ("next: b\n", "next: done\n"), ("\"state.n == 2\"", "\"state.n == 3\""), ("n: int?", "n: number?"), ("kind: [x, y]", "kind: [x, y, z]"),
             ("set: { n: result.n }", "set: { n: result.n + 1 }"), ("flow: f", "flow: g"), ("  done: { kind: finish }", "  done: { kind: finish, outcome: ok }"),
-            ("on: { stop: done }", "on: { stop: a }"), ("big: \"result.n > 1\"", "big: \"result.n > 2\""), ("result: { n: int }", "result: { n: int? }"),
+            ("on: { stop: done }", "on: { stop: a }"), ("events: { big: \"result.n > 1\", stop: }", "events: { stop: , big: \"result.n > 1\" }"), ("big: \"result.n > 1\"", "big: \"result.n > 2\""), ("result: { n: int }", "result: { n: int? }"),
         ]
         for (from, to) in meaningful {
             #expect(text.contains(from), "\(from)")
