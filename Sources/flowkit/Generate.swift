@@ -114,7 +114,11 @@ struct GenerateScenarios: ParsableCommand {
         if let extend {
             let existing = String(decoding: try FlowLoader.read(path: extend, limit: ReaderLimits.standard.maxBytes), as: UTF8.self)
             guard let extended = GeneratedScript.extending(existing, file: extend, existingScenarios: setup.script?.scenarios.count ?? 0, with: generated) else {
-                let why = existing.hasSuffix("\n") || existing.isEmpty
+                // The line-break reason only when a line break alone changes what the script says.
+                let breakAlone = existing.isEmpty || existing.hasSuffix("\n")
+                    || FlowLoader.load(bytes: Array((existing + "\n").utf8), file: extend, format: .yaml).root.map(\.jsonText)
+                        == FlowLoader.load(bytes: Array(existing.utf8), file: extend, format: .yaml).root.map(\.jsonText)
+                let why = breakAlone
                     ? "its 'scenarios' list must be the last thing in the file, one '- name:' item per scenario"
                     : "its last line has no line break, and one added after it would change what the scenarios above say (a block scalar keeps it); end the file with a line break"
                 throw CommandFailure(errors: ["cannot add scenarios to '\(Identifier.display(extend, limit: .max, quoting: false))': \(why); nothing was written"], exitCode: 2)

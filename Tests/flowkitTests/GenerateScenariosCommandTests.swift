@@ -52,6 +52,25 @@ struct GenerateScenariosCommandTests {
         #expect(try String(contentsOfFile: script, encoding: .utf8) == text)
     }
 
+    /// Issue 29: a list at another indentation than two spaces is extended at its own.
+    @Test(arguments: [0, 4])
+    func extendFollowsTheListsIndentation(_ indent: Int) throws {
+        let folder = try workspace()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = folder + "/scripts/short.yaml"
+        let item = ["- name: an invalid amount", "  start: { state: { country: RU } }", "  steps:", "    - amount: { result: { amount: 50 } }",
+                    "    - invalidAmount: {}", "    - amount: { result: { amount: 500 } }", "    - tariffs: { result: { tariff: economy } }",
+                    "    - confirmation: { event: confirmationContinue }", "    - success: {}"]
+        let original = "flowkit-script: 1\nflow: ../transfer.yaml\nscenarios:\n" + item.map { String(repeating: " ", count: indent) + $0 }.joined(separator: "\n") + "\n"
+        try original.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try flowkit(["generate", "scenarios", folder + "/transfer.yaml", "--extend", script])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: script, encoding: .utf8)
+        #expect(text.hasPrefix(original) && text.contains("\n" + String(repeating: " ", count: indent) + "- name: \"generated 1"), "\(text)")
+        let simulated = try flowkit(["simulate", "--quiet", "--script", script])
+        #expect(simulated.status == 0, "\(simulated.stdout)")
+    }
+
     @Test func aScriptWhoseScenariosAreNotLastIsRefusedAndLeftAlone() throws {
         let folder = try workspace()
         defer { try? FileManager.default.removeItem(atPath: folder) }

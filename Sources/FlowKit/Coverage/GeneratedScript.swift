@@ -97,8 +97,14 @@ public enum GeneratedScript {
     /// as they were (as values), else nil.
     public static func extending(_ existing: String, file: String, existingScenarios: Int, with generated: ScenarioGenerator.Generated) -> String? {
         guard !generated.scenarios.isEmpty else { return existing }
-        let added = "  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
+        var added = "  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
             + uncoveredLines(generated).map { "  " + $0 + "\n" }.joined() + scenarios(generated)
+        // At the indentation of the script's own items (`- ` at column 1, 3, 5, ...), not always two spaces.
+        if let indent = listIndentation(existing, file: file), indent != 2 {
+            added = added.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.isEmpty ? "" : String(repeating: " ", count: indent) + line.dropFirst(2)
+            }.joined(separator: "\n")
+        }
         let text = existing + (existing.hasSuffix("\n") ? "" : "\n") + added
         func scenarioNodes(_ text: String) -> [String]? {
             let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
@@ -113,6 +119,17 @@ public enum GeneratedScript {
             return nil
         }
         return text
+    }
+
+    /// The column (from 0) of the `-` of the first item of the script's block list `scenarios`, nil when it has none.
+    static func listIndentation(_ text: String, file: String) -> Int? {
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
+        guard let first = document.root?["scenarios"]?.items?.first else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard first.position.line >= 1, first.position.line <= lines.count else { return nil }
+        let before = Array(lines[first.position.line - 1].utf8.prefix(max(0, first.position.column - 1)))
+        guard let dash = before.lastIndex(of: UInt8(ascii: "-")), before[..<dash].allSatisfy({ $0 == UInt8(ascii: " ") }) else { return nil }
+        return dash
     }
 
     /// A YAML double-quoted string (JSON's escapes are YAML's).
