@@ -300,9 +300,7 @@ public enum GraphvizRenderer {
                 set("tailport", side)
                 set("headport", side)
             }
-            defer { if let merged = mergedLabels[index] { set("label", escapeLabel(merged)) } }
-            var label = edge.label ?? ""
-            if !edge.order.isEmpty { label = edge.order.map(String.init).joined(separator: ",") + (label.isEmpty ? "" : ": " + label) }
+            let label = mergedLabels[index] ?? fullLabel(edge)
             if !label.isEmpty { set("label", escapeLabel(label)) }
             switch edge.style {
             case .forward: break
@@ -321,9 +319,7 @@ public enum GraphvizRenderer {
             case nil: break
             }
             // Coverage: an edge taken is solid with its hit count, one never taken red and dashed.
-            if let hits = edge.hits, let note = edge.coverageLabel {
-                label = (label.isEmpty ? "" : label + "\n") + note
-                set("label", escapeLabel(label))
+            if let hits = edge.hits {
                 if let shared = edge.sharedSteps, hits > 0, shared.taken < shared.total {
                     // A "*" option taken at some of its steps only.
                     set("style", "solid"); set("color", "#e67e22"); set("fontcolor", "#a04000"); set("penwidth", "1.5")

@@ -5,6 +5,26 @@ import FlowKit
 /// `flowkit diff` (docs/format.md, "Flow changes"): output, levels and exit codes.
 @Suite("flowkit diff")
 struct DiffCommandTests {
+    /// Runs git with a committer in `directory`; it must succeed.
+    private func git(_ arguments: [String], in directory: String) throws {
+        let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: directory)
+        #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+    }
+
+    /// A temporary repository holding the booking flow, its nested sign-in and its script under `flows/`, committed.
+    private func bookingRepository(_ name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "flowkit-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/flows/nested", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/flows/scripts", withIntermediateDirectories: true)
+        for file in ["booking.json", "nested/sign-in.yaml", "scripts/booking.yaml"] {
+            try FileManager.default.copyItem(atPath: packageRoot + "/flows/" + file, toPath: folder + "/flows/" + file)
+        }
+        try git(["init", "-q"], in: folder)
+        try git(["add", "."], in: folder)
+        try git(["commit", "-q", "-m", "first"], in: folder)
+        return folder
+    }
+
     private func pair(_ edit: (String) -> String) throws -> (folder: String, old: String, new: String) {
         let folder = NSTemporaryDirectory() + "flowkit-diff-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -75,10 +95,7 @@ struct DiffCommandTests {
         let folder = NSTemporaryDirectory() + "flowkit-diff-git-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/flows", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func git(_ arguments: [String]) throws {
-            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: folder)
-            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
-        }
+        func git(_ arguments: [String]) throws { try self.git(arguments, in: folder) }
         let text = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
         try text.write(toFile: folder + "/flows/transfer.yaml", atomically: true, encoding: .utf8)
         try git(["init", "-q"])
@@ -173,20 +190,8 @@ struct DiffCommandTests {
     /// A nested flow's renames are followed below its flow step (issue 28, item 5): `signIn/password` becomes
     /// `signIn/passcode` in the parent's script when sign-in renames the step, in steps and in `expect.path`.
     @Test func fixScriptsFollowsRenamesInsideNestedFlows() throws {
-        let folder = NSTemporaryDirectory() + "flowkit-fix-nested-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder + "/flows/nested", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: folder + "/flows/scripts", withIntermediateDirectories: true)
+        let folder = try bookingRepository("fix-nested")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func git(_ arguments: [String]) throws {
-            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: folder)
-            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
-        }
-        for file in ["booking.json", "nested/sign-in.yaml", "scripts/booking.yaml"] {
-            try FileManager.default.copyItem(atPath: packageRoot + "/flows/" + file, toPath: folder + "/flows/" + file)
-        }
-        try git(["init", "-q"])
-        try git(["add", "."])
-        try git(["commit", "-q", "-m", "first"])
         let child = try String(contentsOfFile: folder + "/flows/nested/sign-in.yaml", encoding: .utf8)
         try child.replacingOccurrences(of: "next: password", with: "next: passcode").replacingOccurrences(of: "  password:\n", with: "  passcode:\n")
             .write(toFile: folder + "/flows/nested/sign-in.yaml", atomically: true, encoding: .utf8)
@@ -205,20 +210,8 @@ struct DiffCommandTests {
     /// nested flow that sends the scenario elsewhere is seen (read as it is now, the old run failed too and was not
     /// compared).
     @Test func knownScenariosReadNestedFlowsAtTheRevision() throws {
-        let folder = NSTemporaryDirectory() + "flowkit-nested-rev-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder + "/flows/nested", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: folder + "/flows/scripts", withIntermediateDirectories: true)
+        let folder = try bookingRepository("nested-rev")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func git(_ arguments: [String]) throws {
-            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: folder)
-            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
-        }
-        for file in ["booking.json", "nested/sign-in.yaml", "scripts/booking.yaml"] {
-            try FileManager.default.copyItem(atPath: packageRoot + "/flows/" + file, toPath: folder + "/flows/" + file)
-        }
-        try git(["init", "-q"])
-        try git(["add", "."])
-        try git(["commit", "-q", "-m", "first"])
         // Only the nested flow changes: after the password, the sign-in now sends a reset link.
         let child = try String(contentsOfFile: folder + "/flows/nested/sign-in.yaml", encoding: .utf8)
         let changed = child.replacingOccurrences(of: "      forgotPassword: resetLink\n    next: signedIn", with: "      forgotPassword: resetLink\n    next: resetLink")
@@ -240,10 +233,6 @@ struct DiffCommandTests {
         let folder = NSTemporaryDirectory() + "flowkit-diff-planted-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/flows", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func git(_ arguments: [String], in directory: String) throws {
-            let result = try runProcess("/usr/bin/env", ["git", "-c", "user.name=flowkit", "-c", "user.email=flowkit@example.com"] + arguments, in: directory)
-            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
-        }
         let text = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
         try text.write(toFile: folder + "/flows/transfer.yaml", atomically: true, encoding: .utf8)
         try git(["init", "-q"], in: folder)

@@ -99,35 +99,31 @@ public enum GeneratedScript {
         guard !generated.scenarios.isEmpty else { return existing }
         var added = "  # Added by flowkit generate scenarios --extend for what the scenarios above do not cover.\n"
             + uncoveredLines(generated).map { "  " + $0 + "\n" }.joined() + scenarios(generated)
+        // The script as it is, read once: its own scenarios' values and its items' indentation.
+        let original = FlowLoader.load(bytes: Array(existing.utf8), file: file, format: .yaml)
+        guard let existingItems = original.root?["scenarios"]?.items, original.diagnostics.isEmpty else { return nil }
         // At the indentation of the script's own items (`- ` at column 1, 3, 5, ...), not always two spaces.
-        if let indent = listIndentation(existing, file: file), indent != 2 {
+        if let indent = existingItems.first.flatMap({ listIndentation(of: $0, in: existing) }), indent != 2 {
             added = added.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 line.isEmpty ? "" : String(repeating: " ", count: indent) + line.dropFirst(2)
             }.joined(separator: "\n")
         }
         let text = existing + (existing.hasSuffix("\n") ? "" : "\n") + added
-        func scenarioNodes(_ text: String) -> [String]? {
-            let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
-            guard let root = document.root, document.diagnostics.isEmpty, case .sequence(let items)? = root["scenarios"]?.value else { return nil }
-            return items.map(\.jsonText)
-        }
         let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
         guard let root = document.root, document.diagnostics.isEmpty, let script = ScriptDecoder.decode(root, file: file).script,
               script.scenarios.count == existingScenarios + generated.scenarios.count,
               script.scenarios.suffix(generated.scenarios.count).map(\.name) == generated.scenarios.map(\.name),
-              let before = scenarioNodes(existing), let after = scenarioNodes(text), Array(after.prefix(before.count)) == before else {
+              let items = root["scenarios"]?.items, items.prefix(existingItems.count).map(\.jsonText) == existingItems.map(\.jsonText) else {
             return nil
         }
         return text
     }
 
-    /// The column (from 0) of the `-` of the first item of the script's block list `scenarios`, nil when it has none.
-    static func listIndentation(_ text: String, file: String) -> Int? {
-        let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
-        guard let first = document.root?["scenarios"]?.items?.first else { return nil }
+    /// The column (from 0) of the `-` before the list item `item` of `text`, nil when there is none on its line.
+    static func listIndentation(of item: Node, in text: String) -> Int? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard first.position.line >= 1, first.position.line <= lines.count else { return nil }
-        let before = Array(lines[first.position.line - 1].utf8.prefix(max(0, first.position.column - 1)))
+        guard item.position.line >= 1, item.position.line <= lines.count else { return nil }
+        let before = Array(lines[item.position.line - 1].utf8.prefix(max(0, item.position.column - 1)))
         guard let dash = before.lastIndex(of: UInt8(ascii: "-")), before[..<dash].allSatisfy({ $0 == UInt8(ascii: " ") }) else { return nil }
         return dash
     }

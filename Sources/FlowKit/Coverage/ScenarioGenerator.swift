@@ -211,7 +211,7 @@ public struct ScenarioGenerator {
                                                result: result, covers: newlyCovered))
         }
         var uncovered: [String] = []
-        let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), main: CoverageRecorder.display(flow.flow.file), reached: reachedSteps, taken: taken)
+        let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), reached: reachedSteps, taken: taken)
         for (file, item) in wanted where !coveredKeys.contains(file + "\n" + item.key) {
             let key = file + "\n" + item.key
             let owner = item.key.split(separator: " ").dropFirst().first.map(String.init) ?? ""
@@ -279,7 +279,7 @@ public struct ScenarioGenerator {
     /// and results, whose strings include the texts the run's state holds (a guard may compare with them).
     private func moves(for run: FlowRun, at name: String, step: Step, in flow: Flow, literals: Literals) -> [Move] {
         var literals = literals
-        if step.result != nil, let state = run.snapshot().levels.last?.state {
+        if step.result != nil, let state = run.frames.last?.state {
             // In key order, so that the candidates (and the script) are the same on every run.
             for key in state.keys.sorted() {
                 guard case .string(let text)? = state[key], literals.stateTexts.count < 16, text.utf8.count <= 1_024 else { continue }
@@ -385,18 +385,12 @@ public struct ScenarioGenerator {
 
     static func literals(in flow: CompiledFlow, resolver: FlowResolver?) -> Literals {
         var literals = Literals()
-        var queue = [flow.flow]
-        var seen: Set<String> = []
-        while let current = queue.popLast() {
-            guard seen.insert(current.file).inserted else { continue }
+        for (_, current) in flows(of: flow, resolver: resolver) {
             var texts = current.events.compactMap { $0.expression?.text }
             for step in current.steps + (current.anyStep.map { [$0] } ?? []) {
                 texts += step.set.map(\.expression.text) + step.input.map(\.expression.text)
                 for target in step.on.flatMap(\.targets) + (step.next ?? []) {
                     texts += (target.condition.map { [$0.text] } ?? []) + target.set.map(\.expression.text)
-                }
-                if step.kind == .flow, let reference = step.flowPath, let resolver, let child = try? resolver.resolve(reference, from: current.file) {
-                    queue.append(child.flow)
                 }
             }
             for text in texts { scan(text, into: &literals) }
@@ -562,14 +556,16 @@ public struct ScenarioGenerator {
         return starts
     }
 
-    /// The flow and the nested flows it runs, by their names in coverage.
-    static func flows(of flow: CompiledFlow, resolver: FlowResolver?) -> [String: Flow] {
-        var flows: [String: Flow] = [:]
+    /// The flow and the nested flows it runs, each once, with their names in coverage, in a fixed order (the flow,
+    /// then depth first from its last `flow` step), so that what is read from them keeps the order written.
+    static func flows(of flow: CompiledFlow, resolver: FlowResolver?) -> [(name: String, flow: Flow)] {
+        var flows: [(name: String, flow: Flow)] = []
+        var seen: Set<String> = []
         var queue = [flow.flow]
         while let current = queue.popLast() {
             let name = CoverageRecorder.display(current.file)
-            guard flows[name] == nil else { continue }
-            flows[name] = current
+            guard seen.insert(name).inserted else { continue }
+            flows.append((name, current))
             for step in current.steps where step.kind == .flow {
                 if let reference = step.flowPath, let resolver, let child = try? resolver.resolve(reference, from: current.file) { queue.append(child.flow) }
             }
@@ -594,30 +590,47 @@ public struct ScenarioGenerator {
 /// its step (through steps no run reaches) and is never taken at a step runs reach; with the host keys its
 /// condition reads.
 struct Blame {
+    /// An option: its step, target, list (`on EVENT`, `next`) and place in the list.
+    typealias Option = (step: String, target: Target, list: String, index: Int)
+
     /// The flows by their names in coverage.
     let flows: [String: Flow]
     /// The name of the flow generated for: only its keys come from the host (a nested flow's come from its parent).
     let main: String
+    /// The main flow's host keys.
+    let host: Set<String>
     /// Steps runs reached, as `file\nstep`.
     let reached: Set<String>
     /// Options runs took, as `file\ncoverage key`.
     let taken: Set<String>
+    /// Per file, per step: the options that lead to it, with their coverage keys.
+    let predecessors: [String: [String: [(option: Option, key: String)]]]
+    /// Per file: the `flow` steps that run it, as (file, step), in file-name order.
+    let parents: [String: [(file: String, step: String)]]
 
-    /// The reason for the option of coverage key `key` in `file`, nil when there is nothing to blame.
-    func reason(for key: String, in file: String) -> String? {
-        guard let flow = flows[file], let option = Self.option(key, in: flow) else { return nil }
-        if reached.contains(file + "\n" + option.step) {
-            guard let condition = option.target.condition else { return nil }
-            return describe(option, in: flow) + " is never taken at step '\(option.step)', which runs reach" + (file == main ? hostNote(condition, in: flow) : "")
+    /// `flows` as `ScenarioGenerator.flows(of:resolver:)` gives them, the generated-for flow first.
+    init(flows: [(name: String, flow: Flow)], reached: Set<String>, taken: Set<String>) {
+        self.flows = Dictionary(flows.map { ($0.name, $0.flow) }, uniquingKeysWith: { first, _ in first })
+        main = flows.first?.name ?? ""
+        host = Set(flows.first.map { ScenarioGenerator.hostKeys($0.flow).map(\.name.text) } ?? [])
+        self.reached = reached
+        self.taken = taken
+        predecessors = self.flows.mapValues(Self.predecessors)
+        var parents: [String: [(file: String, step: String)]] = [:]
+        for (name, parent) in flows.sorted(by: { $0.name < $1.name }) {
+            let directory = (parent.file as NSString).deletingLastPathComponent
+            for step in parent.steps where step.kind == .flow {
+                guard let reference = step.flowPath else { continue }
+                parents[CoverageRecorder.display((directory.isEmpty ? "." : directory) + "/" + reference), default: []].append((name, step.name.text))
+            }
         }
-        return unreached(option.step, in: file, flow: flow, depth: 0).map { "no run reaches step '\(option.step)': " + $0 }
+        self.parents = parents
     }
 
-    /// What keeps runs from step `target` of `flow` (in `file`): the first option in file order that leads to it
-    /// (through steps no run reaches) and is never taken at a step runs reach; or, for a nested flow, what keeps
-    /// runs from the `flow` steps that run it.
-    func unreached(_ target: String, in file: String, flow: Flow, depth: Int) -> String? {
-        var predecessors: [String: [(step: String, key: String, target: Target, list: String, index: Int)]] = [:]
+    /// The options of `flow` that lead to each step (its own and the `"*"` ones each step uses), with their
+    /// coverage keys.
+    static func predecessors(of flow: Flow) -> [String: [(option: Option, key: String)]] {
+        var predecessors: [String: [(option: Option, key: String)]] = [:]
         for step in flow.steps where step.kind != .finish {
             var lists: [(String, String, [Target])] = step.on.map { ("on " + $0.event.text, "on " + $0.event.text, $0.targets) }
             if let next = step.next { lists.append(("next", "next", next)) }
@@ -630,43 +643,55 @@ struct Blame {
             for (list, keyPart, targets) in lists {
                 for (index, option) in targets.enumerated() {
                     guard let to = option.stepName?.text else { continue }
-                    predecessors[to, default: []].append((step.name.text, "transition \(step.name.text) \(keyPart) \(index)", option, list, index))
+                    predecessors[to, default: []].append(((step.name.text, option, list, index), "transition \(step.name.text) \(keyPart) \(index)"))
                 }
             }
         }
+        return predecessors
+    }
+
+    /// The reason for the option of coverage key `key` in `file`, nil when there is nothing to blame.
+    func reason(for key: String, in file: String) -> String? {
+        guard let flow = flows[file], let option = Self.option(key, in: flow) else { return nil }
+        if reached.contains(file + "\n" + option.step) {
+            guard let condition = option.target.condition else { return nil }
+            return describe(option) + " is never taken at step '\(option.step)', which runs reach" + hostNote(condition, in: file)
+        }
+        return unreached(option.step, in: file, depth: 0).map { "no run reaches step '\(option.step)': " + $0 }
+    }
+
+    /// What keeps runs from step `target` of the flow in `file`: the first option in file order that leads to it
+    /// (through steps no run reaches) and is never taken at a step runs reach; or, for a nested flow, what keeps
+    /// runs from the `flow` steps that run it.
+    func unreached(_ target: String, in file: String, depth: Int) -> String? {
+        let leading = predecessors[file] ?? [:]
         var queue = [target]
         var seen: Set<String> = [target]
-        var blamed: [(step: String, target: Target, list: String, index: Int)] = []
+        var blamed: [Option] = []
         while let step = queue.popLast() {
-            for predecessor in predecessors[step] ?? [] {
-                if reached.contains(file + "\n" + predecessor.step) {
-                    if !taken.contains(file + "\n" + predecessor.key) { blamed.append((predecessor.step, predecessor.target, predecessor.list, predecessor.index)) }
-                } else if seen.insert(predecessor.step).inserted {
-                    queue.append(predecessor.step)
+            for (option, key) in leading[step] ?? [] {
+                if reached.contains(file + "\n" + option.step) {
+                    if !taken.contains(file + "\n" + key) { blamed.append(option) }
+                } else if seen.insert(option.step).inserted {
+                    queue.append(option.step)
                 }
             }
         }
         if let first = blamed.min(by: { $0.target.position < $1.target.position }) {
-            let described = describe((first.step, first.target, first.list, first.index), in: flow)
-            return "\(described) is never taken at step '\(first.step)', which runs reach" + (file == main ? first.target.condition.map { hostNote($0, in: flow) } ?? "" : "")
+            return "\(describe(first)) is never taken at step '\(first.step)', which runs reach" + (first.target.condition.map { hostNote($0, in: file) } ?? "")
         }
         // A nested flow: what keeps runs from the `flow` steps that run it (not from steps of its own).
         guard depth < 8 else { return nil }
-        for (parentFile, parent) in flows.sorted(by: { $0.key < $1.key }) where parentFile != file {
-            let directory = (parent.file as NSString).deletingLastPathComponent
-            for step in parent.steps where step.kind == .flow {
-                guard let reference = step.flowPath,
-                      CoverageRecorder.display((directory.isEmpty ? "." : directory) + "/" + reference) == file,
-                      !reached.contains(parentFile + "\n" + step.name.text),
-                      let why = unreached(step.name.text, in: parentFile, flow: parent, depth: depth + 1) else { continue }
-                return "no run reaches step '\(step.name.text)' of \(parentFile), which runs it: " + why
+        for (parentFile, step) in parents[file] ?? [] where parentFile != file && !reached.contains(parentFile + "\n" + step) {
+            if let why = unreached(step, in: parentFile, depth: depth + 1) {
+                return "no run reaches step '\(step)' of \(parentFile), which runs it: " + why
             }
         }
         return nil
     }
 
     /// The option a coverage key names: its step, target, list and place.
-    static func option(_ key: String, in flow: Flow) -> (step: String, target: Target, list: String, index: Int)? {
+    static func option(_ key: String, in flow: Flow) -> Option? {
         var parts = key.split(separator: " ").map(String.init)
         guard parts.count >= 4, parts[0] == "transition", let index = Int(parts.last!) else { return nil }
         let step = parts[1]
@@ -688,16 +713,15 @@ struct Blame {
     }
 
     /// `option 'STEP --LIST [i]--> TARGET' (if CONDITION)`.
-    func describe(_ option: (step: String, target: Target, list: String, index: Int), in flow: Flow) -> String {
+    func describe(_ option: Option) -> String {
         "option '\(option.step) --\(option.list) [\(option.index)]--> \(DiffNormal.move(option.target).replacingOccurrences(of: "'", with: ""))'"
             + (option.target.condition.map { " (if \(Identifier.display($0.text, limit: 120, quoting: false)))" } ?? "")
     }
 
     /// `: it reads state 'k', which only the host can give, and no host state tried makes it hold`, when the
-    /// condition reads host keys.
-    func hostNote(_ condition: ExpressionSource, in flow: Flow) -> String {
-        let host = Set(ScenarioGenerator.hostKeys(flow).map(\.name.text))
-        guard case .success(let parsed) = ExpressionParser.parse(condition) else { return "" }
+    /// condition, in the generated-for flow's `file`, reads host keys.
+    func hostNote(_ condition: ExpressionSource, in file: String) -> String {
+        guard file == main, case .success(let parsed) = ExpressionParser.parse(condition) else { return "" }
         var read: [String] = []
         func walk(_ node: ExpressionNode) {
             switch node {

@@ -50,6 +50,10 @@ extension FlowDiagram {
             if (now.outcome?.text ?? now.name.text) != was { outcomeWas[name] = was }
         }
         let oldHandled = Set((old.steps + (old.anyStep.map { [$0] } ?? [])).flatMap { $0.on.map(\.event.text) })
+        // Checks the marks below draw: placed by them.
+        let marked: Set<ChangeCheck> = [.stepAdded, .stepRemoved, .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged,
+                                        .setChanged, .transitionAdded, .transitionRetargeted, .guardChanged, .transitionRemoved, .entryAdded,
+                                        .entryPathChanged, .entryStepChanged]
         for change in changes {
             var placed = true
             switch change.check {
@@ -78,9 +82,10 @@ extension FlowDiagram {
                 // Drawn by the ghosts of its removed options; an event that became derived removes none: a note.
                 placed = changes.contains { $0.check == .transitionRemoved }
             default:
-                placed = false
+                placed = marked.contains(change.check)
             }
-            if !placed { notes.append(change) }
+            // What is breaking and has no place of its own is a note.
+            if !placed && change.level == .breaking { notes.append(change) }
             switch change.check {
             case .stepAdded:
                 if let at = change.new, let name = newSteps[key(at)] { stepMarks[name] = .added }
@@ -120,11 +125,6 @@ extension FlowDiagram {
                 break
             }
         }
-        // Checks the marks above draw are placed; the rest of `notes` is what is breaking and has no place.
-        let marked: Set<ChangeCheck> = [.stepAdded, .stepRemoved, .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged,
-                                        .setChanged, .transitionAdded, .transitionRetargeted, .guardChanged, .transitionRemoved, .entryAdded,
-                                        .entryPathChanged, .entryStepChanged]
-        notes = notes.filter { $0.level == .breaking && !marked.contains($0.check) }
         // A step's name in the new file: renamed ones by their new names.
         func now(_ name: String) -> String { renamed[name] ?? name }
         var options = options
