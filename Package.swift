@@ -6,7 +6,6 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "FlowKit", targets: ["FlowKit"]),
-        .library(name: "FlowKitGraphviz", targets: ["FlowKitGraphviz"]),
         .executable(name: "flowkit", targets: ["flowkit"]),
         // Typed Swift for an app target's flow files, generated at build time (docs/format.md, "Generated Swift").
         .plugin(name: "FlowKitPlugin", targets: ["FlowKitPlugin"]),
@@ -29,24 +28,29 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        .target(name: "FlowKitGraphviz", dependencies: ["FlowKit", "CGraphviz"]),
+        // The tool's core: a frontend per command, the directory walk, configuration, baselines, reporters, diagrams,
+        // coverage, diff, generation, git and output files. The CLI, the plugin's generator and the bench use it;
+        // it sees neither Graphviz nor ArgumentParser.
+        .target(name: "FlowKitTool", dependencies: ["FlowKit"]),
+        .target(name: "FlowKitGraphviz", dependencies: ["FlowKitTool", "CGraphviz"]),
         .executableTarget(
             name: "flowkit",
             dependencies: [
                 "FlowKit",
+                "FlowKitTool",
                 "FlowKitGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The generator the build plugin runs: FlowKit only, so an app's build needs neither Graphviz nor ArgumentParser.
-        .executableTarget(name: "FlowKitGenerator", dependencies: ["FlowKit"]),
+        // The generator the build plugin runs: FlowKitTool, so an app's build needs neither Graphviz nor ArgumentParser.
+        .executableTarget(name: "FlowKitGenerator", dependencies: ["FlowKit", "FlowKitTool"]),
         .plugin(name: "FlowKitPlugin", capability: .buildTool(), dependencies: ["FlowKitGenerator"]),
-        .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit"], path: "bench/Sources/flowkit-bench"),
+        .executableTarget(name: "flowkit-bench", dependencies: ["FlowKit", "FlowKitTool"], path: "bench/Sources/flowkit-bench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Random flows, values and walks for property tests (docs/format.md's completion table decides the walks).
         .target(name: "FlowGen", dependencies: ["FlowKit"], path: "Tests/FlowGen"),
-        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "TestSupport", "FlowGen"], exclude: ["Reporting/Golden", "Malformed/Corpus", "Generation/Golden", "Coverage/Golden", "Diff/Golden"]),
+        .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTool", "TestSupport", "FlowGen"], exclude: ["Reporting/Golden", "Malformed/Corpus", "Generation/Golden", "Coverage/Golden", "Diff/Golden"]),
         .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz", "TestSupport", "FlowGen"], exclude: ["Golden"]),
-        .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit", "FlowKitTool", "TestSupport"], exclude: ["Golden"]),
     ]
 )

@@ -1,4 +1,5 @@
 import FlowKit
+import FlowKitTool
 import Foundation
 
 // The tool the FlowKitPlugin build plugin runs: `FlowKitGenerator [--listed-only] -o DIR FLOW...`, the generator of

@@ -1,9 +1,10 @@
 @preconcurrency import CGraphviz
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// The output formats Graphviz produces for flowkit.
-public enum GraphvizFormat: String, CaseIterable, Sendable {
+package enum GraphvizFormat: String, CaseIterable, Sendable {
     /// Scalable vector graphics, laid out.
     case svg
     /// A PNG image, laid out.
@@ -13,22 +14,22 @@ public enum GraphvizFormat: String, CaseIterable, Sendable {
 }
 
 /// The choices a user may make about a rendering; every other attribute is flowkit's.
-public struct GraphvizOptions: Sendable {
+package struct GraphvizOptions: Sendable {
     /// `LR` (left to right) or `TB` (top to bottom); nil takes the diagram's own direction
     /// (`FlowDiagram.direction`, chosen by the flow's shape).
-    public var rankdir: String?
+    package var rankdir: String?
     /// The layout engine (`dot` unless asked otherwise).
-    public var engine: String
+    package var engine: String
 
     /// Creates options.
-    public init(rankdir: String? = nil, engine: String = "dot") {
+    package init(rankdir: String? = nil, engine: String = "dot") {
         self.rankdir = rankdir
         self.engine = engine
     }
 }
 
 /// What went wrong inside Graphviz, with Graphviz's own message where it gave one.
-public enum GraphvizError: LocalizedError, Equatable, Sendable {
+package enum GraphvizError: LocalizedError, Equatable, Sendable {
     /// The layout engine is not one Graphviz has.
     case unknownEngine(String)
     /// Graphviz could not lay the graph out.
@@ -38,7 +39,7 @@ public enum GraphvizError: LocalizedError, Equatable, Sendable {
     /// The graph could not be built.
     case graphFailed(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .unknownEngine(let engine): return "Graphviz has no layout engine '\(engine)'; try dot, neato, fdp, sfdp, circo or twopi"
         case .layoutFailed(let message): return "Graphviz could not lay out the flow: \(message)"
@@ -49,15 +50,15 @@ public enum GraphvizError: LocalizedError, Equatable, Sendable {
 }
 
 /// A rendered picture and its size as Graphviz reports it (the bounding box, in points).
-public struct RenderedGraph: Sendable {
+package struct RenderedGraph: Sendable {
     /// The bytes of the output.
-    public let data: [UInt8]
+    package let data: [UInt8]
     /// The drawing's width in points (1/72 inch), nil for DOT.
-    public let width: Double?
+    package let width: Double?
     /// The drawing's height in points, nil for DOT.
-    public let height: Double?
+    package let height: Double?
     /// Graphviz's warnings during the render (for example a bitmap scaled down to fit), one per line.
-    public let warnings: [String]
+    package let warnings: [String]
 }
 
 /// Renders flow diagrams in-process with the Graphviz C library.
@@ -65,18 +66,18 @@ public struct RenderedGraph: Sendable {
 /// The graph is built through the cgraph API with generated node ids and only attributes flowkit chooses, so
 /// nothing a flow file says can become DOT syntax. Graphviz keeps global state, so calls are serialised; its
 /// errors are reset before each render and captured into `GraphvizError`s instead of reaching the terminal.
-public enum GraphvizRenderer {
+package enum GraphvizRenderer {
     /// Above this many nodes, or this many edges, layout uses the cheaper settings of `largeGraphAttributes`.
-    public static let largeGraphThreshold = 150
+    package static let largeGraphThreshold = 150
 
     /// Whether `diagram` is laid out as a large graph: above `largeGraphThreshold` nodes or edges (spline routing
     /// of 200 edges among 110 nodes took 5 s, against 0.2 s with the large-graph settings).
-    public static func isLarge(_ diagram: FlowDiagram) -> Bool {
+    package static func isLarge(_ diagram: FlowDiagram) -> Bool {
         diagram.nodes.count > largeGraphThreshold || diagram.edges.count > largeGraphThreshold
     }
 
     /// Graph attributes for every rendering; `direction` is the diagram's, unless the options name one.
-    public static func graphAttributes(title: String, direction: String = "LR", options: GraphvizOptions) -> [(String, String)] {
+    package static func graphAttributes(title: String, direction: String = "LR", options: GraphvizOptions) -> [(String, String)] {
         [
             ("rankdir", (options.rankdir ?? direction) == "TB" ? "TB" : "LR"),
             ("label", escapeLabel(title)),
@@ -94,7 +95,7 @@ public enum GraphvizRenderer {
     /// crossing-minimisation work (`nslimit`, `nslimit1`, `mclimit`, `searchsize`) and straight edges (spline
     /// routing alone took over a minute for 500 steps), which with connectors for long jumps keep a 1,000-step flow
     /// to seconds instead of the many minutes dot's defaults take.
-    public static let largeGraphAttributes: [(String, String)] = [
+    package static let largeGraphAttributes: [(String, String)] = [
         ("nslimit", "2"),
         ("nslimit1", "2"),
         ("mclimit", "0.2"),
@@ -110,13 +111,13 @@ public enum GraphvizRenderer {
     nonisolated(unsafe) private static let sharedContext = gvContext()
 
     /// In large graphs (`isLarge`), edges spanning more layers than this end at a connector.
-    public static let maxEdgeSpan = 12
+    package static let maxEdgeSpan = 12
 
     /// Renders `diagram` to `format`; a large diagram (`isLarge`) draws long jumps as connectors. Without a
     /// `rankdir` in `options`, the diagram's direction is checked by laying it out (docs/format.md, "Pictures"): a
     /// picture more than `FlowDiagram.maxAspectRatio` times as wide as high is laid out the other way too, and the
     /// narrower of the two is kept (large diagrams keep the estimate, which saves a second layout).
-    public static func render(_ diagram: FlowDiagram, format: GraphvizFormat, options: GraphvizOptions = GraphvizOptions()) throws -> RenderedGraph {
+    package static func render(_ diagram: FlowDiagram, format: GraphvizFormat, options: GraphvizOptions = GraphvizOptions()) throws -> RenderedGraph {
         var diagram = isLarge(diagram) ? diagram.breakingLongEdges(maxSpan: maxEdgeSpan) : diagram
         if options.rankdir == nil && !isLarge(diagram) {
             diagram.direction = try measuredDirection(diagram, engine: options.engine)
@@ -334,7 +335,7 @@ public enum GraphvizRenderer {
 
     /// `text` as a Graphviz label: backslashes escaped (so `\N`, `\G`, `\l` stay literal), line breaks as centred
     /// `\n`, other control characters dropped, and very long text cut.
-    public static func escapeLabel(_ text: String) -> String {
+    package static func escapeLabel(_ text: String) -> String {
         var output = ""
         var count = 0
         for scalar in text.unicodeScalars {

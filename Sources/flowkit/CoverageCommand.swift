@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 
 /// `flowkit coverage`: work on coverage written by `simulate --coverage-report json:PATH`.
 struct CoverageCommand: ParsableCommand {

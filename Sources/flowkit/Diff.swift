@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 
 /// `flowkit diff`: the semantic changes between two versions of a flow, classified for what depends on it.
 struct Diff: ParsableCommand {

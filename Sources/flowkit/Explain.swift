@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 
 /// `flowkit explain RULE`: prints a rule's description and examples.
 struct Explain: ParsableCommand {

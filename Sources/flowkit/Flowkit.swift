@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// The `flowkit` command: lints, renders and simulates flow files.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// `flowkit lint`: checks flow files and directories of them.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// When to colour text output.

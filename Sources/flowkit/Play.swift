@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// `flowkit simulate FLOW --interactive`: a loop over standard input and output around the library's `PlaySession`,

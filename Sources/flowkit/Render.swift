@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 import FlowKitGraphviz
 import Foundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 
 /// `flowkit rules`: lists every rule with its severity and summary.
 struct Rules: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 
 /// `flowkit schema`: prints the JSON Schema of the flow format for editors.
 struct Schema: ParsableCommand {

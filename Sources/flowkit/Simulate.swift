@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// `flowkit simulate`: runs a flow with scripted step results and checks path, outcome and state.

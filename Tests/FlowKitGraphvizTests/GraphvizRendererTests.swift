@@ -1,4 +1,5 @@
 import FlowKit
+@testable import FlowKitTool
 import Foundation
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FlowKit
+@testable import FlowKitTool
 
 /// The bash completion script ArgumentParser generates, run in a real bash: file names, rule names and option values.
 @Suite("Shell completion and --version")

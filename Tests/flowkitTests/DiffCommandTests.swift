@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FlowKit
+@testable import FlowKitTool
 
 /// `flowkit diff` (docs/format.md, "Flow changes"): output, levels and exit codes.
 @Suite("flowkit diff")

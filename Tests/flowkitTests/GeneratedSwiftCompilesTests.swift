@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 import FlowKit
+@testable import FlowKitTool
 
 /// Property: the Swift that `flowkit generate swift` writes compiles with no warning (`-warnings-as-errors`, Swift 6
 /// language mode) against the FlowKit module, for the sample flows, a flow of names Swift reserves, random

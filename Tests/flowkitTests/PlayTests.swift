@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `flowkit simulate FLOW --interactive` and the `PlaySession` under it (docs/format.md, "Playing a flow").
 @Suite("Playing a flow by hand")

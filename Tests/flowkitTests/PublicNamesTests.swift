@@ -1,5 +1,6 @@
 import Foundation
 import FlowKit
+@testable import FlowKitTool
 import Testing
 
 /// A file that imports Foundation and FlowKit can name FlowKit's public types without qualifying them: none clashes

@@ -1,5 +1,6 @@
 import FlowGen
 import FlowKit
+@testable import FlowKitTool
 import Foundation
 import Testing
 

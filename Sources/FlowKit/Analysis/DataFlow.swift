@@ -6,24 +6,24 @@
 /// `reaches` answers many reachability questions at once, 64 sources per sweep of the condensed graph.
 enum DataFlow {
     /// A directed graph over nodes `0 ..< nodeCount`, with its edges in both directions.
-    public struct Graph: Sendable {
+    package struct Graph: Sendable {
         let forward: Digraph
         let backward: Digraph
 
         /// The number of nodes.
-        public var nodeCount: Int { forward.nodeCount }
+        package var nodeCount: Int { forward.nodeCount }
 
         /// Builds the graph from an edge list (parallel edges and self-loops are allowed).
-        public init(nodeCount: Int, edges: [(Int32, Int32)]) {
+        package init(nodeCount: Int, edges: [(Int32, Int32)]) {
             forward = Digraph(nodeCount: nodeCount, edges: edges)
             backward = forward.reversed()
         }
 
         /// The successors of `node`.
-        public func successors(of node: Int) -> ArraySlice<Int32> { forward.successors(of: node) }
+        package func successors(of node: Int) -> ArraySlice<Int32> { forward.successors(of: node) }
 
         /// The predecessors of `node`.
-        public func predecessors(of node: Int) -> ArraySlice<Int32> { backward.successors(of: node) }
+        package func predecessors(of node: Int) -> ArraySlice<Int32> { backward.successors(of: node) }
 
         /// `body` over the successor and predecessor lists read in place (`Digraph.Adjacency`).
         @inline(__always)
@@ -33,38 +33,38 @@ enum DataFlow {
     }
 
     /// A root of a must-set analysis: a node where runs begin, with the keys known to be set there.
-    public struct Root: Sendable {
+    package struct Root: Sendable {
         /// The node.
-        public var node: Int
+        package var node: Int
         /// The keys set when a run begins at the node.
-        public var keys: [Int]
+        package var keys: [Int]
 
         /// Creates a root.
-        public init(node: Int, keys: [Int] = []) {
+        package init(node: Int, keys: [Int] = []) {
             self.node = node
             self.keys = keys
         }
     }
 
     /// The answer of `mustSet`: for every node reachable from a root, the keys set on every path to it.
-    public struct MustSet: Sendable {
+    package struct MustSet: Sendable {
         /// The number of keys analysed.
-        public let keyCount: Int
+        package let keyCount: Int
         let words: Int
         let bits: [UInt64]
         let reached: [Bool]
 
         /// Whether a path from a root leads to `node`.
-        public func isReachable(_ node: Int) -> Bool { reached[node] }
+        package func isReachable(_ node: Int) -> Bool { reached[node] }
 
         /// Whether `key` is set on every path from a root to `node`, before the node's own keys are added; false
         /// for an unreachable node.
-        public func isSet(_ key: Int, before node: Int) -> Bool {
+        package func isSet(_ key: Int, before node: Int) -> Bool {
             reached[node] && bits[node * words + key >> 6] & (1 << UInt64(key & 63)) != 0
         }
 
         /// The keys set on every path to `node` (before its own), ascending; nil when the node is unreachable.
-        public func keys(before node: Int) -> [Int]? {
+        package func keys(before node: Int) -> [Int]? {
             guard reached[node] else { return nil }
             return (0..<keyCount).filter { isSet($0, before: node) }
         }
@@ -76,7 +76,7 @@ enum DataFlow {
     /// them set, met with its incoming edges. Unreachable nodes take no part.
     ///
     /// Iterates to the greatest fixed point in reverse postorder, with `⌈keyCount / 64⌉` words per node.
-    public static func mustSet(in graph: Graph, keyCount: Int, gen: [[Int]], roots: [Root]) -> MustSet {
+    package static func mustSet(in graph: Graph, keyCount: Int, gen: [[Int]], roots: [Root]) -> MustSet {
         let n = graph.nodeCount
         let words = max(1, (keyCount + 63) / 64)
         var full = [UInt64](repeating: ~0, count: words)
@@ -140,7 +140,7 @@ enum DataFlow {
     /// `mustSet` over the keys in chunks, so that about `bitBudget` bits of state at most are kept at once (at least
     /// 64 keys a chunk). `body` gets each chunk's range of keys and its answer, where key `k` of the range is
     /// `k - range.lowerBound`; it runs at least once (with an empty range when there are no keys, for reachability).
-    public static func mustSetInChunks(in graph: Graph, keyCount: Int, gen: [[Int]], roots: [Root], bitBudget: Int,
+    package static func mustSetInChunks(in graph: Graph, keyCount: Int, gen: [[Int]], roots: [Root], bitBudget: Int,
                                        _ body: (Range<Int>, MustSet) -> Void) {
         let chunkKeys = max(64, (bitBudget / max(graph.nodeCount, 1)) / 64 * 64)
         var chunkStart = 0
@@ -154,17 +154,17 @@ enum DataFlow {
     }
 
     /// Shortest paths from roots, as a parent per node: the witnesses behind an analysis's answer.
-    public struct Paths: Sendable {
+    package struct Paths: Sendable {
         /// `-1`: no path; `-2`: the node is where the path starts; else the previous node on the path.
         let parent: [Int32]
         /// The node each path starts at.
         let origin: [Int32]
 
         /// Whether the node has a path.
-        public func hasPath(to node: Int) -> Bool { parent[node] != -1 }
+        package func hasPath(to node: Int) -> Bool { parent[node] != -1 }
 
         /// The nodes of a shortest path from its first node to `node`, both included; nil when there is none.
-        public func path(to node: Int) -> [Int]? {
+        package func path(to node: Int) -> [Int]? {
             guard parent[node] != -1 else { return nil }
             var path = [node]
             var current = node
@@ -177,7 +177,7 @@ enum DataFlow {
 
         /// A shortest path to `node`, walking at most `limit` nodes back from it: the path's first node, its last
         /// nodes in order, and whether those are the whole path. Nil when there is none.
-        public func tail(to node: Int, limit: Int) -> (first: Int, nodes: [Int], complete: Bool)? {
+        package func tail(to node: Int, limit: Int) -> (first: Int, nodes: [Int], complete: Bool)? {
             guard parent[node] != -1 else { return nil }
             var nodes = [node]
             var current = node
@@ -192,7 +192,7 @@ enum DataFlow {
     /// For one key, the shortest paths along which the key may be unset: a path starts at a root whose keys lack
     /// `key` and passes only through nodes whose `gen` lacks it. A node has a path exactly when `mustSet` says
     /// `key` is not set before it (for a reachable node).
-    public static func unsetPaths(in graph: Graph, key: Int, gen: [[Int]], roots: [Root]) -> Paths {
+    package static func unsetPaths(in graph: Graph, key: Int, gen: [[Int]], roots: [Root]) -> Paths {
         let n = graph.nodeCount
         var blocks = [Bool](repeating: false, count: n)
         for (node, keys) in gen.enumerated() where node < n && keys.contains(key) { blocks[node] = true }
@@ -201,12 +201,12 @@ enum DataFlow {
     }
 
     /// For one node `avoided`, the shortest paths from the roots that never pass through it.
-    public static func pathsAvoiding(_ avoided: Int, in graph: Graph, roots: [Int]) -> Paths {
+    package static func pathsAvoiding(_ avoided: Int, in graph: Graph, roots: [Int]) -> Paths {
         breadthFirst(graph.forward, from: roots, expand: { _ in true }, enter: { $0 != avoided })
     }
 
     /// The dominator tree of the nodes reachable from `roots`, under a virtual root with an edge to each root.
-    public struct Dominators: Sendable {
+    package struct Dominators: Sendable {
         /// Each node's immediate dominator: `-2` when only the virtual root dominates it (a root, or a node that
         /// separate paths from two roots reach), `-1` when unreachable.
         let idom: [Int32]
@@ -214,21 +214,21 @@ enum DataFlow {
         let post: [Int32]
 
         /// Whether a path from a root leads to `node`.
-        public func isReachable(_ node: Int) -> Bool { idom[node] != -1 }
+        package func isReachable(_ node: Int) -> Bool { idom[node] != -1 }
 
         /// The immediate dominator of `node`; nil when only the virtual root dominates it and when unreachable.
-        public func immediateDominator(of node: Int) -> Int? { idom[node] >= 0 ? Int(idom[node]) : nil }
+        package func immediateDominator(of node: Int) -> Int? { idom[node] >= 0 ? Int(idom[node]) : nil }
 
         /// Whether every path from a root to `node` passes through `dominator` (a node dominates itself); false
         /// when either is unreachable.
-        public func dominates(_ dominator: Int, _ node: Int) -> Bool {
+        package func dominates(_ dominator: Int, _ node: Int) -> Bool {
             guard idom[dominator] != -1, idom[node] != -1 else { return false }
             return pre[dominator] <= pre[node] && post[node] <= post[dominator]
         }
     }
 
     /// Dominators of the nodes reachable from `roots` (Lengauer–Tarjan with path compression, iterative).
-    public static func dominators(in graph: Graph, roots: [Int]) -> Dominators {
+    package static func dominators(in graph: Graph, roots: [Int]) -> Dominators {
         graph.withAdjacency { forward, backward in dominators(nodeCount: graph.nodeCount, forward: forward, backward: backward, roots: roots) }
     }
 
@@ -364,7 +364,7 @@ enum DataFlow {
     /// comes before the source's in topological order, at once. The rest are answered 64 distinct sources per
     /// sweep of the condensed graph, each sweep limited to the components between its sources and its targets:
     /// O((nodes + edges) × ⌈distinct sources / 64⌉) at worst.
-    public static func reaches(in graph: Graph, pairs: [(from: Int, to: Int)]) -> [Bool] {
+    package static func reaches(in graph: Graph, pairs: [(from: Int, to: Int)]) -> [Bool] {
         guard !pairs.isEmpty else { return [] }
         let (component, componentCount) = graph.forward.stronglyConnectedComponents()
         var answers = [Bool](repeating: false, count: pairs.count)

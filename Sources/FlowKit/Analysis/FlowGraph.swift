@@ -2,9 +2,9 @@
 /// every rule agrees: `undefined_step` shows them, and the graph rules take a forward target or an entry with a
 /// suggestion to reach the suggested step, so that one typo gives one finding (see "Lint graph semantics" in
 /// docs/format.md).
-struct StepSuggestions: Sendable {
+package struct StepSuggestions: Sendable {
     /// The suggested step for each undefined name that has one.
-    public let byName: [String: String]
+    package let byName: [String: String]
 
     /// No suggestions: what a flow that defines every step it names has.
     static let none = StepSuggestions(byName: [:])
@@ -15,7 +15,7 @@ struct StepSuggestions: Sendable {
 
     /// The suggestions for the undefined names of `flow`: its start, its entries' steps, and the targets of `"*"`
     /// and of every step, asked in that order of one `SuggestionIndex` over the step names.
-    public init(flow: Flow) {
+    package init(flow: Flow) {
         var defined = Set<String>()
         for step in flow.steps { defined.insert(step.name.text) }
         var index: SuggestionIndex?
@@ -38,11 +38,11 @@ struct StepSuggestions: Sendable {
     }
 
     /// The step suggested for the undefined name `name`.
-    public func suggestion(for name: String) -> String? { byName[name] }
+    package func suggestion(for name: String) -> String? { byName[name] }
 
     /// `flow` as the reachability rules see it: every forward target and entry step that names no step but has a
     /// suggestion names the suggested step instead (positions kept). `start` and back targets are left as written.
-    public func repaired(_ flow: Flow) -> Flow {
+    package func repaired(_ flow: Flow) -> Flow {
         guard !byName.isEmpty else { return flow }
         func repair(_ targets: [Target]) -> [Target]? {
             var changed = false
@@ -79,9 +79,9 @@ struct StepSuggestions: Sendable {
 /// Handlers of `"*"` apply to every step that does not override them. Rather than one edge per step and handler,
 /// each `"*"` handler is a leaf of a segment tree of virtual nodes, and a step links to the few tree nodes that
 /// cover the handlers it does not override; the same trick gives "every step that forwards here" for back moves.
-struct FlowGraph: Sendable {
+package struct FlowGraph: Sendable {
     /// A resolved move of one target.
-    public enum Move: Hashable, Sendable {
+    package enum Move: Hashable, Sendable {
         case forward(Int32)
         case back(Int32)
         case backOne
@@ -94,35 +94,35 @@ struct FlowGraph: Sendable {
     }
 
     /// Step names by id; ids follow file order.
-    public let names: [String]
+    package let names: [String]
     /// Ids by step name.
-    public let ids: [String: Int32]
+    package let ids: [String: Int32]
     /// The id of `start`, nil when it names no step.
-    public let startID: Int32?
+    package let startID: Int32?
     /// Whether each step is a finish step.
-    public let isFinish: [Bool]
+    package let isFinish: [Bool]
     /// Each step's own moves (from `on` and `next`), in file order.
-    public let ownMoves: [[Move]]
+    package let ownMoves: [[Move]]
     /// The moves of each `"*"` handler slot: its `on` handlers in order, then its `next`.
-    public let slotMoves: [[Move]]
+    package let slotMoves: [[Move]]
     /// Whether each step is reachable from `start` or an entry by forward and restart moves.
-    public let reachable: [Bool]
+    package let reachable: [Bool]
     /// Whether each step is a detour: every exit is `back: true` or leads to detours.
-    public let isDetour: [Bool]
+    package let isDetour: [Bool]
     /// Reachable non-finish steps with no transition at all, own or from `"*"`.
-    public let deadEnds: [Int32]
+    package let deadEnds: [Int32]
     /// Closed groups of reachable steps with no way to a finish step, each in file order, ordered by first step.
-    public let closedGroups: [[Int32]]
+    package let closedGroups: [[Int32]]
     /// Start or entry steps whose only exits are `back: true`: a run that starts there has nothing to go back to.
-    public let goesOnlyBack: [Bool]
+    package let goesOnlyBack: [Bool]
 
     /// The did-you-mean answers for the names the flow uses but does not define.
-    public let suggestions: StepSuggestions
+    package let suggestions: StepSuggestions
 
     /// Builds the graph of `flow` and runs the analyses; `suggestions` (worked out from `flow` when not given, and
     /// then only if it names a step it does not have) decide where a forward target or an entry that names no step
     /// leads for reachability.
-    public init(flow: Flow, suggestions given: StepSuggestions? = nil) {
+    package init(flow: Flow, suggestions given: StepSuggestions? = nil) {
         let steps = flow.steps
         let n = steps.count
         var ids: [String: Int32] = [:]

@@ -1,15 +1,15 @@
 /// A finding of the flow-wide type check, before it becomes a rule's diagnostic.
 struct TypeFinding: Hashable, Sendable {
     /// Which rule reports it.
-    public let kind: TypeProblem.Kind
+    package let kind: TypeProblem.Kind
     /// Where in the file.
-    public let position: SourcePosition
+    package let position: SourcePosition
     /// The step it is about, when there is one.
-    public let step: String?
+    package let step: String?
     /// What is wrong.
-    public let message: String
+    package let message: String
     /// What it is about, for baselines, when it has a name.
-    public var subject: String? = nil
+    package var subject: String? = nil
 }
 
 /// Type-checks every expression and state write of a flow: derived events, `set` and `input` of steps, and the
@@ -18,13 +18,13 @@ struct TypeFinding: Hashable, Sendable {
 /// that do not parse are skipped (the `expression` rule reports them).
 enum FlowTypeChecker {
     /// The most checks of derived events and `"*"` targets, each against a distinct result shape (about a second).
-    public static let sharedCheckLimit = 1 << 18
+    package static let sharedCheckLimit = 1 << 18
 
     /// The findings for `flow`; `nestedState` gives the declared state of the nested flow a `flow` step runs, nil when
     /// it cannot be loaded (its `input` and `result` are then not checked against it).
     /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
     /// `sharedCheckLimit` bounds the checks of derived events and `"*"` targets at each result shape (see docs/format.md).
-    public static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
+    package static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                              parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                              sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit) -> [TypeFinding] {
         withoutActuallyEscaping(parse) { parse in
@@ -57,7 +57,7 @@ private enum ResultShape: Hashable {
 }
 
 private struct Walker {
-    let flow: Flow
+    package let flow: Flow
     let base: TypeEnvironment
     var findings: [TypeFinding] = []
     /// While `merging`: the findings of the groups checked so far, each with its group's size.
@@ -342,7 +342,7 @@ private struct Walker {
         }
     }
 
-    mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = []) {
+    package mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = []) {
         var guarded = given
         for assignment in list {
             let key = assignment.key.text

@@ -341,7 +341,7 @@ struct GuardSpace {
     }
 
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
-    static func list(_ items: [String]) -> String {
+    package static func list(_ items: [String]) -> String {
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
     }

@@ -2,9 +2,9 @@ import Foundation
 
 /// The files a lint run may read: the nested flows that flows name are loaded once each, and only inside the
 /// directory trees given on the command line unless reading outside them is allowed.
-public final class LintWorkspace: @unchecked Sendable {
+package final class LintWorkspace: @unchecked Sendable {
     /// What a nested-flow reference leads to.
-    public enum Nested: Sendable {
+    package enum Nested: Sendable {
         /// The nested flow, loaded (it may have findings of its own).
         case loaded(LoadedDocument, path: String)
         /// Why the reference leads nowhere.
@@ -24,7 +24,7 @@ public final class LintWorkspace: @unchecked Sendable {
     private var missingHints: [String: String] = [:]
 
     /// A workspace confined to `roots` (directories), or unconfined with `allowOutside`.
-    public init(roots: [String], allowOutside: Bool = false) {
+    package init(roots: [String], allowOutside: Bool = false) {
         var unique: [String] = []
         for root in roots.map(FileFlowResolver.canonical) where !unique.contains(root) { unique.append(root) }
         self.roots = unique
@@ -33,7 +33,7 @@ public final class LintWorkspace: @unchecked Sendable {
     }
 
     /// A workspace whose nested flows come from `source`, by the names it gives them.
-    public init(source: any FlowSource) {
+    package init(source: any FlowSource) {
         roots = []
         allowOutside = false
         self.source = source
@@ -45,7 +45,7 @@ public final class LintWorkspace: @unchecked Sendable {
     }
 
     /// Whether `path` (canonical) lies inside the trees being checked (always, with `allowOutside`).
-    public func contains(_ path: String) -> Bool {
+    package func contains(_ path: String) -> Bool {
         allowOutside || roots.isEmpty || roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
     }
 
@@ -71,7 +71,7 @@ public final class LintWorkspace: @unchecked Sendable {
     }
 
     /// The nested flow `reference` names in the flow file `file`.
-    public func nested(_ reference: String, from file: String) -> Nested {
+    package func nested(_ reference: String, from file: String) -> Nested {
         if let source { return nested(reference, from: file, source: source) }
         let path: String
         switch locate(reference, from: file) {
@@ -165,14 +165,14 @@ public final class LintWorkspace: @unchecked Sendable {
     }
 
     /// The nested flow files loaded so far, in the order they were first named.
-    public var loadedFiles: [String] {
+    package var loadedFiles: [String] {
         lock.lock()
         defer { lock.unlock() }
         return order
     }
 
     /// The nested flow loaded under `name` (a canonical path, or the name a source gave), when one was.
-    public func document(named name: String) -> LoadedDocument? {
+    package func document(named name: String) -> LoadedDocument? {
         lock.lock()
         defer { lock.unlock() }
         return documents[name]
@@ -180,7 +180,7 @@ public final class LintWorkspace: @unchecked Sendable {
 
     /// The chain of files `file` → `reference` → … → `file` when flows nest each other in a cycle through this
     /// reference; nil otherwise. Breadth-first, so the chain is a shortest one.
-    public func cycle(through reference: String, from file: String) -> [String]? {
+    package func cycle(through reference: String, from file: String) -> [String]? {
         let start = identity(file)
         guard case .loaded(_, let first) = nested(reference, from: file) else { return nil }
         if first == start { return [start, start] }
@@ -211,7 +211,7 @@ public final class LintWorkspace: @unchecked Sendable {
     }
 
     /// How many levels of nested flows lie below the flow at `path` (canonical), cycles not counted.
-    public func nestingDepth(below path: String) -> Int {
+    package func nestingDepth(below path: String) -> Int {
         lock.lock()
         if let known = depthCache[path] {
             lock.unlock()

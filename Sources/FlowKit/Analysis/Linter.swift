@@ -1,11 +1,11 @@
 /// Runs every rule over loaded documents.
-public enum Linter {
+package enum Linter {
     /// The rules whose errors stop a flow from running at all (it cannot be read, decoded or have its expressions
     /// parsed); `flowkit simulate` runs a flow that has no error from these, whatever else lint says.
-    public static let runPrerequisites: [any Rule.Type] = [SyntaxRule.self, SchemaRule.self, ExpressionRule.self]
+    package static let runPrerequisites: [any Rule.Type] = [SyntaxRule.self, SchemaRule.self, ExpressionRule.self]
 
     /// Every rule flowkit has, in the order `flowkit rules` lists them.
-    public static let rules: [any Rule.Type] = [
+    package static let rules: [any Rule.Type] = [
         SyntaxRule.self,
         SchemaRule.self,
         DuplicateKeyRule.self,
@@ -36,34 +36,34 @@ public enum Linter {
     ]
 
     /// The rule with `identifier`, when there is one.
-    public static func rule(_ identifier: RuleID) -> (any Rule.Type)? {
+    package static func rule(_ identifier: RuleID) -> (any Rule.Type)? {
         rules.first { $0.description.identifier == identifier }
     }
 
     /// The findings of only `rules`, after the steps' suppressions, with no nested flows read: the graphs are built
     /// only when one of the rules needs them (`Rule.needs`), and rules that need the nested flows do not run. For a
     /// run that must know whether a flow can run at all (`runPrerequisites`) without the whole analysis.
-    public static func lint(_ document: LoadedDocument, rules: [any Rule.Type]) -> [Diagnostic] {
+    package static func lint(_ document: LoadedDocument, rules: [any Rule.Type]) -> [Diagnostic] {
         let runnable = rules.filter { !$0.needs.contains(.workspace) }
         let context = LintContext(document: document, graphs: runnable.contains { $0.needs.contains(.graph) })
         return finished(runnable.flatMap { $0.check(context) }, context: context)
     }
 
     /// Rules whose findings a step's `lint: { allow: ... }` cannot silence: the file must be readable and well formed.
-    public static let unsuppressible: Set<RuleID> = [.syntax, .schema, .duplicateKey]
+    package static let unsuppressible: Set<RuleID> = [.syntax, .schema, .duplicateKey]
 
     /// The number of steps from which one file's rules run on all cores (below it, threads cost more than they save).
-    static let parallelThreshold = 1_000
+    package static let parallelThreshold = 1_000
 
     /// Every finding for a loaded document, ordered by position and then rule, after the steps' suppressions.
     /// Nested flows are followed through `workspace` (without one, the rules that need them do not run). Rules
     /// named in `disabled` do not run at all (a configuration's `disabled`), so they cost nothing.
-    public static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil, disabled: Set<RuleID> = []) -> [Diagnostic] {
+    package static func lint(_ document: LoadedDocument, workspace: LintWorkspace? = nil, disabled: Set<RuleID> = []) -> [Diagnostic] {
         lint(document, workspace: workspace, rules: rules.filter { !disabled.contains($0.description.identifier) })
     }
 
     /// The findings of `rules`, run over the whole analysis (graphs included), after the steps' suppressions.
-    static func lint(_ document: LoadedDocument, workspace: LintWorkspace?, rules: [any Rule.Type]) -> [Diagnostic] {
+    package static func lint(_ document: LoadedDocument, workspace: LintWorkspace?, rules: [any Rule.Type]) -> [Diagnostic] {
         let rules = workspace == nil ? rules.filter { !$0.needs.contains(.workspace) } : rules
         let context = LintContext(document: document, workspace: workspace)
         guard (document.flow?.steps.count ?? 0) >= parallelThreshold else {

@@ -2,24 +2,24 @@ import Foundation
 
 /// What a rule is, for people and tools: the single source of `flowkit rules`, `flowkit explain`, SARIF rule
 /// metadata, the README's rule table and the examples test.
-public struct RuleDescription: Sendable {
+package struct RuleDescription: Sendable {
     /// The snake_case identifier, part of flowkit's interface.
-    public let identifier: RuleID
+    package let identifier: RuleID
     /// A short human name.
-    public let name: String
+    package let name: String
     /// One sentence: what the rule finds.
-    public let summary: String
+    package let summary: String
     /// Why it matters and how to fix it.
-    public let rationale: String
+    package let rationale: String
     /// The severity of its findings.
-    public let severity: Severity
+    package let severity: Severity
     /// Flow files on which the rule fires; `↓` marks each position a finding must point at.
-    public let triggeringExamples: [String]
+    package let triggeringExamples: [String]
     /// Flow files on which the rule stays silent.
-    public let nonTriggeringExamples: [String]
+    package let nonTriggeringExamples: [String]
 
     /// Creates a description.
-    public init(identifier: RuleID, name: String, summary: String, rationale: String, severity: Severity,
+    package init(identifier: RuleID, name: String, summary: String, rationale: String, severity: Severity,
                 triggeringExamples: [String], nonTriggeringExamples: [String]) {
         self.identifier = identifier
         self.name = name
@@ -33,22 +33,22 @@ public struct RuleDescription: Sendable {
 
 /// What a rule needs from a lint context beyond the loaded document, so that the linter builds it before the rule
 /// runs instead of the rule finding it missing and saying nothing.
-public struct RuleNeeds: OptionSet, Sendable {
-    public let rawValue: Int
+package struct RuleNeeds: OptionSet, Sendable {
+    package let rawValue: Int
 
     /// Creates a set of needs.
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
     /// The flow's graphs (reachability, the step graph of the data-flow rules).
-    public static let graph = RuleNeeds(rawValue: 1 << 0)
+    package static let graph = RuleNeeds(rawValue: 1 << 0)
     /// The nested flows: without a workspace to read them from, the rule does not run.
-    public static let workspace = RuleNeeds(rawValue: 1 << 1)
+    package static let workspace = RuleNeeds(rawValue: 1 << 1)
 }
 
 /// A lint rule: its description, what it needs, and the check that produces its findings from a lint context.
-public protocol Rule: Sendable {
+package protocol Rule: Sendable {
     /// The rule's description.
     static var description: RuleDescription { get }
     /// What the rule needs besides the document and its flow model; the linter provides it or does not run the rule.
@@ -58,17 +58,17 @@ public protocol Rule: Sendable {
 }
 
 /// Everything a rule may look at for one file: the loaded document, the flow and its graph.
-public struct LintContext: Sendable {
+package struct LintContext: Sendable {
     /// The loaded document.
-    public let document: LoadedDocument
+    package let document: LoadedDocument
     /// The flow model, when the document is a flow with its required keys.
-    public let flow: Flow?
+    package let flow: Flow?
     /// The flow's graph, when there is a flow.
     let graph: FlowGraph?
     /// Whether the flow's structure is sound enough for graph rules: no `syntax` or `schema` errors.
-    public let isWellFormed: Bool
+    package let isWellFormed: Bool
     /// The nested flows this lint run may read, when it follows them.
-    public let workspace: LintWorkspace?
+    package let workspace: LintWorkspace?
 
     /// The flow as the data-flow rules' graph (built from `analysisFlow`), when `reachabilityInput` is there.
     let stepGraph: StepGraph?
@@ -80,7 +80,7 @@ public struct LintContext: Sendable {
 
     /// Builds the context (and, unless `graphs` is false, the graphs) for a loaded document; nested flows are
     /// followed through `workspace`. Without graphs, only rules that need none may run.
-    public init(document: LoadedDocument, workspace: LintWorkspace? = nil, graphs: Bool = true) {
+    package init(document: LoadedDocument, workspace: LintWorkspace? = nil, graphs: Bool = true) {
         self.document = document
         self.flow = document.flow
         self.isWellFormed = document.isWellFormed
@@ -115,7 +115,7 @@ public struct LintContext: Sendable {
 
     /// A finding of `rule` in this file, with the rule's severity; `subject` names what it is about (see
     /// `Diagnostic.subject`).
-    public func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
+    package func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
                         _ message: String) -> Diagnostic {
         Diagnostic(file: document.file, position: position, severity: rule.description.severity,
                    rule: rule.description.identifier, step: step, message: message, subject: subject)
@@ -139,7 +139,7 @@ public struct LintContext: Sendable {
     }
 
     /// The loader's findings for `rule`.
-    public func loaderFindings(_ rule: any Rule.Type) -> [Diagnostic] {
+    package func loaderFindings(_ rule: any Rule.Type) -> [Diagnostic] {
         document.diagnostics.filter { $0.rule == rule.description.identifier }
     }
 }
@@ -192,7 +192,7 @@ final class LintMemo: @unchecked Sendable {
 /// Quoting helpers for messages.
 enum Quote {
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
-    static func list(_ names: [String]) -> String {
+    package static func list(_ names: [String]) -> String {
         let quoted = names.map { "'\($0)'" }
         guard quoted.count > 1 else { return quoted.first ?? "" }
         return quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!

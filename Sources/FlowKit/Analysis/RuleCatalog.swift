@@ -1,7 +1,7 @@
 /// Text generated from the rule descriptions: `flowkit rules`, `flowkit explain` and the README's rule table.
-public enum RuleCatalog {
+package enum RuleCatalog {
     /// One line per rule: identifier, severity and summary, aligned.
-    public static func text() -> String {
+    package static func text() -> String {
         let width = Linter.rules.map { $0.description.identifier.rawValue.count }.max() ?? 0
         return Linter.rules.map { rule in
             let d = rule.description
@@ -12,7 +12,7 @@ public enum RuleCatalog {
     }
 
     /// The Markdown table of the rules, as the README shows it.
-    public static func markdownTable() -> String {
+    package static func markdownTable() -> String {
         var output = "| rule | severity | what it finds |\n| --- | --- | --- |\n"
         for rule in Linter.rules {
             let d = rule.description
@@ -22,7 +22,7 @@ public enum RuleCatalog {
     }
 
     /// A rule's full explanation with its examples (markers removed).
-    public static func explanation(_ d: RuleDescription) -> String {
+    package static func explanation(_ d: RuleDescription) -> String {
         var output = "\(d.identifier): \(d.name) (\(d.severity.rawValue))\n\n\(d.summary)\n\n\(d.rationale)\n"
         func section(_ title: String, _ examples: [String]) {
             guard !examples.isEmpty else { return }

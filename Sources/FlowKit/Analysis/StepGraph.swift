@@ -23,14 +23,14 @@ struct StepGraph {
 
     /// One forward option and its node: 24 bytes (the numbers as 32-bit integers, as in `Digraph`), one for each
     /// forward option of the flow.
-    struct Option {
+    package struct Option {
         /// A step's id, or -1 - slot for a slot.
         private let ownerCode: Int32
         private let storedListIndex: Int32
         private let storedIndex: Int32
         private let storedNode: Int32
         /// The owner's target list the option is part of.
-        let list: [Target]
+        package let list: [Target]
 
         init(owner: Owner, listIndex: Int, list: [Target], index: Int, node: Int) {
             switch owner {
@@ -54,7 +54,7 @@ struct StepGraph {
         var node: Int { Int(storedNode) }
     }
 
-    let flow: Flow
+    package let flow: Flow
     let stepCount: Int
     let ids: [String: Int]
     let startID: Int?

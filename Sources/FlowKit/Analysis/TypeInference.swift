@@ -22,7 +22,7 @@ indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
     case unknown
 
     /// The type a declaration spells: `int?` is `.optional(.int)`, a result shape is an `.object`.
-    public init(_ type: TypeRef) {
+    package init(_ type: TypeRef) {
         let base: StaticType
         switch type.base {
         case .int: base = .int
@@ -36,12 +36,12 @@ indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The declared fields as static types by name (the first of a repeated name wins).
-    public static func fields(_ fields: [Field]) -> [String: StaticType] {
+    package static func fields(_ fields: [Field]) -> [String: StaticType] {
         Dictionary(fields.map { ($0.name.text, StaticType($0.type)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The type without its optional wrapper: what the value is whenever it is not null.
-    public var unwrapped: StaticType {
+    package var unwrapped: StaticType {
         if case .optional(let wrapped) = self { return wrapped }
         return self
     }
@@ -58,7 +58,7 @@ indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The type as a declaration spells it: `int`, `[economy, business]`, `string?`, `null`, `unknown`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .int: return "int"
         case .number: return "number"
@@ -89,7 +89,7 @@ indirect enum StaticType: Hashable, Sendable, CustomStringConvertible {
     /// The type of `condition ? a : b` from the types of its branches: equal types stay, `int` and `number` give
     /// `number`, null and `T` give `T?`, two enums give the enum of all their values, an enum and a string give a
     /// string, anything else is `unknown`.
-    public static func join(_ a: StaticType, _ b: StaticType) -> StaticType {
+    package static func join(_ a: StaticType, _ b: StaticType) -> StaticType {
         if a == b { return a }
         switch (a, b) {
         case (.unknown, _), (_, .unknown): return .unknown
@@ -136,14 +136,14 @@ enum ResultContext: Hashable, Sendable {
     case fieldsUnlessAbsent([String: StaticType], owner: ResultOwner, when: ResultCompletion)
 
     /// The declared `result` of `step`, or `unknown` when it declares none.
-    public static func declared(by step: Step) -> ResultContext {
+    package static func declared(by step: Step) -> ResultContext {
         guard let result = step.result else { return .unknown }
         return .fields(StaticType.fields(result), owner: .step(step.name.text))
     }
 
     /// The final state of a nested flow, as the parent's `set` reads it: every key of `state` with its type
     /// (an optional key never set reads null).
-    public static func nestedFlow(state: [Field], step: String, file: String) -> ResultContext {
+    package static func nestedFlow(state: [Field], step: String, file: String) -> ResultContext {
         .fields(StaticType.fields(state), owner: .nestedFlow(step: step, file: file))
     }
 }
@@ -179,21 +179,21 @@ struct ResultCompletion: Hashable, Sendable {
 /// What an expression can read: the declared state and what `result` holds.
 struct TypeEnvironment {
     /// Declared state types by key.
-    public let state: [String: TypeRef]
+    package let state: [String: TypeRef]
     /// What `result` holds.
-    public var result: ResultContext
+    package var result: ResultContext
     /// Did-you-mean over the declared state keys, built once and shared by copies.
     let stateKeys: SuggestionIndex
 
     /// An environment over the declared `state` (in file order; the first of a repeated key wins).
-    public init(state: [Field], result: ResultContext = .unknown) {
+    package init(state: [Field], result: ResultContext = .unknown) {
         self.state = Dictionary(state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
         self.result = result
         self.stateKeys = SuggestionIndex(state.map(\.name.text))
     }
 
     /// The same state with `result` holding `result`.
-    public func with(result: ResultContext) -> TypeEnvironment {
+    package func with(result: ResultContext) -> TypeEnvironment {
         var copy = self
         copy.result = result
         return copy
@@ -203,7 +203,7 @@ struct TypeEnvironment {
 /// One problem the checker found inside an expression.
 struct TypeProblem: Hashable, Sendable {
     /// Which rule reports it.
-    public enum Kind: String, Hashable, Sendable {
+    package enum Kind: String, Hashable, Sendable {
         /// A `state.…` path names a key that `state` does not declare (`undeclared_state`).
         case undeclaredState = "undeclared_state"
         /// Anything else that does not type-check (`type_mismatch`).
@@ -213,16 +213,16 @@ struct TypeProblem: Hashable, Sendable {
     }
 
     /// Which rule reports it.
-    public let kind: Kind
+    package let kind: Kind
     /// The offset inside the expression text (in Unicode scalars) of the sub-expression at fault.
-    public let offset: Int
+    package let offset: Int
     /// What is wrong, lowercase, naming keys and values in single quotes.
-    public let message: String
+    package let message: String
     /// What it is about, for baselines (`Diagnostic.subject`): the state key, or the path that may be null.
-    public let subject: String?
+    package let subject: String?
 
     /// Creates a problem.
-    public init(kind: Kind, offset: Int, message: String, subject: String? = nil) {
+    package init(kind: Kind, offset: Int, message: String, subject: String? = nil) {
         self.kind = kind
         self.offset = offset
         self.message = message
@@ -233,9 +233,9 @@ struct TypeProblem: Hashable, Sendable {
 /// An expression's static type and the problems found while inferring it.
 struct InferredExpression: Hashable, Sendable {
     /// The type of the whole expression.
-    public let type: StaticType
+    package let type: StaticType
     /// The problems, in the order they were found (left to right, inner before outer).
-    public let problems: [TypeProblem]
+    package let problems: [TypeProblem]
 }
 
 /// Static type inference over parsed expressions: the rules of `Evaluation.swift` and `TypeCheck.coerce`
@@ -246,7 +246,7 @@ struct InferredExpression: Hashable, Sendable {
 /// only a type that is exactly `null` counts as null. `unknown` operands are never reported.
 enum TypeInference {
     /// The type of `expression` in `environment`, with the problems of its operators and paths.
-    public static func infer(_ expression: FlowExpression, in environment: TypeEnvironment, guarded: Set<String> = []) -> InferredExpression {
+    package static func infer(_ expression: FlowExpression, in environment: TypeEnvironment, guarded: Set<String> = []) -> InferredExpression {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
         let type = inferrer.infer(expression.root)
@@ -255,7 +255,7 @@ enum TypeInference {
 
     /// The problems of `expression` used as a condition (an `if`, a derived event): it must be a bool. The branches
     /// of a `? :` are checked one by one; `what` names the slot ("the 'if' of step 'a'").
-    public static func checkCondition(_ expression: FlowExpression, in environment: TypeEnvironment, what: String,
+    package static func checkCondition(_ expression: FlowExpression, in environment: TypeEnvironment, what: String,
                                       guarded: Set<String> = []) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
@@ -267,7 +267,7 @@ enum TypeInference {
     /// rules: an int fits `number`, a number never fits `int`, null fits only optionals, a text literal must be one
     /// of an enum's values, an enum fits another that shares a value. The branches of a `? :` are checked one by
     /// one; `what` names the slot ("step 'a' sets 'amount'").
-    public static func checkAssignment(_ expression: FlowExpression, to type: TypeRef, in environment: TypeEnvironment, what: String,
+    package static func checkAssignment(_ expression: FlowExpression, to type: TypeRef, in environment: TypeEnvironment, what: String,
                                        guarded: Set<String> = []) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
@@ -397,7 +397,7 @@ private struct Inferrer {
         }
     }
 
-    static func list(_ values: [String]) -> String {
+    package static func list(_ values: [String]) -> String {
         values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// allocation: on a long flow each move then waited on memory several times over.
 public final class CompiledFlow: Sendable {
     /// A move of a compiled target.
-    enum Move: Sendable, Equatable {
+    package enum Move: Sendable, Equatable {
         case forward(Int)
         case back(Int)
         case backOne
@@ -20,7 +20,7 @@ public final class CompiledFlow: Sendable {
 
     /// One option of a target list: its move, and where its `if` and `set` are (plain numbers, so that reading an
     /// option touches only the option).
-    struct Option: Sendable {
+    package struct Option: Sendable {
         enum Kind: UInt8, Sendable {
             case forward, back, backOne, restart, undefined
         }
@@ -267,7 +267,7 @@ public final class CompiledFlow: Sendable {
     }
 
     /// The move of `option`.
-    func move(_ option: Option) -> Move {
+    package func move(_ option: Option) -> Move {
         switch option.kind {
         case .forward: .forward(Int(option.step))
         case .back: .back(Int(option.step))
@@ -302,7 +302,7 @@ public final class CompiledFlow: Sendable {
     }
 
     /// The name of step `id`.
-    func name(_ id: Int) -> String { names[id] }
+    package func name(_ id: Int) -> String { names[id] }
 }
 
 /// A run error: what went wrong, at which step, and where in the flow files when it is about a written value.
@@ -386,7 +386,7 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
 /// run tries first. A class: a run hands expressions around on every move, and a reference is one count to keep.
 final class RunExpression: Sendable {
     /// The parsed expression, which the full evaluator reads.
-    let expression: FlowExpression
+    package let expression: FlowExpression
     /// The fast form, when every part of the expression has one.
     let fast: FastExpression?
 
@@ -412,7 +412,7 @@ final class StateWrite: Sendable {
     /// The state key written.
     let key: String
     /// The value's expression.
-    let expression: RunExpression
+    package let expression: RunExpression
     /// The key's declared type, looked up once.
     let type: TypeRef?
 

@@ -109,18 +109,18 @@ public struct TraceEntry: Equatable, Sendable, Codable {
 /// A run of a flow: the current step, the state, the history, the path and the trace. A value type with no
 /// global state, safe to copy and to send between tasks; nested flows run inside it with their own history.
 public struct FlowRun: Sendable {
-    struct Frame: Sendable {
-        let flow: CompiledFlow
-        var state: [String: Value]
+    package struct Frame: Sendable {
+        package let flow: CompiledFlow
+        package var state: [String: Value]
         let initialState: [String: Value]
-        var history: [Int]
+        package var history: [Int]
         let prefix: String
     }
 
     /// The deepest nesting of flows a run allows.
     public static let maxNesting = 32
 
-    var frames: [Frame]
+    package var frames: [Frame]
     let resolver: FlowResolver?
     /// The most steps a run may show before it is stopped as a loop.
     public let maxSteps: Int
@@ -140,7 +140,7 @@ public struct FlowRun: Sendable {
 
     /// Drops the path and trace kept so far, leaving the run where it is: a search that keeps many runs needs only
     /// what each next move adds, and would otherwise hold every run's whole past.
-    mutating func forgetPast() {
+    package mutating func forgetPast() {
         path.removeAll()
         trace.removeAll()
     }

@@ -1,16 +1,16 @@
 /// What an expression can read while it is evaluated.
-struct EvaluationScope: Sendable {
+package struct EvaluationScope: Sendable {
     /// Current state values (unset keys absent).
-    public var state: [String: Value]
+    package var state: [String: Value]
     /// Declared state types (all declared keys).
-    public var stateTypes: [String: TypeRef]
+    package var stateTypes: [String: TypeRef]
     /// The step's result, when the step completed with one.
-    public var result: [String: Value]?
+    package var result: [String: Value]?
     /// The step's declared result shape, when it has one.
-    public var resultTypes: [String: TypeRef]?
+    package var resultTypes: [String: TypeRef]?
 
     /// Creates a scope; without a result, `result.…` paths are run errors and `exists(result.…)` is false.
-    public init(state: [String: Value], stateTypes: [String: TypeRef], result: [String: Value]? = nil, resultTypes: [String: TypeRef]? = nil) {
+    package init(state: [String: Value], stateTypes: [String: TypeRef], result: [String: Value]? = nil, resultTypes: [String: TypeRef]? = nil) {
         self.state = state
         self.stateTypes = stateTypes
         self.result = result
@@ -19,16 +19,16 @@ struct EvaluationScope: Sendable {
 }
 
 /// A run error while evaluating, e.g. "division by zero", "state key 'amount' is not set"; the offset says where.
-struct EvaluationError: Error, Equatable, Sendable {
+package struct EvaluationError: Error, Equatable, Sendable {
     /// What went wrong, lowercase, naming things in single quotes.
-    public let message: String
+    package let message: String
     /// The offset inside the expression text of the sub-expression at fault.
-    public let offset: Int
+    package let offset: Int
     /// What kind of failure it is (a run error made from it has the same kind).
-    public let kind: RunError.Kind
+    package let kind: RunError.Kind
 
     /// Creates an evaluation error.
-    public init(message: String, offset: Int, kind: RunError.Kind) {
+    package init(message: String, offset: Int, kind: RunError.Kind) {
         self.message = message
         self.offset = offset
         self.kind = kind
@@ -37,16 +37,16 @@ struct EvaluationError: Error, Equatable, Sendable {
 
 extension FlowExpression {
     /// The longest text that `+` makes, in UTF-8 bytes; longer is a run error.
-    public static let maxTextBytes = 1 << 20
+    package static let maxTextBytes = 1 << 20
 
     /// The expression's value in `scope`, or the run error that stops it (a type error, an unset key, an overflow).
-    public func evaluate(in scope: EvaluationScope) throws(EvaluationError) -> Value {
+    package func evaluate(in scope: EvaluationScope) throws(EvaluationError) -> Value {
         let evaluator = Evaluator(scope: scope)
         return try evaluator.evaluate(root).value
     }
 
     /// The expression's value in `scope` as a condition (`if`, a derived event): a bool, else a run error.
-    public func evaluateCondition(in scope: EvaluationScope) throws(EvaluationError) -> Bool {
+    package func evaluateCondition(in scope: EvaluationScope) throws(EvaluationError) -> Bool {
         let value = try evaluate(in: scope)
         guard case .bool(let flag) = value else {
             throw EvaluationError(message: "a condition must be a bool, found \(value.kindDescription)", offset: 0,

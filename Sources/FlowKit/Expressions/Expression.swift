@@ -1,19 +1,19 @@
 /// A range of an expression's text, in Unicode scalar offsets: where a sub-expression starts and ends.
-struct ExpressionSpan: Hashable, Sendable {
+package struct ExpressionSpan: Hashable, Sendable {
     /// The offset of the sub-expression's first scalar.
-    public var start: Int
+    package var start: Int
     /// The offset just past its last scalar.
-    public var end: Int
+    package var end: Int
 
     /// Creates a span.
-    public init(start: Int, end: Int) {
+    package init(start: Int, end: Int) {
         self.start = start
         self.end = end
     }
 }
 
 /// Where a path starts: `state.…` or `result.…`.
-enum PathRoot: String, Hashable, Sendable {
+package enum PathRoot: String, Hashable, Sendable {
     /// The flow's state: `state.key`.
     case state
     /// The step's result: `result.key` or `result.key.field`.
@@ -21,27 +21,27 @@ enum PathRoot: String, Hashable, Sendable {
 }
 
 /// A path read by an expression: `state.amount`, `result.user.name`.
-struct ExpressionPath: Hashable, Sendable, CustomStringConvertible {
+package struct ExpressionPath: Hashable, Sendable, CustomStringConvertible {
     /// Where the path starts.
-    public var root: PathRoot
+    package var root: PathRoot
     /// The keys after the root, at least one (exactly one for `state`).
-    public var keys: [String]
+    package var keys: [String]
     /// Where the path is written.
-    public var span: ExpressionSpan
+    package var span: ExpressionSpan
 
     /// Creates a path.
-    public init(root: PathRoot, keys: [String], span: ExpressionSpan) {
+    package init(root: PathRoot, keys: [String], span: ExpressionSpan) {
         self.root = root
         self.keys = keys
         self.span = span
     }
 
     /// The path as written: `state.amount`.
-    public var description: String { ([root.rawValue] + keys).joined(separator: ".") }
+    package var description: String { ([root.rawValue] + keys).joined(separator: ".") }
 }
 
 /// A prefix operator.
-enum UnaryOperator: String, Hashable, Sendable {
+package enum UnaryOperator: String, Hashable, Sendable {
     /// `!`: logical not.
     case not = "!"
     /// `-`: negation.
@@ -49,7 +49,7 @@ enum UnaryOperator: String, Hashable, Sendable {
 }
 
 /// An infix operator.
-enum BinaryOperator: String, Hashable, Sendable {
+package enum BinaryOperator: String, Hashable, Sendable {
     /// `* / %`: int stays int (truncating, remainder with the dividend's sign), mixing with number gives number.
     case multiply = "*", divide = "/", remainder = "%"
     /// `+ -`: `+` also concatenates two strings.
@@ -63,7 +63,7 @@ enum BinaryOperator: String, Hashable, Sendable {
 }
 
 /// A node of a parsed expression; every node knows the span of text it was parsed from.
-indirect enum ExpressionNode: Hashable, Sendable {
+package indirect enum ExpressionNode: Hashable, Sendable {
     /// A literal value.
     case literal(Value, ExpressionSpan)
     /// A path read.
@@ -80,7 +80,7 @@ indirect enum ExpressionNode: Hashable, Sendable {
     case membership(ExpressionNode, [ExpressionNode], ExpressionSpan)
 
     /// The text range the node was parsed from (parentheses around it included).
-    public var span: ExpressionSpan {
+    package var span: ExpressionSpan {
         switch self {
         case .literal(_, let span), .exists(_, let span), .unary(_, _, let span), .binary(_, _, _, let span),
              .conditional(_, _, _, let span), .membership(_, _, let span):
@@ -106,7 +106,7 @@ indirect enum ExpressionNode: Hashable, Sendable {
     }
 
     /// The direct sub-expressions, in text order.
-    public var children: [ExpressionNode] {
+    package var children: [ExpressionNode] {
         switch self {
         case .literal, .path, .exists: return []
         case .unary(_, let operand, _): return [operand]
@@ -118,11 +118,11 @@ indirect enum ExpressionNode: Hashable, Sendable {
 }
 
 /// A parsed expression, ready to evaluate many times.
-struct FlowExpression: Hashable, Sendable {
+package struct FlowExpression: Hashable, Sendable {
     /// The text it was parsed from.
-    public let source: ExpressionSource
+    package let source: ExpressionSource
     /// The syntax tree.
-    public let root: ExpressionNode
+    package let root: ExpressionNode
 
     /// Wraps a parsed tree; `ExpressionParser.parse` is the way to make one.
     init(source: ExpressionSource, root: ExpressionNode) {
@@ -131,7 +131,7 @@ struct FlowExpression: Hashable, Sendable {
     }
 
     /// Every path the expression reads (inside `exists(…)` too), in text order.
-    public var paths: [ExpressionPath] {
+    package var paths: [ExpressionPath] {
         var found: [ExpressionPath] = []
         var pending = [root]
         while let node = pending.popLast() {

@@ -1,26 +1,26 @@
 /// A parse error: message and the 0-based offset (in Unicode scalars) inside the expression text.
-struct ExpressionParseError: Error, Equatable, Sendable {
+package struct ExpressionParseError: Error, Equatable, Sendable {
     /// What is wrong, lowercase, naming things in single quotes.
-    public let message: String
+    package let message: String
     /// Where, in Unicode scalars from the start of the expression text.
-    public let offset: Int
+    package let offset: Int
 
     /// Creates a parse error.
-    public init(message: String, offset: Int) {
+    package init(message: String, offset: Int) {
         self.message = message
         self.offset = offset
     }
 }
 
 /// Parses expression text into `FlowExpression`s, with bounded length and nesting so that no input can exhaust the stack.
-enum ExpressionParser {
+package enum ExpressionParser {
     /// The longest expression text accepted, in Unicode scalars.
-    public static let maxLength = 4096
+    package static let maxLength = 4096
     /// The deepest nesting accepted: parentheses and operators each count one level.
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     /// Parses `source` (a literal source — `source.literal != nil` — becomes a literal expression).
-    public static func parse(_ source: ExpressionSource) -> Result<FlowExpression, ExpressionParseError> {
+    package static func parse(_ source: ExpressionSource) -> Result<FlowExpression, ExpressionParseError> {
         do {
             return .success(FlowExpression(source: source, root: try root(of: source)))
         } catch {
@@ -29,7 +29,7 @@ enum ExpressionParser {
     }
 
     /// Parses bare text, as written in an expression slot that holds a string.
-    public static func parse(_ text: String) -> Result<FlowExpression, ExpressionParseError> {
+    package static func parse(_ text: String) -> Result<FlowExpression, ExpressionParseError> {
         parse(ExpressionSource(text: text, position: .start))
     }
 

@@ -1,10 +1,10 @@
 /// A value that does not fit a declared type, and why.
 struct TypeMismatch: Error, Equatable, Sendable {
     /// What does not fit, lowercase, naming keys and values in single quotes.
-    public let message: String
+    package let message: String
 
     /// Creates a mismatch.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 }
@@ -13,7 +13,7 @@ struct TypeMismatch: Error, Equatable, Sendable {
 enum TypeCheck {
     /// Converts `value` to `type`: an int becomes a number for `number`, a number for `int` is an error, enum
     /// membership is checked, null fits only optionals, and objects are checked field by field against result shapes.
-    public static func coerce(_ value: Value, to type: TypeRef) -> Result<Value, TypeMismatch> {
+    package static func coerce(_ value: Value, to type: TypeRef) -> Result<Value, TypeMismatch> {
         do {
             return .success(try convert(value, to: type, at: nil))
         } catch {
@@ -23,7 +23,7 @@ enum TypeCheck {
 
     /// Checks a step's result against its declared shape: every non-optional key present, no unknown key, every
     /// value of its declared type (converted as `coerce` does).
-    public static func coerce(fields: [String: Value], to shape: [Field]) -> Result<[String: Value], TypeMismatch> {
+    package static func coerce(fields: [String: Value], to shape: [Field]) -> Result<[String: Value], TypeMismatch> {
         do {
             return .success(try convert(fields: fields, to: shape, at: nil))
         } catch {
@@ -33,7 +33,7 @@ enum TypeCheck {
 
     /// Converts text (a deep-link path parameter) to a declared type: `"500"` is `.int(500)` for `int`, `"1.5"` is
     /// `.number(1.5)` for `number`, `"true"` is `.bool(true)` for `bool`; text never reads as null.
-    public static func parse(text: String, as type: TypeRef) -> Result<Value, TypeMismatch> {
+    package static func parse(text: String, as type: TypeRef) -> Result<Value, TypeMismatch> {
         let shown = Identifier.display(text)
         switch type.base {
         case .string:

@@ -51,7 +51,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 
     /// The value a document node holds: scalars as their kind says, mappings as objects; nil for a list (or a
     /// mapping holding one), which no flow type describes.
-    public init?(node: Node) {
+    package init?(node: Node) {
         switch node.value {
         case .scalar(let scalar):
             switch scalar.kind {
@@ -121,5 +121,20 @@ extension Value {
     public var objectValue: [String: Value]? {
         if case .object(let fields) = self { return fields }
         return nil
+    }
+}
+
+extension Value {
+    /// The value as JSON text.
+    package var jsonText: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .number(let number): return number.isFinite ? "\(number)" : "null"
+        case .string(let text): return JSONText.string(text)
+        case .object(let fields):
+            return "{" + fields.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \($0.value.jsonText)" }.joined(separator: ", ") + "}"
+        }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// The decoder never stops at the first problem: it reports every one it can see and keeps what is well formed.
 /// It returns no flow only when a required key (`flowkit`, `flow`, `start`, `steps`) is missing or unusable.
-struct FlowDecoder {
+package struct FlowDecoder {
     /// The keys every flow has; a mapping with none of them is not taken for a flow.
     static let requiredKeys: Set<String> = ["flowkit", "flow", "start", "steps"]
     /// The keys a flow document may have at its top level.
@@ -18,7 +18,7 @@ struct FlowDecoder {
     /// The keys of an entry.
     static let entryKeys = ["step", "path", "entry"]
     /// The scalar type names.
-    public static let typeNames = ["int", "number", "string", "bool"]
+    package static let typeNames = ["int", "number", "string", "bool"]
 
     private let file: String
     private let parallelStepCount: Int
@@ -28,7 +28,7 @@ struct FlowDecoder {
 
     /// The deepest a step's result shapes nest, the `result` mapping included (docs/format.md, "Limits"): it bounds
     /// the recursion of every pass over a result's type, some of which run on worker threads with small stacks.
-    static let maxShapeDepth = 32
+    package static let maxShapeDepth = 32
 
     private init(file: String, parallelStepCount: Int = FlowDecoder.parallelStepCount) {
         self.file = file
@@ -38,7 +38,7 @@ struct FlowDecoder {
     /// Decodes `root`, the document of `file`, into a flow and the `schema` findings met on the way (and the
     /// `undeclared_state` finding of an input that 'state' does not declare).
     /// `parallelStepCount` is the fewest steps decoded on two cores (tests compare both ways).
-    public static func decode(_ root: Node, file: String, parallelStepCount: Int = FlowDecoder.parallelStepCount) -> (flow: Flow?, diagnostics: [Diagnostic]) {
+    package static func decode(_ root: Node, file: String, parallelStepCount: Int = FlowDecoder.parallelStepCount) -> (flow: Flow?, diagnostics: [Diagnostic]) {
         var decoder = FlowDecoder(file: file, parallelStepCount: parallelStepCount)
         let flow = decoder.flow(root)
         return (flow, decoder.diagnostics)

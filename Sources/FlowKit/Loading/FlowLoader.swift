@@ -22,13 +22,22 @@ public struct LoadedDocument: Sendable {
     /// How it was read.
     public var format: DocumentFormat
     /// The document tree, nil when the text could not be read as a document.
-    public var root: Node?
+    package var root: Node?
     /// Whether the document is a simulation script (it has a `flowkit-script` key).
     public var isScript: Bool
     /// The flow model, when the document is a flow with its required keys.
     public var flow: Flow?
     /// `syntax`, `duplicate_key` and `schema` findings.
     public var diagnostics: [Diagnostic]
+
+    package init(file: String, format: DocumentFormat, root: Node?, isScript: Bool, flow: Flow?, diagnostics: [Diagnostic]) {
+        self.file = file
+        self.format = format
+        self.root = root
+        self.isScript = isScript
+        self.flow = flow
+        self.diagnostics = diagnostics
+    }
 
     /// Whether a directory walk checks the document (docs/format.md, "What a directory walk checks"): a flow (a
     /// top-level `flowkit` key), a script (`flowkit-script`), a mapping with a top-level key close to either (so

@@ -1,5 +1,5 @@
 /// Checks a document against the script format and builds the `Script` model, reporting `script` findings.
-public struct ScriptDecoder {
+package struct ScriptDecoder {
     private let file: String
     private var diagnostics: [Diagnostic] = []
 
@@ -8,7 +8,7 @@ public struct ScriptDecoder {
     }
 
     /// Decodes `root`, the document of the script `file`; nil when the scenarios cannot be read at all.
-    public static func decode(_ root: Node, file: String) -> (script: Script?, diagnostics: [Diagnostic]) {
+    package static func decode(_ root: Node, file: String) -> (script: Script?, diagnostics: [Diagnostic]) {
         var decoder = ScriptDecoder(file: file)
         let script = decoder.script(root)
         return (script, decoder.diagnostics)
@@ -193,7 +193,7 @@ public struct ScriptDecoder {
 extension Node {
     /// The node as a flow value: scalars by kind, mappings as objects. Lists are not flow values: each is given to
     /// `list` and left out (a list at the top gives nil).
-    func flowValue(list: (Node) -> Void) -> FlowKit.Value? {
+    package func flowValue(list: (Node) -> Void) -> FlowKit.Value? {
         switch value {
         case .scalar(let scalar):
             switch scalar.kind {

@@ -21,12 +21,12 @@ public struct ExpressionSource: Hashable, Sendable {
     /// Where the value starts in the file.
     public var position: SourcePosition
     /// The literal's kind when the slot held a boolean, number or null rather than a string.
-    public var literal: Scalar.Kind?
+    package var literal: Scalar.Kind?
     /// Whether the text was written quoted (so it starts one column after `position`).
     public var quoted: Bool
 
     /// Creates an expression source.
-    public init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil, quoted: Bool = false) {
+    package init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil, quoted: Bool = false) {
         self.text = text
         self.position = position
         self.literal = literal
@@ -244,7 +244,7 @@ public struct Step: Hashable, Sendable {
     /// The step's fields. Those most steps leave out (they are for finish and `flow` steps, or written seldom) are
     /// kept in a box of their own, nil when all are absent: a step then takes about half the memory.
     private struct Fields: Hashable, Sendable {
-        var name: Name
+        package var name: Name
         var kind: StepKind
         var title: String?
         var result: [Field]?
@@ -273,7 +273,7 @@ public struct Step: Hashable, Sendable {
         enum Seldom: Hashable, Sendable {
             indirect case fields(SeldomFields)
 
-            var fields: SeldomFields {
+            package var fields: SeldomFields {
                 switch self { case .fields(let fields): return fields }
             }
         }

@@ -10,7 +10,7 @@ enum FlowFingerprint {
     /// The normal form: one line per item.
     static func normalForm(_ flow: Flow) -> String {
         func q(_ text: String) -> String { JSONText.string(text) }
-        func expression(_ source: ExpressionSource?) -> String { source.map { q(DiffNormal.expression($0) ?? $0.text) } ?? "-" }
+        func expression(_ source: ExpressionSource?) -> String { source.map { q(NormalForm.expression($0) ?? $0.text) } ?? "-" }
         func assignments(_ list: [Assignment]) -> String {
             "{" + list.map { q($0.key.text) + ": " + expression($0.expression) }.sorted().joined(separator: ", ") + "}"
         }

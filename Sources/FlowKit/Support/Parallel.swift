@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 
 /// Work spread over the machine's cores with Dispatch: results come back in input order.
-enum Parallel {
+package enum Parallel {
     /// `body(i)` for every `i` in `0..<count`, run concurrently, results in index order.
-    static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+    package static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
         // One piece of work runs here: inside a concurrentPerform, libdispatch runs nested ones serially, and the
         // work (one large file) may itself want both cores.
         if count == 1 { return [body(0)] }
@@ -27,7 +27,7 @@ enum Parallel {
     /// wait on the group returned when that memory must be back before going on. The value must be the last
     /// reference to what it holds (move it in: `Parallel.release(document.root.take())`), or nothing is freed there.
     @discardableResult
-    static func release<T>(_ value: consuming T) -> DispatchGroup {
+    package static func release<T>(_ value: consuming T) -> DispatchGroup {
         let held = Held(value)
         let group = DispatchGroup()
         group.enter()
@@ -48,7 +48,7 @@ enum Parallel {
             self.value = value
         }
 
-        func release() {
+        package func release() {
             value = nil
         }
     }
@@ -74,13 +74,13 @@ enum Parallel {
 
 /// Work the library has handed to another core without waiting for it: freeing a large flow's model, syntax tree
 /// and graphs while the caller goes on (`Parallel.release`).
-public enum BackgroundWork {
+package enum BackgroundWork {
     /// The releases not yet done.
     static let pending = DispatchGroup()
 
     /// Waits until that work is done. A process about to exit calls it, so that it ends with nothing half freed:
     /// a leak checker would otherwise report what another core was still freeing.
-    public static func wait() {
+    package static func wait() {
         pending.wait()
     }
 }

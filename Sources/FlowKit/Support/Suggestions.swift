@@ -12,20 +12,20 @@
 /// Words and candidates longer than `maxLength` scalars are never compared, candidates whose length differs by
 /// more than the allowed edits are skipped without a comparison, and each comparison fills only the cells within
 /// the allowed distance of the diagonal, so it costs at most `length × (2 × edits + 1)` steps.
-public enum Suggestions {
+package enum Suggestions {
     /// The longest word or candidate, in Unicode scalars, that is compared at all.
-    public static let maxLength = 128
+    package static let maxLength = 128
 
     /// The most edits a written word of `length` scalars may be from a suggestion: one per three characters.
-    public static func editLimit(forLength length: Int) -> Int { length / 3 }
+    package static func editLimit(forLength length: Int) -> Int { length / 3 }
 
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
-    public static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
+    package static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
         SuggestionIndex(candidates).closest(to: word)
     }
 
     /// `"; did you mean 'x'?"` for the closest candidate, or an empty string.
-    public static func didYouMean<S: Sequence>(_ word: String, in candidates: S) -> String where S.Element == String {
+    package static func didYouMean<S: Sequence>(_ word: String, in candidates: S) -> String where S.Element == String {
         closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
@@ -86,7 +86,7 @@ public enum Suggestions {
 /// `Suggestions` describes.
 final class SuggestionIndex {
     private struct Candidate {
-        let name: String
+        package let name: String
         let scalars: [Unicode.Scalar]
         let order: Int
     }
@@ -97,7 +97,7 @@ final class SuggestionIndex {
 
     /// Prepares `candidates`; at most `workBudget` steps of comparison (a cell of an edit-distance table, a
     /// character of a prefix check) are spent over the index's life.
-    public init<S: Sequence>(_ candidates: S, workBudget: Int = 20_000_000) where S.Element == String {
+    package init<S: Sequence>(_ candidates: S, workBudget: Int = 20_000_000) where S.Element == String {
         for (order, name) in candidates.enumerated() {
             guard let scalars = Suggestions.comparable(name) else { continue }
             byLength[scalars.count, default: []].append(Candidate(name: name, scalars: scalars, order: order))
@@ -106,7 +106,7 @@ final class SuggestionIndex {
     }
 
     /// The candidate closest to `word`, when one is close enough and the budget allows.
-    public func closest(to word: String) -> String? {
+    package func closest(to word: String) -> String? {
         if let cached = cache[word] { return cached }
         guard let target = Suggestions.comparable(word) else { return nil }
         let length = target.count
@@ -145,15 +145,15 @@ final class SuggestionIndex {
     }
 
     /// `"; did you mean 'x'?"` for the closest candidate, or an empty string.
-    public func didYouMean(_ word: String) -> String {
+    package func didYouMean(_ word: String) -> String {
         closest(to: word).map { "; did you mean '\($0)'?" } ?? ""
     }
 }
 
 /// The rules for names in flow files and how names are quoted in messages.
-public enum Identifier {
+package enum Identifier {
     /// Whether `text` is an identifier: an ASCII letter or `_`, then letters, digits or `_`.
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         var first = true
         for byte in text.utf8 {
             let isLetter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
@@ -170,7 +170,7 @@ public enum Identifier {
     /// terminal or reorder what is shown. With `quoting` (for text shown inside single quotes), `'` and `\` are
     /// escaped too. Text longer than `limit` characters is cut with `…`. Every name, text and path that goes into
     /// a message goes through this function.
-    public static func display(_ text: String, limit: Int = 60, quoting: Bool = true) -> String {
+    package static func display(_ text: String, limit: Int = 60, quoting: Bool = true) -> String {
         var output = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -197,7 +197,7 @@ public enum Identifier {
     }
 
     /// Whether `text` holds a character that `display` escapes even outside quotes.
-    public static func needsEscape(_ text: String) -> Bool {
+    package static func needsEscape(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: needsEscape)
     }
 
@@ -213,10 +213,10 @@ public enum Identifier {
 }
 
 /// Paths shown in messages: relative, so that output is the same on every machine.
-public enum DisplayPath {
+package enum DisplayPath {
 
     /// `path` relative to the folder `base` (both absolute and canonical), with `..` where needed.
-    public static func relative(_ path: String, to base: String) -> String {
+    package static func relative(_ path: String, to base: String) -> String {
         let target = path.split(separator: "/")
         let from = base.split(separator: "/")
         var common = 0

@@ -1,6 +1,6 @@
 /// The version of the FlowKit library, and of the `flowkit` command built on it (`flowkit --version`, SARIF's
 /// `tool.driver.version`).
-public enum FlowKitVersion {
+package enum FlowKitVersion {
     /// The semantic version of this release.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

@@ -36,9 +36,9 @@ public struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConver
 }
 
 /// A scalar value of a flow document with the text it was written as.
-public struct Scalar: Hashable, Sendable {
+package struct Scalar: Hashable, Sendable {
     /// What the scalar resolved to under the JSON rules or YAML 1.2's core schema.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// `null`, `~` or an empty YAML value.
         case null
         /// `true` or `false`.
@@ -52,14 +52,14 @@ public struct Scalar: Hashable, Sendable {
     }
 
     /// The resolved kind.
-    public var kind: Kind
+    package var kind: Kind
     /// The text: the decoded string for strings, the literal as written otherwise.
-    public var text: String
+    package var text: String
     /// Whether the scalar was quoted (JSON strings, YAML quoted or block scalars).
-    public var quoted: Bool
+    package var quoted: Bool
 
     /// Creates a scalar.
-    public init(kind: Kind, text: String, quoted: Bool) {
+    package init(kind: Kind, text: String, quoted: Bool) {
         self.kind = kind
         self.text = text
         self.quoted = quoted
@@ -67,9 +67,9 @@ public struct Scalar: Hashable, Sendable {
 }
 
 /// One node of the positioned document tree that both the JSON and the YAML reader build.
-public struct Node: Sendable {
+package struct Node: Sendable {
     /// The node's content.
-    public enum Value: Sendable {
+    package enum Value: Sendable {
         /// A scalar.
         case scalar(Scalar)
         /// A sequence of nodes.
@@ -79,16 +79,16 @@ public struct Node: Sendable {
     }
 
     /// One key and value of a mapping; the key keeps its own position.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The key's text (normalised to NFC).
-        public var key: String
+        package var key: String
         /// Where the key starts.
-        public var keyPosition: SourcePosition
+        package var keyPosition: SourcePosition
         /// The value.
-        public var value: Node
+        package var value: Node
 
         /// Creates a mapping entry.
-        public init(key: String, keyPosition: SourcePosition, value: Node) {
+        package init(key: String, keyPosition: SourcePosition, value: Node) {
             self.key = key
             self.keyPosition = keyPosition
             self.value = value
@@ -96,36 +96,36 @@ public struct Node: Sendable {
     }
 
     /// The content.
-    public var value: Value
+    package var value: Value
     /// Where the node starts.
-    public var position: SourcePosition
+    package var position: SourcePosition
 
     /// Creates a node.
-    public init(_ value: Value, at position: SourcePosition) {
+    package init(_ value: Value, at position: SourcePosition) {
         self.value = value
         self.position = position
     }
 
     /// The scalar, when this node is one.
-    public var scalar: Scalar? {
+    package var scalar: Scalar? {
         if case .scalar(let scalar) = value { return scalar }
         return nil
     }
 
     /// The entries, when this node is a mapping.
-    public var entries: [Entry]? {
+    package var entries: [Entry]? {
         if case .mapping(let entries) = value { return entries }
         return nil
     }
 
     /// The items, when this node is a sequence.
-    public var items: [Node]? {
+    package var items: [Node]? {
         if case .sequence(let items) = value { return items }
         return nil
     }
 
     /// The value of `key`, when this node is a mapping that has it.
-    public subscript(key: String) -> Node? {
+    package subscript(key: String) -> Node? {
         // The entries compared in place: `first(where:)` would copy each entry it passes (its key and its node).
         guard case .mapping(let entries) = value else { return nil }
         for index in entries.indices where entries[index].key == key { return entries[index].value }
@@ -133,7 +133,7 @@ public struct Node: Sendable {
     }
 
     /// The plain value as Foundation objects (`NSNull`, `Bool`, `Int64`, `Double`, `String`, arrays, dictionaries), for JSON output and comparisons.
-    public var foundationValue: Any {
+    package var foundationValue: Any {
         switch value {
         case .scalar(let scalar):
             switch scalar.kind {
@@ -154,7 +154,7 @@ public struct Node: Sendable {
 
     /// The node as JSON text with mapping keys in document order (declaration order matters in flows), for
     /// writing a YAML flow's JSON twin.
-    public var jsonText: String {
+    package var jsonText: String {
         switch value {
         case .scalar(let scalar):
             switch scalar.kind {
@@ -172,7 +172,7 @@ public struct Node: Sendable {
     }
 
     /// A short name of the node's kind for messages ("a mapping", "a string", ...).
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch value {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -189,14 +189,14 @@ public struct Node: Sendable {
 }
 
 /// What a reader makes of a file's text: the document when it could be read, and the findings on the way.
-struct ParsedDocument: Sendable {
+package struct ParsedDocument: Sendable {
     /// The root node, or nil when the text is not a readable document.
-    public var root: Node?
+    package var root: Node?
     /// `syntax` and `duplicate_key` findings, in the order found.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Creates a parse result.
-    public init(root: Node?, diagnostics: [Diagnostic]) {
+    package init(root: Node?, diagnostics: [Diagnostic]) {
         self.root = root
         self.diagnostics = diagnostics
     }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Reads JSON text (RFC 8259, strict) into the positioned document tree.
-enum JSONReader {
+package enum JSONReader {
     /// Parses `bytes` (the raw file contents) of the file named `file`.
-    public static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
+    package static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
         bytes.withUnsafeBytes { parse($0, file: file, limits: limits) }
     }
 
     /// Parses the raw file contents in `buffer` of the file named `file`; the buffer is only read during the call.
-    public static func parse(_ buffer: UnsafeRawBufferPointer, file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
+    package static func parse(_ buffer: UnsafeRawBufferPointer, file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
         if buffer.count > limits.maxBytes {
             let message = "the file is too large: the limit is \(limits.maxBytes) bytes"
             return ParsedDocument(root: nil, diagnostics: [syntaxDiagnostic(file: file, at: .start, message)])
@@ -85,7 +85,7 @@ private struct JSONByteParser {
     }
 
     /// Frees the parser's stacks; call once when done.
-    func release() {
+    package func release() {
         items.release()
         entries.release()
     }

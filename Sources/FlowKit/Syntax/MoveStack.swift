@@ -44,7 +44,7 @@ struct MoveStack<Element> {
     }
 
     /// Destroys the remaining elements and frees the storage.
-    func release() {
+    package func release() {
         base.deinitialize(count: count)
         base.deallocate()
     }

@@ -1,8 +1,8 @@
 /// Helpers over a file's raw bytes shared by the readers: strict UTF-8 checks and byte offsets turned into positions.
-enum SourceText {
+package enum SourceText {
     /// Whether `bytes` (text that may not read as a document) show `key` as a top-level key: on some line, after
     /// blanks and an optional `{`, the key (bare or in quotes) and then `:`. Reads at most the first MiB.
-    static func showsKey(_ key: String, in bytes: [UInt8]) -> Bool {
+    package static func showsKey(_ key: String, in bytes: [UInt8]) -> Bool {
         let wanted = Array(key.utf8)
         func blank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
         for line in bytes.prefix(1 << 20).split(separator: 0x0A, omittingEmptySubsequences: true) {

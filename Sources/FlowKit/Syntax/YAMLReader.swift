@@ -6,9 +6,9 @@ import Foundation
 /// Composing from events (rather than `Yams.compose`) keeps the walk iterative, reports every duplicate key
 /// as a finding instead of failing the whole document, bounds the expansion of aliases, and resolves scalars
 /// with YAML 1.2's core schema (`on`, `yes`, `no` are strings).
-enum YAMLReader {
+package enum YAMLReader {
     /// Parses `bytes` (the raw file contents) of the file named `file`.
-    public static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
+    package static func parse(_ bytes: [UInt8], file: String, limits: ReaderLimits = .standard) -> ParsedDocument {
         bytes.withUnsafeBufferPointer { buffer in
             var composer = Composer(bytes: buffer, file: file, limits: limits)
             return composer.run()
@@ -132,7 +132,7 @@ private struct Composer {
 
     /// An open collection, mutated in place at the top of the stack; its children wait on the composer's item or
     /// entry stack from `start` on, and move into one array of exactly their number when it closes.
-    struct Frame {
+    package struct Frame {
         let isMapping: Bool
         let position: SourcePosition
         let anchor: String?
@@ -496,7 +496,7 @@ private struct Composer {
         return position.column >= 1 && position.column <= scalars.count && scalars[position.column - 1] == "\t"
     }
 
-    func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int?) -> String {
+    package func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int?) -> String {
         guard let pointer else { return "" }
         let count = length ?? strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Counts the files a rule was run on, across threads.
 final class CheckCounter: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// The canonical paths the directory walk hands the lint (so that it need not resolve each file again) are the
 /// paths `FileFlowResolver.canonical` gives, for every file of random trees reached through links and `..`.

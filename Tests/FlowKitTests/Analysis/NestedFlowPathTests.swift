@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Nested-flow references of thousands of components: refused past the length limit at once, and resolved in
 /// near-linear work (no recursion per component) below it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// One example of one rule, for the parameterised test.
 struct RuleExample: CustomTestStringConvertible, Sendable {

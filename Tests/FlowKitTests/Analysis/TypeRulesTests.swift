@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Shorthands for the type-inference tests: the fixture state, inference and checks by text.
 enum TypeFixture {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Coverage of flow files by runs (docs/format.md, "Coverage").
 @Suite("Coverage")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `flowkit generate scenarios` (docs/format.md, "Generated scenarios").
 @Suite("Generated scenarios")

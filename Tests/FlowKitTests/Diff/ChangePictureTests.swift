@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `render --diff` draws every breaking change `flowkit diff` reports (issue 29; docs/format.md, "Pictures of a
 /// change"), each the way its check is drawn.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 import FlowGen
 
 /// Properties of `flowkit diff` over generated flows and random edits of them (renames, removed and added steps,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `flowkit diff`'s output formats (golden files, one per format, for the README's example change and for no
 /// change), what each escapes, the levels `.flowkit.yml` sets, and the picture of a change.

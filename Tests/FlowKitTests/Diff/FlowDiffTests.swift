@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `flowkit diff`'s comparison (docs/format.md, "Flow changes"): for every check a pair of flows that triggers it and
 /// one that does not, and the properties every comparison keeps.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// What parent flows read of a nested flow's state, and the changes that break them (docs/format.md, "Parent flows").
 @Suite("Parent flows")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 import FlowGen
 
 /// The renames `flowkit diff` recognises (docs/format.md, "Renames"): examples on the sample flow, and the properties

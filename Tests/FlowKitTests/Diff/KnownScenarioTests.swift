@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `scenario_changed` (docs/format.md, "Known scenarios"): a change that makes a passing scenario go another way is
 /// reported where it goes another way, and changes that do not (a title, a rename the script follows) are not.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `flowkit diff --fix-scripts` (docs/format.md, "Scripts follow renames"): names rewritten in place, the rest of the
 /// text byte for byte, only sure renames, and the rewritten script passes where the old one did.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Nested flows from memory, by the name a `flow` step gives, without reading files.
 struct MemoryResolver: FlowResolver {

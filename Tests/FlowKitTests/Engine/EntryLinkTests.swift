@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Starting a run from a link (docs/format.md, "Starting from a link").
 @Suite("Starting from a link")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `FlowRunner`: moves from any thread, every transition to every observer in order (docs/format.md, "Observing a run").
 @Suite("FlowRunner")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Entries that reach into a nested flow (docs/format.md, "Entries into nested flows").
 @Suite("Entries into nested flows")

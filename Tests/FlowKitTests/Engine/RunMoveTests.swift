@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Lists of moves (`--events`) and the back button (docs/format.md, "Moves" and "The back button").
 @Suite("RunMove and FlowRun.goBack")

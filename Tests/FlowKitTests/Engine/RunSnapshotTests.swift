@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Saving and restoring a run (docs/format.md, "Saving and restoring a run").
 @Suite("RunSnapshot")

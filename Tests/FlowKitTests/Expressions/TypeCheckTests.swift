@@ -1,5 +1,6 @@
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 @Suite("Type check")
 struct TypeCheckTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// The Swift generator (docs/format.md, "Generated Swift"). That the code compiles, with no warning, for the
 /// samples, hostile names and random flows is checked by `GeneratedSwiftCompilesTests` (flowkitTests), and that

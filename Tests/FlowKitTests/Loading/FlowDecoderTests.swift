@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_exported import TestSupport
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Loads YAML text as a flow document.
 func loadYAML(_ text: String) -> LoadedDocument {

@@ -2,6 +2,7 @@ import Foundation
 import FlowGen
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// A large flow's steps are decoded in two halves on two cores. Whatever the steps (well formed or not, the `"*"`
 /// step anywhere, names that are not names), the flow and the findings must be those of decoding them in order.

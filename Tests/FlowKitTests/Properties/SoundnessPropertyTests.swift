@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 import FlowGen
 
 /// The soundness property of issue 11 and self-tests of its oracle (`Soundness`, below, says how it works).

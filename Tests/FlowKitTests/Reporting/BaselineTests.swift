@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 @Suite("Baselines match by subject")
 struct BaselineTests {

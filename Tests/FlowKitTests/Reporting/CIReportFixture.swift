@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// The lint report every CI output format is tested on: four files checked, three with findings (one path has a
 /// space), findings of each severity, a message with characters each format must escape, and two findings that differ

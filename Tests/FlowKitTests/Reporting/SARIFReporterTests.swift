@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlowKit
+@testable import FlowKitTool
 
 @Suite("SARIFReporter")
 struct SARIFReporterTests {

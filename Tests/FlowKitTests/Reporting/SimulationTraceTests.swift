@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `--trace-out` files are the JSON of `SimulationTrace`, read back through the same type.
 @Suite("Simulation traces")

@@ -1,5 +1,6 @@
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// The text summary's line: the files checked and skipped, the findings by severity, and whether errors stopped part
 /// of the lint (docs/format.md, "Diagnostics and exit codes").

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 @Suite("JUnitLintReporter and CheckstyleReporter")
 struct XMLReporterTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import FlowKit
+@testable import FlowKitTool
 import Testing
 
 /// `Parallel.release` frees a value on another core, and `BackgroundWork.wait()` returns only once every such

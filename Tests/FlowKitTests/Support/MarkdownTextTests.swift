@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// Markdown for pull request comments (docs/format.md, "Markdown text"): read by a real CommonMark/GFM parser
 /// (cmark-gfm, which `make test` installs), no name splits a table cell or becomes markup (issue 29).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlowKit
+@testable import FlowKitTool
 
 /// `ProcessHeap.tuneForOneCommand()` reaches glibc's `mallopt` (the command calls it first thing; what it saves is
 /// measured in bench/, not here).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
+@testable import FlowKitTool
 
 @Suite("Did-you-mean suggestions")
 struct SuggestionsTests {

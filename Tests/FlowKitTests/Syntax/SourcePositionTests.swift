@@ -1,4 +1,5 @@
 @testable import FlowKit
+@testable import FlowKitTool
 import Testing
 
 /// A position keeps its line and column in 32 bits each (docs/format.md, "Positions"): every value up to

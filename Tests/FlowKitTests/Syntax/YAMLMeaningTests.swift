@@ -1,4 +1,5 @@
 @testable import FlowKit
+@testable import FlowKitTool
 import Foundation
 import Testing
 

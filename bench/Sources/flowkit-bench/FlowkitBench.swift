@@ -1,5 +1,6 @@
 import CYaml
 import FlowKit
+import FlowKitTool
 import Foundation
 
 /// Measures flowkit where the issues set targets (speed is measured here, never asserted in tests):

@@ -1,6 +1,6 @@
 /// `back_target`: a `back: X` move whose step X may not be on the history when the move is taken.
 enum BackTargetRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .backTarget,
         name: "Back target",
         summary: "A 'back: X' move where X cannot be on the history, or a 'back: true' with nothing under it (error); X not on every path to the step (warning).",
@@ -146,7 +146,7 @@ enum BackTargetRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, _) = context.reachabilityInput, let graph = context.stepGraph else { return [] }
         let steps = flow.steps
         let roots = graph.rootSteps

@@ -1,6 +1,6 @@
 /// `cannot_finish`: a closed group of reachable steps from which no finish step can be reached.
 enum CannotFinishRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .cannotFinish,
         name: "Cannot finish",
         summary: "A group of reachable steps loops with no way out to a finish step.",
@@ -77,7 +77,7 @@ enum CannotFinishRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         return graph.closedGroups.map { group in
             let first = flow.steps[Int(group[0])]

@@ -1,6 +1,6 @@
 /// `dead_end`: a reachable step that is not a finish step and has no transition at all.
 enum DeadEndRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .deadEnd,
         name: "Dead end",
         summary: "A reachable step is not a finish step and has no transition, of its own or from \"*\".",
@@ -42,7 +42,7 @@ enum DeadEndRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         return graph.deadEnds.map { id in
             let step = flow.steps[Int(id)]

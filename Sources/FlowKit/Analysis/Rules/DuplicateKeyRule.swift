@@ -1,6 +1,6 @@
 /// `duplicate_key`: a mapping has the same key twice.
 enum DuplicateKeyRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .duplicateKey,
         name: "Duplicate key",
         summary: "A mapping has the same key twice; the first one is kept.",
@@ -35,5 +35,5 @@ enum DuplicateKeyRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
+    package static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
 }

@@ -1,6 +1,6 @@
 /// `entry_param`: a deep-link path parameter that is not a declared state key, or an entry path that does not parse.
 enum EntryParamRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .entryParam,
         name: "Entry parameter",
         summary: "A deep-link path parameter is not a declared state key, or an entry's path does not parse.",
@@ -47,7 +47,7 @@ enum EntryParamRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let keys = flow.state.map(\.name.text)
         var findings: [Diagnostic] = []

@@ -1,6 +1,6 @@
 /// `expression`: an expression of the flow cannot be parsed.
 enum ExpressionRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .expression,
         name: "Expression",
         summary: "An expression in 'events', 'set', 'input' or a target's 'if' or 'set' cannot be parsed.",
@@ -70,7 +70,7 @@ enum ExpressionRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
         func check(_ source: ExpressionSource, step: String?) {

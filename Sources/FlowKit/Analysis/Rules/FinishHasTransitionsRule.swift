@@ -1,6 +1,6 @@
 /// `finish_has_transitions`: a finish step with `on` or `next`, which never run.
 enum FinishHasTransitionsRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .finishHasTransitions,
         name: "Finish step with transitions",
         summary: "A finish step has 'on' or 'next', which never run because a flow ends at its finish step.",
@@ -33,7 +33,7 @@ enum FinishHasTransitionsRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         return flow.steps.filter { $0.kind == .finish && $0.hasTransitions }.map { step in
             let keys = [step.on.isEmpty ? nil : "'on'", step.next == nil ? nil : "'next'"].compactMap { $0 }

@@ -1,7 +1,7 @@
 /// `maybe_null`: a value that may be null reaches an operator, a condition or a non-optional key.
 enum MaybeNullRule: Rule {
     /// What the rule finds and why, with examples.
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .maybeNull,
         name: "Maybe null",
         summary: "A value that may be null reaches an operator, a condition or a non-optional key.",
@@ -80,7 +80,7 @@ enum MaybeNullRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .maybeNull }
             .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, $0.message) }

@@ -1,6 +1,6 @@
 /// `maybe_unset`: a step reads a non-optional state key that some path to the step leaves unset.
 enum MaybeUnsetRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .maybeUnset,
         name: "Maybe unset",
         summary: "A step reads a non-optional state key that is not set on every path to it.",
@@ -184,7 +184,7 @@ enum MaybeUnsetRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         check(context, bitBudget: bitBudget, pairLimit: pairLimit)
     }
 

@@ -1,7 +1,7 @@
 /// `non_exhaustive_guards`: a target list whose every option has an `if`, where some values make every `if` false,
 /// so the run stops with "no option's condition holds".
 enum NonExhaustiveGuardsRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .nonExhaustiveGuards,
         name: "Non-exhaustive guards",
         summary: "Every option of a target list has an 'if', and some values make them all false, so the run stops there.",
@@ -74,7 +74,7 @@ enum NonExhaustiveGuardsRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let stateTypes = flow.stateTypes
         let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))

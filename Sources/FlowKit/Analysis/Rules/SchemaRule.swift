@@ -1,6 +1,6 @@
 /// `schema`: the document does not have the shape of a flow (unknown keys, wrong types, missing keys, bad names).
 enum SchemaRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .schema,
         name: "Schema",
         summary: "A key is unknown, missing or of the wrong type, or a name is not an identifier.",
@@ -58,5 +58,5 @@ enum SchemaRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
+    package static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
 }

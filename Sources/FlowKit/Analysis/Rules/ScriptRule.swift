@@ -3,7 +3,7 @@ import Foundation
 /// `script`: a simulation script is malformed, or names a flow, steps, events, entries, outcomes or state keys
 /// that its flow does not have.
 enum ScriptRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .script,
         name: "Script",
         summary: "A simulation script is malformed, names something its flow does not have, or gives values the engine would refuse.",
@@ -58,7 +58,7 @@ enum ScriptRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         let document = context.document
         guard document.isScript, let root = document.root else { return [] }
         let decoded = ScriptDecoder.decode(root, file: document.file)

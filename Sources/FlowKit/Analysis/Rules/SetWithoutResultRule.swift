@@ -1,7 +1,7 @@
 /// `set_without_result`: a step's `set` that never runs, because the step declares no `result`.
 enum SetWithoutResultRule: Rule {
     /// What the rule finds and why, with examples.
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .setWithoutResult,
         name: "Set without result",
         summary: "A step that is not a 'flow' step has a 'set' but no 'result', so its 'set' never runs.",
@@ -53,7 +53,7 @@ enum SetWithoutResultRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         return flow.steps.compactMap { step in
             guard step.kind != .flow, step.result == nil, let first = step.set.first else { return nil }

@@ -1,7 +1,7 @@
 /// `shadowed_event`: a derived event that is never raised at a step that handles it, because whenever its
 /// condition holds there, an event declared before it holds too and is raised instead.
 enum ShadowedEventRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .shadowedEvent,
         name: "Shadowed event",
         summary: "A derived event is never raised at a step that handles it: an event declared before it holds whenever it does.",
@@ -64,7 +64,7 @@ enum ShadowedEventRule: Rule {
         let earlier: [Int]
     }
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let derived: [(index: Int, expression: FlowExpression)] = flow.events.indices.compactMap { index in
             guard let source = flow.events[index].expression, case .success(let expression) = context.memo.parse(source) else { return nil }

@@ -1,6 +1,6 @@
 /// `shadowed_handler`: a step's own handler hides a `"*"` handler for the same event.
 enum ShadowedHandlerRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .shadowedHandler,
         name: "Shadowed handler",
         summary: "A step's own handler hides the '*' handler for the same event.",
@@ -39,7 +39,7 @@ enum ShadowedHandlerRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let anyStep = flow.anyStep else { return [] }
         let shared = Set(anyStep.on.map(\.event.text))
         var findings: [Diagnostic] = []

@@ -2,7 +2,7 @@ import Foundation
 
 /// `subflow_cycle`: flows that nest each other in a cycle, so a run would nest without end.
 enum SubflowCycleRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .subflowCycle,
         name: "Nested flow cycle",
         summary: "Flows nest each other in a cycle, or deeper than a run allows.",
@@ -36,7 +36,7 @@ enum SubflowCycleRule: Rule {
     /// Needs the nested flows.
     static let needs: RuleNeeds = [.workspace]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
         // The folder's canonical path (system calls) only when a cycle is to be shown.

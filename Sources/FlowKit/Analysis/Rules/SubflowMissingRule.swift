@@ -1,6 +1,6 @@
 /// `subflow_missing`: a nested flow file that does not exist, does not load, or lies outside the tree being checked.
 enum SubflowMissingRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .subflowMissing,
         name: "Missing nested flow",
         summary: "A nested flow file does not exist, does not load, or is outside the tree being checked.",
@@ -43,7 +43,7 @@ enum SubflowMissingRule: Rule {
     /// Needs the nested flows.
     static let needs: RuleNeeds = [.workspace]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
         for step in flow.steps where step.kind == .flow {

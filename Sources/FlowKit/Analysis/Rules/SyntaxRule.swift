@@ -1,6 +1,6 @@
 /// `syntax`: the file is not readable JSON or YAML (the loader reports where and why).
 enum SyntaxRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .syntax,
         name: "Syntax",
         summary: "The file is not valid JSON or YAML, is not UTF-8, exceeds a reader limit, or uses YAML that would change its meaning (a tag, a merge key).",
@@ -69,5 +69,5 @@ enum SyntaxRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
+    package static func check(_ context: LintContext) -> [Diagnostic] { context.loaderFindings(self) }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// flow's state.
 enum TypeMismatchRule: Rule {
     /// What the rule finds and why, with examples.
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .typeMismatch,
         name: "Type mismatch",
         summary: "An expression or a 'set' does not type-check against 'state', the step's 'result' or a nested flow's state.",
@@ -108,7 +108,7 @@ enum TypeMismatchRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         typeFindings(context)
             .filter { $0.kind == .typeMismatch }
             .map { context.finding(self, at: $0.position, step: $0.step, $0.message) }

@@ -1,6 +1,6 @@
 /// `undeclared_event`: a step handles an event that `events` does not declare.
 enum UndeclaredEventRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .undeclaredEvent,
         name: "Undeclared event",
         summary: "A step handles an event that 'events' does not declare.",
@@ -74,7 +74,7 @@ enum UndeclaredEventRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         let declared = Set(flow.events.map(\.name.text))
         let handled = handledEvents(in: flow)

@@ -2,7 +2,7 @@
 /// declare.
 enum UndeclaredStateRule: Rule {
     /// What the rule finds and why, with examples.
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .undeclaredState,
         name: "Undeclared state",
         summary: "An expression reads, a 'set' writes, or 'inputs' lists a state key that 'state' does not declare.",
@@ -67,7 +67,7 @@ enum UndeclaredStateRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         context.loaderFindings(self) + TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .undeclaredState }
             .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, $0.message) }

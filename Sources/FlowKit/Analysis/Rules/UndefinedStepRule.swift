@@ -1,6 +1,6 @@
 /// `undefined_step`: `start`, a target or an entry names a step that does not exist.
 enum UndefinedStepRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .undefinedStep,
         name: "Undefined step",
         summary: "The start, a target or an entry names a step that does not exist.",
@@ -48,7 +48,7 @@ enum UndefinedStepRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let graph = context.graph else { return [] }
         var findings: [Diagnostic] = []
         func missing(_ name: Name, step: String?, what: String = "step") {

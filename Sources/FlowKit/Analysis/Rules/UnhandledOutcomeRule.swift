@@ -1,6 +1,6 @@
 /// `unhandled_outcome`: a nested flow can finish with an outcome the parent step neither handles nor covers with `next`.
 enum UnhandledOutcomeRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .unhandledOutcome,
         name: "Unhandled outcome",
         summary: "A nested flow can finish with an outcome that the parent step neither handles nor covers with 'next'.",
@@ -39,7 +39,7 @@ enum UnhandledOutcomeRule: Rule {
     /// Needs the nested flows.
     static let needs: RuleNeeds = [.workspace]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
         for step in flow.steps where step.kind == .flow {

@@ -1,7 +1,7 @@
 /// `unreachable_entry`: an entry no link ever starts at, because an earlier entry wins every link it matches or
 /// its path cannot match a link at all.
 enum UnreachableEntryRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .unreachableEntry,
         name: "Unreachable entry",
         summary: "No link ever starts at the entry: an earlier entry matches every link it matches, or its path cannot match one.",
@@ -64,7 +64,7 @@ enum UnreachableEntryRule: Rule {
         }
     }
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
         // The first entry of each shape; paths `entry_param` cannot parse are left to it.

@@ -1,6 +1,6 @@
 /// `unreachable_option`: a target in a guarded list after an option with no `if`, which is always taken first.
-enum UnreachableOptionRule: Rule {
-    public static let description = RuleDescription(
+package enum UnreachableOptionRule: Rule {
+    package static let description = RuleDescription(
         identifier: .unreachableOption,
         name: "Unreachable option",
         summary: "A target in a guarded list comes after an option with no 'if', so it is never taken.",
@@ -36,9 +36,9 @@ enum UnreachableOptionRule: Rule {
         ])
 
     /// Needs the document and its flow model only.
-    static let needs: RuleNeeds = []
+    package static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
         for step in flow.anyStepThenSteps {

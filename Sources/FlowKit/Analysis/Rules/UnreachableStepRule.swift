@@ -1,6 +1,6 @@
 /// `unreachable_step`: no path of forward moves leads to the step from `start` or an entry.
 enum UnreachableStepRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .unreachableStep,
         name: "Unreachable step",
         summary: "No path of forward or restart moves leads to the step from 'start' or any entry.",
@@ -53,7 +53,7 @@ enum UnreachableStepRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, graph) = context.reachabilityInput else { return [] }
         let origin = flow.entries.isEmpty ? "'\(flow.start.text)'" : "'\(flow.start.text)' or any entry"
         return flow.steps.indices.filter { !graph.reachable[$0] }.map { id in

@@ -1,6 +1,6 @@
 /// `unused_event`: a declared event that no step handles.
 enum UnusedEventRule: Rule {
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         identifier: .unusedEvent,
         name: "Unused event",
         summary: "An event is declared in 'events' but no step handles it.",
@@ -39,7 +39,7 @@ enum UnusedEventRule: Rule {
     /// Needs the document and its flow model only.
     static let needs: RuleNeeds = []
 
-    public static func check(_ context: LintContext) -> [Diagnostic] {
+    package static func check(_ context: LintContext) -> [Diagnostic] {
         guard context.isWellFormed, let flow = context.flow else { return [] }
         let events = UndeclaredEventRule.handledEvents(in: flow)
         var handled = Set(events)

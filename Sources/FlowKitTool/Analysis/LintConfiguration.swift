@@ -1,0 +1,212 @@
+import Foundation
+import FlowKit
+
+/// A lint configuration (`.flowkit.yml`): rules turned off, per-rule severities, and which files to check.
+///
+/// ```yaml
+/// disabled: [shadowed_handler]
+/// severity: { unused_event: error, maybe_unset: note }
+/// include: ["flows/**"]
+/// exclude: ["flows/broken/**"]
+/// ```
+package struct LintConfiguration: Sendable {
+    /// The file name searched for, upward from the linted path.
+    package static let fileName = ".flowkit.yml"
+
+    /// Rules that do not run.
+    package var disabled: Set<RuleID> = []
+    /// Severities that replace the rules' own.
+    package var severities: [RuleID: Severity] = [:]
+    /// Files to check (globs relative to `directory`); empty means every file.
+    package var include: [Glob] = []
+    /// Files not to check, even when included.
+    package var exclude: [Glob] = []
+    /// `diff: { levels: { CHECK: LEVEL } }`: the level `flowkit diff` gives each change of a check, in place of
+    /// the check's own.
+    package var diffLevels: [ChangeCheck: ChangeLevel] = [:]
+    /// The folder the globs are relative to.
+    package var directory: String
+    /// The configuration file, when there is one.
+    package var file: String?
+
+    /// The configuration used when no file is found: every rule at its own severity, every file.
+    package init(directory: String = FileManager.default.currentDirectoryPath) {
+        self.directory = directory
+    }
+
+    /// The nearest `.flowkit.yml` in the folder of `path` or above it.
+    package static func find(from path: String) -> String? {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if !(FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            url.deleteLastPathComponent()
+        }
+        while true {
+            let candidate = url.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) {
+                return DisplayPath.relative(FileFlowResolver.canonical(candidate), to: FileFlowResolver.canonical(FileManager.default.currentDirectoryPath))
+            }
+            if url.path == "/" || url.path.isEmpty { return nil }
+            url.deleteLastPathComponent()
+        }
+    }
+
+    /// Reads and checks the configuration file at `path`.
+    package static func load(path: String) throws -> LintConfiguration {
+        let bytes = try FlowLoader.read(path: path, limit: 1 << 20)
+        let parsed = YAMLReader.parse(bytes, file: path)
+        func fail(_ message: String, _ position: SourcePosition) -> ConfigurationError {
+            ConfigurationError(message: "\(path):\(position.line):\(position.column): \(message)")
+        }
+        if let problem = parsed.diagnostics.first, parsed.root != nil || problem.message != "the file is empty" {
+            throw fail(problem.message, problem.position)
+        }
+        var configuration = LintConfiguration(directory: URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path)
+        configuration.file = path
+        guard let root = parsed.root else { return configuration }
+        if let scalar = root.scalar, scalar.kind == .null { return configuration }
+        guard let entries = root.entries else { throw fail("the configuration must be a mapping", root.position) }
+        let known = Linter.rules.map { $0.description.identifier.rawValue }
+        func rule(_ node: Node) throws -> RuleID {
+            guard let name = node.scalar?.text else { throw fail("a rule name must be a string, found \(node.kindDescription)", node.position) }
+            guard known.contains(name) else {
+                throw fail("unknown rule '\(Identifier.display(name))'\(Suggestions.didYouMean(name, in: known))", node.position)
+            }
+            return RuleID(rawValue: name)
+        }
+        func globs(_ node: Node, key: String) throws -> [Glob] {
+            guard let items = node.items else { throw fail("'\(key)' takes a list of path patterns, found \(node.kindDescription)", node.position) }
+            return try items.map { item in
+                guard let text = item.scalar?.text, item.scalar?.kind != .null, !text.isEmpty else {
+                    throw fail("an '\(key)' pattern must be a non-empty string, found \(item.kindDescription)", item.position)
+                }
+                return Glob(text)
+            }
+        }
+        for entry in entries {
+            switch entry.key {
+            case "disabled":
+                guard let items = entry.value.items else { throw fail("'disabled' takes a list of rules, found \(entry.value.kindDescription)", entry.value.position) }
+                configuration.disabled = Set(try items.map(rule))
+            case "severity":
+                guard let pairs = entry.value.entries else {
+                    throw fail("'severity' maps rules to error, warning or note, found \(entry.value.kindDescription)", entry.value.position)
+                }
+                for pair in pairs {
+                    _ = try rule(Node(.scalar(Scalar(kind: .string, text: pair.key, quoted: false)), at: pair.keyPosition))
+                    guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
+                        throw fail("the severity of '\(Identifier.display(pair.key))' must be error, warning or note, found \(pair.value.kindDescription)", pair.value.position)
+                    }
+                    guard let severity = Severity(rawValue: text) else {
+                        let severities = Severity.allCases.map(\.rawValue)
+                        throw fail("severity '\(Identifier.display(text))' must be error, warning or note\(Suggestions.didYouMean(text, in: severities))", pair.value.position)
+                    }
+                    configuration.severities[RuleID(rawValue: pair.key)] = severity
+                }
+            case "include": configuration.include = try globs(entry.value, key: "include")
+            case "exclude": configuration.exclude = try globs(entry.value, key: "exclude")
+            case "diff":
+                guard let settings = entry.value.entries else { throw fail("'diff' takes a mapping with 'levels', found \(entry.value.kindDescription)", entry.value.position) }
+                for setting in settings {
+                    guard setting.key == "levels" else {
+                        throw fail("unknown key '\(Identifier.display(setting.key))' in 'diff'\(Suggestions.didYouMean(setting.key, in: ["levels"]))", setting.keyPosition)
+                    }
+                    guard let pairs = setting.value.entries else {
+                        throw fail("'levels' maps checks to breaking, warning or info, found \(setting.value.kindDescription)", setting.value.position)
+                    }
+                    let checks = ChangeCheck.allCases.map(\.rawValue)
+                    let levels = ChangeLevel.allCases.map(\.rawValue)
+                    for pair in pairs {
+                        guard let check = ChangeCheck(rawValue: pair.key) else {
+                            throw fail("unknown check '\(Identifier.display(pair.key))'\(Suggestions.didYouMean(pair.key, in: checks))", pair.keyPosition)
+                        }
+                        guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
+                            throw fail("the level of '\(Identifier.display(pair.key))' must be breaking, warning or info, found \(pair.value.kindDescription)", pair.value.position)
+                        }
+                        guard let level = ChangeLevel(rawValue: text) else {
+                            throw fail("level '\(Identifier.display(text))' must be breaking, warning or info\(Suggestions.didYouMean(text, in: levels))", pair.value.position)
+                        }
+                        configuration.diffLevels[check] = level
+                    }
+                }
+            default:
+                throw fail("unknown key '\(Identifier.display(entry.key))'\(Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff"]))", entry.keyPosition)
+            }
+        }
+        return configuration
+    }
+
+    /// The problems of the configurations `files` use (each file's nearest `.flowkit.yml`, each read once), as
+    /// messages starting with `file:line:column:`, so that a lint can stop before it prints any finding.
+    package static func problems(for files: [String]) -> [String] {
+        problems(for: files, lookup: ConfigurationLookup())
+    }
+
+    /// `problems(for:)`, with the nearest configurations looked up through `lookup`.
+    static func problems(for files: [String], lookup: ConfigurationLookup) -> [String] {
+        var paths: [String] = []
+        var seen = Set<String>()
+        for file in files {
+            if let path = lookup.find(from: file), seen.insert(path).inserted { paths.append(path) }
+        }
+        return paths.compactMap { path in
+            do {
+                _ = try load(path: path)
+                return nil
+            } catch {
+                return (error as? LocalizedError)?.errorDescription ?? "\(path): \(error)"
+            }
+        }
+    }
+
+    /// Whether `file` is to be checked: included (or no include list) and not excluded.
+    package func includes(_ file: String) -> Bool {
+        let absolute = URL(fileURLWithPath: file).standardizedFileURL.path
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        let relative = absolute.hasPrefix(base) ? String(absolute.dropFirst(base.count)) : absolute
+        if !include.isEmpty && !include.contains(where: { $0.matches(relative) }) { return false }
+        return !exclude.contains { $0.matches(relative) }
+    }
+
+    /// The findings without disabled rules, with configured severities.
+    package func apply(_ findings: [Diagnostic]) -> [Diagnostic] {
+        guard !disabled.isEmpty || !severities.isEmpty else { return findings }
+        return findings.compactMap { finding in
+            if disabled.contains(finding.rule) { return nil }
+            var result = finding
+            if let severity = severities[finding.rule] { result.severity = severity }
+            return result
+        }
+    }
+}
+
+/// `LintConfiguration.find(from:)` answered once per directory, for one run over many files: the files of a
+/// directory share their nearest `.flowkit.yml`, and looking it up walks the folders above with a `stat` each.
+final class ConfigurationLookup: @unchecked Sendable {
+    private var byDirectory: [String: String?] = [:]
+    private let lock = NSLock()
+
+    /// The nearest `.flowkit.yml` to the file at `path` (a file, not a directory).
+    func find(from path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        lock.lock()
+        if let known = byDirectory[directory] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let found = LintConfiguration.find(from: path)
+        lock.lock()
+        byDirectory[directory] = found
+        lock.unlock()
+        return found
+    }
+}
+
+/// A configuration file that cannot be used; the message starts with `file:line:column:`.
+package struct ConfigurationError: LocalizedError, Sendable {
+    /// What is wrong and where.
+    package let message: String
+
+    package var errorDescription: String? { message }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import FlowKit
+
+/// One thing a flow's runs can cover (docs/format.md, "Coverage"): a step shown, an option of a target list taken,
+/// a derived event raised, an outcome reached, an entry used. It stays at the position of its text in the file.
+package struct CoverageItem: Codable, Hashable, Sendable {
+    /// What kind of item it is.
+    package enum Kind: String, Codable, CaseIterable, Sendable {
+        case step, transition, event, outcome, entry
+
+        /// The plural the tables and `--min-coverage` use: `steps`, `transitions`, ….
+        package var plural: String { self == .entry ? "entries" : rawValue + "s" }
+
+        /// What the runs did not do with an item of this kind: `never shown`, `never taken`, ….
+        package var missedPhrase: String {
+            switch self {
+            case .step: return "never shown"
+            case .transition: return "never taken"
+            case .event: return "never raised"
+            case .outcome: return "never reached"
+            case .entry: return "never used"
+            }
+        }
+    }
+
+    /// What kind of item it is.
+    package var kind: Kind
+    /// Its identity across runs and merges: `step amount`, `transition amount on invalidAmount 0`, `transition
+    /// alert * next 0`, `event invalidAmount`, `outcome finish`, `entry editTariff`.
+    package var key: String
+    /// For people: `step 'amount'`, `tariffs --on editAmount--> amount`, `event 'invalidAmount'`.
+    package var description: String
+    /// The line of its text.
+    package var line: Int
+    /// The column of its text.
+    package var column: Int
+    /// How many times the runs covered it.
+    package var hits: Int
+    /// False for an option lint proves can never be taken (`unreachable_option`): listed, not counted.
+    package var coverable: Bool
+    /// For a `"*"` option used at a step: the key of the `"*"` option itself (`* on error 0`), for the folded view.
+    package var shared: String?
+
+    /// Creates an item.
+    package init(kind: Kind, key: String, description: String, line: Int, column: Int, hits: Int = 0, coverable: Bool = true,
+                shared: String? = nil) {
+        self.kind = kind
+        self.key = key
+        self.description = description
+        self.line = line
+        self.column = column
+        self.hits = hits
+        self.coverable = coverable
+        self.shared = shared
+    }
+}
+
+/// The coverage of one flow file: its items in file order.
+package struct FileCoverage: Codable, Equatable, Sendable {
+    /// The flow file, relative to the working directory.
+    package var file: String
+    /// Its items, in the order of their text.
+    package var items: [CoverageItem]
+
+    /// Creates a file's coverage.
+    package init(file: String, items: [CoverageItem]) {
+        self.file = file
+        self.items = items
+    }
+
+    /// Covered and total coverable items of `kind`. A `"*"` option counts once among the transitions, covered when
+    /// it was taken at any step that uses it (`starSteps` counts it once per step).
+    package func count(_ kind: CoverageItem.Kind) -> (covered: Int, total: Int) {
+        var covered = 0
+        var total = 0
+        var shared: [String: Bool] = [:]
+        for item in items where item.kind == kind && item.coverable {
+            if let key = item.shared {
+                shared[key] = (shared[key] ?? false) || item.hits > 0
+            } else {
+                total += 1
+                if item.hits > 0 { covered += 1 }
+            }
+        }
+        return (covered + shared.values.filter { $0 }.count, total + shared.count)
+    }
+
+    /// Covered and total `"*"` options counted once per step that uses them (`star-steps` in the reports), or nil
+    /// when the file has none.
+    package var starSteps: (covered: Int, total: Int)? {
+        let uses = items.filter { $0.shared != nil && $0.coverable }
+        return uses.isEmpty ? nil : (uses.filter { $0.hits > 0 }.count, uses.count)
+    }
+
+    /// The percentage of coverable items of `kind` covered; 100 when there are none.
+    package func percent(_ kind: CoverageItem.Kind) -> Double {
+        let (covered, total) = count(kind)
+        return total == 0 ? 100 : Double(covered) * 100 / Double(total)
+    }
+
+    /// The coverable items no run covered, in file order.
+    package var missed: [CoverageItem] { items.filter { $0.coverable && $0.hits == 0 } }
+
+    /// Each `"*"` option with the number of steps that use it and of those at which it was taken.
+    package var folded: [(shared: String, description: String, taken: Int, steps: Int)] {
+        var order: [String] = []
+        var counts: [String: (description: String, taken: Int, steps: Int)] = [:]
+        for item in items {
+            guard let shared = item.shared else { continue }
+            if counts[shared] == nil {
+                order.append(shared)
+                let description = item.description.range(of: " at ", options: .backwards).map { String(item.description[..<$0.lowerBound]) } ?? item.description
+                counts[shared] = (description, 0, 0)
+            }
+            counts[shared]!.steps += 1
+            if item.hits > 0 { counts[shared]!.taken += 1 }
+        }
+        return order.map { ($0, counts[$0]!.description, counts[$0]!.taken, counts[$0]!.steps) }
+    }
+}
+
+/// The coverage of every flow file some runs ran: what `--coverage-report json:PATH` writes and `flowkit coverage
+/// merge` adds up.
+package struct Coverage: Codable, Equatable, Sendable {
+    /// The flow files, in the order they were first run.
+    package var files: [FileCoverage]
+
+    /// Creates coverage of `files`.
+    package init(files: [FileCoverage]) {
+        self.files = files
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version = "flowkit-coverage"
+        case files
+    }
+
+    /// Decodes the JSON form; a `flowkit-coverage` other than 1 is refused.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard try container.decode(Int.self, forKey: .version) == 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: "only version 1 is known")
+        }
+        files = try container.decode([FileCoverage].self, forKey: .files)
+    }
+
+    /// Encodes the JSON form with `"flowkit-coverage": 1`.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(1, forKey: .version)
+        try container.encode(files, forKey: .files)
+    }
+
+    /// The JSON form, keys sorted, ending in a newline.
+    package func json() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// Why coverage files could not be read or merged.
+    package struct MergeError: Error, Sendable, CustomStringConvertible {
+        /// A lowercase message naming the file.
+        package let message: String
+        package var description: String { message }
+    }
+
+    /// Reads the coverage JSON at `path`.
+    package static func read(path: String) throws(MergeError) -> Coverage {
+        let bytes: [UInt8]
+        do {
+            bytes = try FlowLoader.read(path: path, limit: 256 << 20)
+        } catch {
+            throw MergeError(message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+        }
+        guard let coverage = try? JSONDecoder().decode(Coverage.self, from: Data(bytes)) else {
+            throw MergeError(message: "'\(Identifier.display(path, limit: .max))' is not coverage written by 'flowkit simulate --coverage-report json:PATH'")
+        }
+        // Counts and positions a run cannot write are refused, so that no sum or report traps on them.
+        for file in coverage.files {
+            for item in file.items where item.hits < 0 || item.line < 1 || item.column < 1 || item.line > Int(Int32.max) || item.column > Int(Int32.max) {
+                throw MergeError(message: "'\(Identifier.display(path, limit: .max))': the item '\(Identifier.display(item.key))' of '\(Identifier.display(file.file, limit: .max))' "
+                                 + "has a count or position no run writes (hits \(item.hits), line \(item.line), column \(item.column))")
+            }
+        }
+        return coverage
+    }
+
+    /// The coverage of all `parts`: the hits of the same item (file and key) added. A file whose items differ
+    /// between parts (the flow changed between runs) is an error.
+    package static func merged(_ parts: [Coverage]) throws(MergeError) -> Coverage {
+        var order: [String] = []
+        var files: [String: FileCoverage] = [:]
+        for part in parts {
+            for file in part.files {
+                guard var existing = files[file.file] else {
+                    order.append(file.file)
+                    files[file.file] = file
+                    continue
+                }
+                guard existing.items.map(\.key) == file.items.map(\.key) else {
+                    throw MergeError(message: "the coverage of '\(Identifier.display(file.file, limit: .max))' has other items in one of the files: the flow changed between the runs; run them again on one version")
+                }
+                for index in existing.items.indices {
+                    // Hits saturate: a sum past the largest count stays there rather than trap.
+                    let (sum, overflow) = existing.items[index].hits.addingReportingOverflow(file.items[index].hits)
+                    existing.items[index].hits = overflow ? Int.max : max(sum, 0)
+                }
+                files[file.file] = existing
+            }
+        }
+        return Coverage(files: order.map { files[$0]! })
+    }
+}
