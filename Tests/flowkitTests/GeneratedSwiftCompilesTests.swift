@@ -11,17 +11,6 @@ import FlowKit
 /// app through the plugin.)
 @Suite("Generated Swift compiles")
 struct GeneratedSwiftCompilesTests {
-    /// The compiler beside the toolchain's `swift`, and the modules of this build.
-    private var modules: String { URL(fileURLWithPath: flowkitBinary).deletingLastPathComponent().path + "/Modules" }
-
-    private func swiftc() throws -> String {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let path = directory + "/swiftc"
-            if FileManager.default.isExecutableFile(atPath: String(path)) { return String(path) }
-        }
-        throw FlowKitError.noSuchFile("swiftc")
-    }
-
     @Test func generatedSwiftTypeChecksWithoutWarnings() throws {
         let folder = NSTemporaryDirectory() + "flowkit-generated-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
@@ -74,9 +63,7 @@ struct GeneratedSwiftCompilesTests {
 
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted().map { folder + "/out/" + $0 }
         #expect(files.count > samples.count + 37)
-        let yamsMap = packageRoot + "/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap"
-        let check = try runProcess(try swiftc(), ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules,
-                                                  "-Xcc", "-fmodule-map-file=" + yamsMap, "-module-name", "Generated"] + files)
+        let check = try typeCheckAgainstFlowKit(files, moduleName: "Generated")
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 

@@ -1,3 +1,4 @@
+import FlowKit
 import Foundation
 import Testing
 @_exported import TestSupport
@@ -82,4 +83,22 @@ func runProcess(_ executable: String, _ arguments: [String], in directory: Strin
     process.waitUntilExit()
     return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
                      status: process.terminationStatus)
+}
+
+/// The compiler on the `PATH` (beside the toolchain's `swift`).
+func swiftc() throws -> String {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let path = directory + "/swiftc"
+        if FileManager.default.isExecutableFile(atPath: String(path)) { return String(path) }
+    }
+    throw FlowKitError.noSuchFile("swiftc")
+}
+
+/// Type-checks `files` as a module of their own that imports this build's FlowKit as an app does (from outside the
+/// package: only its public API), Swift 6 language mode, warnings as errors.
+func typeCheckAgainstFlowKit(_ files: [String], moduleName: String) throws -> RunResult {
+    let modules = URL(fileURLWithPath: flowkitBinary).deletingLastPathComponent().path + "/Modules"
+    let yamsMap = packageRoot + "/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap"
+    return try runProcess(try swiftc(), ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules,
+                                         "-Xcc", "-fmodule-map-file=" + yamsMap, "-module-name", moduleName] + files)
 }
