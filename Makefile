@@ -31,46 +31,11 @@ build: deps
 	$(SWIFT) build
 
 # The command line tools, with the Swift runtime and Foundation linked in: a process starts in about half the time.
-# Linked by the toolchain's lld, with the functions a lint runs put together (link/flowkit.order, made by
-# link/order.py; the project's own code gets a section per function so that it can be ordered): the kernel maps code
-# 64 KiB around each page a process first runs, so this keeps about 5 MB of code out of every run's resident set.
-# Where the C library is glibc 2.36 or later (it must be where the binary runs too), relative relocations are packed
-# (RELR: 1.9 MB of relocations become 16 KB).
-RELR_FLAGS = $(shell getconf GNU_LIBC_VERSION 2>/dev/null | \
-  awk '{ split($$2, v, "."); if (v[1] > 2 || (v[1] == 2 && v[2] >= 36)) print "-Xlinker -z -Xlinker pack-relative-relocs" }')
-# The C++ library the Swift runtime uses is linked in too (the toolchain asks for `-lstdc++`; a directory searched
-# first holds only the static archive, found by the toolchain's clang, else by cc): a lint then loads one library
-# fewer, which saves 1.4 MB of resident pages and a fifth of a small file's time. None of its names are exported
-# (the toolchain links with `--exclude-libs ALL`), so a Graphviz plugin that loads the shared library (the neato
-# engines do) keeps its own. `make release STATIC_CXX=0` links the shared library, as does a system without the
-# archive (with a note).
-STATIC_CXX ?= 1
-CXX_STATIC_DIR = $(CURDIR)/.build/static-cxx
-CXX_STATIC_LIB = $(shell \
-  resources=$$($(SWIFT) -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": *"\(.*\)".*/\1/p'); \
-  for compiler in "$$resources/../../bin/clang" cc; do \
-    found=$$("$$compiler" -print-file-name=libstdc++.a 2>/dev/null) && [ -f "$$found" ] && { echo "$$found"; break; }; \
-  done)
-RELEASE_FLAGS = --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
-  -Xswiftc -use-ld=lld $(RELR_FLAGS) -Xswiftc -L -Xswiftc "$(CXX_STATIC_DIR)" \
-  -Xlinker "--symbol-ordering-file=$(CURDIR)/link/flowkit.order" -Xlinker --no-warn-symbol-ordering
-
+# Nothing else is tuned: no link order, no allocator settings, nothing guessed from the build machine (issue 30
+# measured what each of those bought; bench/RESULTS.md has the figures of this build).
 release: deps
-	@mkdir -p "$(CXX_STATIC_DIR)"
-	@# The archive linked in (or none), recorded: SwiftPM does not see it change, so then the tools are linked again.
-	@archive=""; found="$(if $(filter 1,$(STATIC_CXX)),$(CXX_STATIC_LIB))"; \
-	if [ -f "$$found" ]; then archive="$$found"; \
-	elif [ "$(STATIC_CXX)" = 1 ]; then echo "note: no libstdc++.a found (toolchain clang, cc): flowkit loads the shared library"; fi; \
-	if [ -n "$$archive" ]; then ln -sf "$$archive" "$(CXX_STATIC_DIR)/libstdc++.a"; else rm -f "$(CXX_STATIC_DIR)/libstdc++.a"; fi; \
-	if [ "$$(cat "$(CXX_STATIC_DIR)/archive" 2>/dev/null)" != "$$archive" ]; then \
-	  rm -f "$(BIN_DIR)/flowkit" "$(BIN_DIR)/flowkit-bench"; echo "$$archive" > "$(CXX_STATIC_DIR)/archive"; \
-	fi
-	@# SwiftPM does not know the order file is an input of the link: a binary older than it is linked again.
-	@for tool in flowkit flowkit-bench; do \
-	  if [ link/flowkit.order -nt "$(BIN_DIR)/$$tool" ]; then rm -f "$(BIN_DIR)/$$tool"; fi; \
-	done
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product flowkit
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product flowkit-bench
+	$(SWIFT) build -c release --static-swift-stdlib --product flowkit
+	$(SWIFT) build -c release --static-swift-stdlib --product flowkit-bench
 
 demo: release
 	@echo "== flowkit lint on the sample flows"

@@ -701,7 +701,7 @@ steps:
             "## How it was measured",
             "",
             "Every figure is a whole process, from fork to exit, started by the harness: flowkit's release build "
-            "(`make release`: linked by lld with packed relocations, link/flowkit.order and libstdc++ linked in), statelint's command "
+            "(`make release`: the Swift runtime and Foundation linked in, `--static-swift-stdlib`), statelint's command "
             "line, and a small script per Python peer (`bench/peers/`) that reads the file the "
             "harness wrote and builds its machine from it. A flowkit figure and its peers' are measured one after "
             "the other, so that they share the machine's load. After one warm-up run, the median wall time of "

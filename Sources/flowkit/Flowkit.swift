@@ -32,7 +32,6 @@ struct Flowkit: ParsableCommand {
     /// Runs the command, mapping ArgumentParser's usage errors to exit code 2 as flowkit documents. This is the one
     /// place where an error that stops a command is printed.
     static func main() {
-        ProcessHeap.tuneForOneCommand()
         do {
             if let request = LintRequest.quickParse(Array(CommandLine.arguments.dropFirst())) {
                 try request.run()
@@ -40,13 +39,11 @@ struct Flowkit: ParsableCommand {
                 var command = try parseAsRoot()
                 try command.run()
             }
-            BackgroundWork.wait()
         } catch let failure as CommandFailure {
             if !failure.findings.isEmpty { printNote(failure.findings) }
             for line in failure.errors { printNote("flowkit: error: " + Identifier.display(line, limit: .max, quoting: false)) }
             // A command that gave up on work it cannot stop (a Graphviz layout) ends at once, tearing nothing down.
             if failure.immediately { _exit(failure.exitCode) }
-            BackgroundWork.wait()
             Foundation.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
@@ -72,7 +69,6 @@ struct Flowkit: ParsableCommand {
     static func fail(_ error: Error) -> Never {
         let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"
         printNote("flowkit: error: " + Identifier.display(description, limit: .max, quoting: false))
-        BackgroundWork.wait()
         Foundation.exit(2)
     }
 }

@@ -69,10 +69,7 @@ package enum Linter {
         guard (document.flow?.steps.count ?? 0) >= parallelThreshold else {
             return finished(rules.flatMap { $0.check(context) }, context: context)
         }
-        let findings = finished(checkInParallel(rules, context), context: context)
-        // A large flow's graphs and shared work are freed on another core, while the caller goes on.
-        Parallel.release(context)
-        return findings
+        return finished(checkInParallel(rules, context), context: context)
     }
 
     /// The rules that take longest on a large flow, longest first (`flowkit-bench rules`): on all cores they start

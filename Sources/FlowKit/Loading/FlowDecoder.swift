@@ -21,7 +21,6 @@ package struct FlowDecoder {
     package static let typeNames = ["int", "number", "string", "bool"]
 
     private let file: String
-    private let parallelStepCount: Int
     private var diagnostics: [Diagnostic] = []
     /// The result shapes being decoded around the current one (the `result` mapping is the first).
     private var shapeDepth = 0
@@ -30,16 +29,14 @@ package struct FlowDecoder {
     /// the recursion of every pass over a result's type, some of which run on worker threads with small stacks.
     package static let maxShapeDepth = 32
 
-    private init(file: String, parallelStepCount: Int = FlowDecoder.parallelStepCount) {
+    private init(file: String) {
         self.file = file
-        self.parallelStepCount = parallelStepCount
     }
 
     /// Decodes `root`, the document of `file`, into a flow and the `schema` findings met on the way (and the
     /// `undeclared_state` finding of an input that 'state' does not declare).
-    /// `parallelStepCount` is the fewest steps decoded on two cores (tests compare both ways).
-    package static func decode(_ root: Node, file: String, parallelStepCount: Int = FlowDecoder.parallelStepCount) -> (flow: Flow?, diagnostics: [Diagnostic]) {
-        var decoder = FlowDecoder(file: file, parallelStepCount: parallelStepCount)
+    package static func decode(_ root: Node, file: String) -> (flow: Flow?, diagnostics: [Diagnostic]) {
+        var decoder = FlowDecoder(file: file)
         let flow = decoder.flow(root)
         return (flow, decoder.diagnostics)
     }
@@ -162,7 +159,7 @@ package struct FlowDecoder {
         var anyStep: Step?
         if let node = root["steps"] {
             if let stepEntries = mapping(node, "'steps'") {
-                let decoded = Self.steps(stepEntries, file: file, parallelStepCount: parallelStepCount)
+                let decoded = Self.steps(stepEntries, file: file)
                 steps = decoded.steps
                 anyStep = decoded.anyStep
                 diagnostics += decoded.diagnostics
@@ -182,46 +179,32 @@ package struct FlowDecoder {
                     state: state, inputs: inputs, events: events, entries: entryList, steps: steps, anyStep: anyStep)
     }
 
-    /// The fewest entries under 'steps' (the `"*"` step and names that are not names included) decoded on two
-    /// cores: below it, handing half the work to another core costs more than it saves.
-    static let parallelStepCount = 2_048
-
-    /// Decodes the entries of 'steps' in order on this core or, for a large flow, in two halves on two cores, each
-    /// half's findings in the order of its entries: the steps and findings are the same either way.
-    private static func steps(_ entries: [Node.Entry], file: String, parallelStepCount: Int) -> (steps: [Step], anyStep: Step?, diagnostics: [Diagnostic]) {
-        @Sendable func decode(_ range: Range<Int>) -> (steps: [Step], anyStep: Step?, diagnostics: [Diagnostic]) {
-            var decoder = FlowDecoder(file: file)
-            var steps: [Step] = []
-            steps.reserveCapacity(range.count)
-            var anyStep: Step?
-            for index in range {
-                let entry = entries[index]
-                if entry.key == "*" {
-                    anyStep = decoder.anyStep(entry)
-                } else if let stepName = decoder.checkedName(entry.key, at: entry.keyPosition, "step name") {
-                    // A step's key (`next: b`) written as a step of its own was indented under the wrong parent: the
-                    // step above it.
-                    // (A mapping with none of a step's keys, such as `on: { retry: b }`, is one too.)
-                    let body = entry.value.entries.map { keys in !keys.contains { Self.stepKeys.contains($0.key) } && !keys.isEmpty }
-                        ?? !(entry.value.scalar.map { $0.kind == .null && !$0.quoted } ?? false)
-                    if Self.stepKeys.contains(entry.key), body, index > 0, entries[index - 1].key != "*" {
-                        decoder.report("'\(entry.key)' is a key of a step, but here it is a step of its own; is it indented under the wrong parent "
-                                       + "(step '\(Identifier.display(entries[index - 1].key))', above it)?", at: entry.keyPosition, step: entry.key)
-                        steps.append(Step(name: stepName))
-                        continue
-                    }
-                    steps.append(decoder.step(stepName, entry.value))
+    /// Decodes the entries of 'steps' in order, with the findings in the order of the entries.
+    private static func steps(_ entries: [Node.Entry], file: String) -> (steps: [Step], anyStep: Step?, diagnostics: [Diagnostic]) {
+        var decoder = FlowDecoder(file: file)
+        var steps: [Step] = []
+        steps.reserveCapacity(entries.count)
+        var anyStep: Step?
+        for index in entries.indices {
+            let entry = entries[index]
+            if entry.key == "*" {
+                anyStep = decoder.anyStep(entry)
+            } else if let stepName = decoder.checkedName(entry.key, at: entry.keyPosition, "step name") {
+                // A step's key (`next: b`) written as a step of its own was indented under the wrong parent: the
+                // step above it.
+                // (A mapping with none of a step's keys, such as `on: { retry: b }`, is one too.)
+                let body = entry.value.entries.map { keys in !keys.contains { Self.stepKeys.contains($0.key) } && !keys.isEmpty }
+                    ?? !(entry.value.scalar.map { $0.kind == .null && !$0.quoted } ?? false)
+                if Self.stepKeys.contains(entry.key), body, index > 0, entries[index - 1].key != "*" {
+                    decoder.report("'\(entry.key)' is a key of a step, but here it is a step of its own; is it indented under the wrong parent "
+                                   + "(step '\(Identifier.display(entries[index - 1].key))', above it)?", at: entry.keyPosition, step: entry.key)
+                    steps.append(Step(name: stepName))
+                    continue
                 }
+                steps.append(decoder.step(stepName, entry.value))
             }
-            return (steps, anyStep, decoder.diagnostics)
         }
-        guard entries.count >= max(parallelStepCount, 2) else { return decode(entries.indices) }
-        let middle = entries.count / 2
-        let (first, second) = Parallel.both({ decode(0..<middle) }, { decode(middle..<entries.count) })
-        var steps = first.steps
-        steps.append(contentsOf: second.steps)
-        // A mapping has each key once (the readers drop duplicates), so at most one half met the '*' step.
-        return (steps, first.anyStep ?? second.anyStep, first.diagnostics + second.diagnostics)
+        return (steps, anyStep, decoder.diagnostics)
     }
 
     // MARK: - Types

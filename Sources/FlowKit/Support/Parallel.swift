@@ -23,36 +23,6 @@ package enum Parallel {
         return (a.values[0], b.values[0])
     }
 
-    /// Frees `value` on another core, so that the caller goes on while a large structure's memory is given back;
-    /// wait on the group returned when that memory must be back before going on. The value must be the last
-    /// reference to what it holds (move it in: `Parallel.release(document.root.take())`), or nothing is freed there.
-    @discardableResult
-    package static func release<T>(_ value: consuming T) -> DispatchGroup {
-        let held = Held(value)
-        let group = DispatchGroup()
-        group.enter()
-        BackgroundWork.pending.enter()
-        DispatchQueue.global().async {
-            held.release()
-            group.leave()
-            BackgroundWork.pending.leave()
-        }
-        return group
-    }
-
-    /// A value kept until `release()` drops it, on whichever thread calls it.
-    private final class Held<T>: @unchecked Sendable {
-        private var value: T?
-
-        init(_ value: consuming T) {
-            self.value = value
-        }
-
-        package func release() {
-            value = nil
-        }
-    }
-
     /// Results written by parallel workers into their own slots.
     private final class Slots<T>: @unchecked Sendable {
         private var slots: [T?]
@@ -69,18 +39,5 @@ package enum Parallel {
         }
 
         var values: [T] { slots.map { $0! } }
-    }
-}
-
-/// Work the library has handed to another core without waiting for it: freeing a large flow's model, syntax tree
-/// and graphs while the caller goes on (`Parallel.release`).
-package enum BackgroundWork {
-    /// The releases not yet done.
-    static let pending = DispatchGroup()
-
-    /// Waits until that work is done. A process about to exit calls it, so that it ends with nothing half freed:
-    /// a leak checker would otherwise report what another core was still freeing.
-    package static func wait() {
-        pending.wait()
     }
 }

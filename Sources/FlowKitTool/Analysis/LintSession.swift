@@ -99,19 +99,12 @@ package struct LintSession: Sendable {
                 // Disabled rules are left out before anything runs, not filtered out afterwards.
                 let configuration = configurations.configuration(for: file)
                 let enabled = rules.filter { !(configuration?.disabled.contains($0.description.identifier) ?? false) }
-                let findings: [Diagnostic]
                 if !document.isScript && (document.flow?.steps.count ?? 0) >= Linter.parallelThreshold {
                     // The rules of a flow read its model, not its syntax tree: a large tree is freed here, before
-                    // the graphs are built, so that they reuse its memory. (Freed on another core while they were
-                    // built, it took a core from them, and they faulted in fresh pages.)
+                    // the graphs are built, so that they reuse its memory.
                     document.root = nil
-                    findings = Linter.lint(document, workspace: workspace, rules: enabled)
-                    // The flow model is freed on the other core too, while the findings are reported, rather than
-                    // before (not waited for: nothing reads it again).
-                    Parallel.release(document.flow.take())
-                } else {
-                    findings = Linter.lint(document, workspace: workspace, rules: enabled)
                 }
+                let findings = Linter.lint(document, workspace: workspace, rules: enabled)
                 let configured = configuration.map { $0.apply(findings) } ?? findings
                 return (file, configured, nil, false)
             } catch {
