@@ -32,42 +32,23 @@ struct CoverageMerge: ParsableCommand {
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Also write the merged coverage as FORMAT:PATH (repeatable): json, lcov, cobertura or markdown.", valueName: "format:path"),
-            completion: .list(CoverageReportFormat.allCases.map { $0.rawValue + ":" }))
-    var report: [String] = []
+            completion: .list(CoverageReportFormat.allCases.map { $0.rawValue + ":" }), transform: ReportDestination.parsed)
+    var report: [ReportDestination<CoverageReportFormat>] = []
 
-    @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail (exit 1) when a flow file's coverage is below these percentages.", valueName: "kind=percent,..."))
-    var minCoverage: String?
+    @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail (exit 1) when a flow file's coverage is below these percentages.", valueName: "kind=percent,..."),
+            transform: CoverageThreshold.parsed)
+    var minCoverage: CoverageThreshold?
 
     @Flag(name: .long, help: "Do not print the coverage table.")
     var quiet = false
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one coverage file") }
-        for item in report where CoverageReportFormat.parse(item) == nil {
-            throw ValidationError("--report takes FORMAT:PATH with a format of \(CoverageReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(Identifier.display(item, limit: .max))'")
-        }
-        if let minCoverage {
-            do {
-                _ = try CoverageThreshold(parsing: minCoverage)
-            } catch {
-                throw ValidationError("--min-coverage: \(error.message)")
-            }
-        }
     }
 
     func run() throws {
-        let merged: Coverage
-        do {
-            merged = try Coverage.merged(try files.map { path throws(Coverage.MergeError) in try Coverage.read(path: path) })
-        } catch {
-            throw CommandFailure(errors: [error.message], exitCode: 2)
-        }
-        if let output { try OutputFile.write(try merged.json(), to: output) }
-        for case let (format, path)? in report.map(CoverageReportFormat.parse) {
-            try OutputFile.write(Array(format.reporter.render(merged).utf8), to: path)
-        }
-        if !quiet { try StandardOutput.write(CoverageTextReporter().render(merged)) }
-        let shortfalls = try minCoverage.map { try CoverageThreshold(parsing: $0).shortfalls(in: merged) } ?? []
-        if !shortfalls.isEmpty { throw CommandFailure(errors: shortfalls, exitCode: 1) }
+        var options = CoverageFrontend.Options(files: files)
+        (options.output, options.reports, options.minimum, options.quiet) = (output, report, minCoverage, quiet)
+        try perform(CoverageFrontend.run(options))
     }
 }

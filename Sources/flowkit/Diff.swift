@@ -58,34 +58,9 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        if checks {
-            let width = ChangeCheck.allCases.map(\.rawValue.count).max() ?? 0
-            try StandardOutput.write(ChangeCheck.allCases.map { check in
-                check.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + check.level.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + check.summary
-            }.joined(separator: "\n") + "\n")
-            return
-        }
-        let outcome: DiffFrontend.Outcome
-        do {
-            outcome = try DiffFrontend.run(DiffFrontend.Options(files: files, revision: git, format: format, configuration: config, fixScripts: fixScripts))
-        } catch {
-            let findings = error.findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: error.findings, fileCount: 1))
-            throw CommandFailure(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), errors: [error.message], exitCode: 2)
-        }
-        for note in outcome.notes { printNote(note) }
-        for script in outcome.fixed {
-            for edit in script.edits {
-                printNote("\(Identifier.display(script.file, limit: .max, quoting: false)):\(edit.line):\(edit.column): \(edit.kind) '\(Identifier.display(edit.old))' is now '\(Identifier.display(edit.new))'")
-            }
-        }
-        try StandardOutput.write(outcome.output)
-        if !outcome.problems.isEmpty { throw CommandFailure(errors: outcome.problems, exitCode: 2) }
-        let report = outcome.report
-        if let failOn {
-            let threshold: ChangeLevel = failOn == .breaking ? .breaking : .warning
-            let found = report.changes.filter { $0.level >= threshold }.count
-            if found > 0 { throw CommandFailure(errors: ["\(found) change\(found == 1 ? "" : "s") at level \(failOn.rawValue) or worse"], exitCode: 1) }
-        }
+        var options = DiffFrontend.Options(files: files, revision: git, format: format, configuration: config, fixScripts: fixScripts)
+        (options.failOn, options.listChecks) = (failOn.map { $0 == .breaking ? .breaking : .warning }, checks)
+        try perform(DiffFrontend.run(options))
     }
 }
 

@@ -15,17 +15,10 @@ struct Explain: ParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp("The rule's identifier, as 'flowkit rules' lists it.", valueName: "rule"),
-              completion: .list(Linter.rules.map { $0.description.identifier.rawValue }))
+              completion: .list(ExplainFrontend.ruleNames))
     var rule: String
 
-    func validate() throws {
-        if Linter.rule(RuleID(rawValue: rule)) == nil {
-            let hint = Suggestions.didYouMean(rule, in: Linter.rules.map { $0.description.identifier.rawValue })
-            throw ValidationError("unknown rule '\(Identifier.display(rule))'\(hint); 'flowkit rules' lists them")
-        }
-    }
-
     func run() throws {
-        if let rule = Linter.rule(RuleID(rawValue: rule)) { try StandardOutput.write(RuleCatalog.explanation(rule.description)) }
+        try perform(ExplainFrontend.explain(rule))
     }
 }

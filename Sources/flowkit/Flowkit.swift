@@ -29,62 +29,46 @@ struct Flowkit: ParsableCommand {
         defaultSubcommand: nil
     )
 
-    /// Runs the command, mapping ArgumentParser's usage errors to exit code 2 as flowkit documents. This is the one
-    /// place where an error that stops a command is printed.
+    /// Runs the command: the one place where an error that stops a command is printed, and where exit codes are
+    /// decided (0 all well, 1 findings, 2 the command could not do its work, ArgumentParser's usage errors
+    /// included). Every line is escaped: a value typed on the command line reaches the terminal as text.
     static func main() {
         do {
-            if let request = LintRequest.quickParse(Array(CommandLine.arguments.dropFirst())) {
-                try request.run()
-            } else {
-                var command = try parseAsRoot()
-                try command.run()
-            }
-        } catch let failure as CommandFailure {
-            if !failure.findings.isEmpty { printNote(failure.findings) }
-            for line in failure.errors { printNote("flowkit: error: " + Identifier.display(line, limit: .max, quoting: false)) }
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CommandError {
+            if error.isUsage { usage(fullMessage(for: ValidationError(error.messages.map(\.line).joined(separator: "\n")))) }
+            if !error.findings.isEmpty { printNote(error.findings) }
+            for message in error.messages { printNote("flowkit: error: " + Identifier.display(message.line, limit: .max, quoting: false)) }
             // A command that gave up on work it cannot stop (a Graphviz layout) ends at once, tearing nothing down.
-            if failure.immediately { _exit(failure.exitCode) }
-            Foundation.exit(failure.exitCode)
+            if error.immediately { _exit(error.status.rawValue) }
+            Foundation.exit(error.status.rawValue)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
+            switch exitCode(for: error) {
+            case .success:
                 // --help and --version: their text goes to standard output through the checked writer.
                 let message = fullMessage(for: error)
                 do {
                     if !message.isEmpty { try StandardOutput.write(message + "\n") }
                 } catch {
-                    fail(error)
+                    printNote("flowkit: error: " + Identifier.display(CommandMessage(describing: error).line, limit: .max, quoting: false))
+                    Foundation.exit(ExitStatus.failure.rawValue)
                 }
-                Foundation.exit(0)
+                Foundation.exit(ExitStatus.success.rawValue)
+            case .validationFailure:
+                usage(fullMessage(for: error))
+            default:
+                printNote("flowkit: error: " + Identifier.display(CommandMessage(describing: error).line, limit: .max, quoting: false))
+                Foundation.exit(ExitStatus.failure.rawValue)
             }
-            if code == .validationFailure {
-                printNote(fullMessage(for: error))
-                Foundation.exit(2)
-            }
-            fail(error)
         }
     }
 
-    /// Prints `error` as the command's one error line (escaped) and exits 2: the command could not do its work.
-    static func fail(_ error: Error) -> Never {
-        let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-        printNote("flowkit: error: " + Identifier.display(description, limit: .max, quoting: false))
-        Foundation.exit(2)
+    /// Prints a usage error as ArgumentParser words it (`text`, escaped line by line) and exits 2.
+    static func usage(_ text: String) -> Never {
+        printNote(text.split(separator: "\n", omittingEmptySubsequences: false).map { Identifier.display(String($0), limit: .max, quoting: false) }.joined(separator: "\n"))
+        Foundation.exit(ExitStatus.failure.rawValue)
     }
-}
-
-/// Why a command stopped, for `Flowkit.main` to print in one place: the findings to show first (a rendered report),
-/// then each error as a `flowkit: error:` line (escaped there), and the exit code (1: the input has errors, 2: the
-/// command could not do its work). A failure with no errors is a verdict already shown (a lint that found errors).
-struct CommandFailure: Error {
-    /// Findings rendered as text, shown before the errors.
-    var findings = ""
-    /// The error lines, without the `flowkit: error:` prefix.
-    var errors: [String] = []
-    /// The exit code.
-    var exitCode: Int32
-    /// Whether to end the process without tearing anything down (work on another thread cannot be stopped).
-    var immediately = false
 }
 
 /// Writes `text` (a note for people, not the command's output) to standard error, ending it with a newline.

@@ -44,22 +44,12 @@ struct GenerateSwift: ParsableCommand {
     }
 
     func run() throws {
-        let color = options.color.enabled(for: 2)
-        do {
-            let outcome = try SwiftGeneration(paths: files, outputDirectory: output, listedOnly: listedOnly).run()
-            if !outcome.warnings.isEmpty {
-                printNote(TextReporter(color: color).render(LintReport(diagnostics: outcome.warnings, fileCount: outcome.outputs.count)))
-            }
-            for path in outcome.written { printNote("wrote \(Identifier.display(path, limit: .max, quoting: false))") }
-        } catch let failure as SwiftGenerator.Failure {
-            let findings = failure.diagnostics.isEmpty ? "" : TextReporter(color: color).render(LintReport(diagnostics: failure.diagnostics, fileCount: files.count))
-            throw CommandFailure(findings: findings, errors: [failure.message], exitCode: 1)
-        }
+        var options = GenerateFrontend.SwiftOptions(files: files, output: output)
+        (options.listedOnly, options.color) = (listedOnly, self.options.color.enabled(for: STDERR_FILENO))
+        try perform(GenerateFrontend.swift(options))
     }
 }
 
-/// `flowkit generate scenarios`: a script whose scenarios cover the flow's transitions (docs/format.md, "Generated
-/// scenarios").
 struct GenerateScenarios: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenarios",
@@ -94,47 +84,8 @@ struct GenerateScenarios: ParsableCommand {
     }
 
     func run() throws {
-        let setup: SimulationSetup
-        do {
-            setup = try SimulationSetup(input: flow, script: extend, needsScript: false)
-        } catch SimulationSetup.Problem.usage(let message) {
-            throw ValidationError(message)
-        } catch SimulationSetup.Problem.input(let findings, let message) {
-            let text = findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: findings, fileCount: 1))
-            throw CommandFailure(findings: text, errors: findings.isEmpty ? [message] : [], exitCode: 1)
-        }
-        var covered: Coverage?
-        if let script = setup.script {
-            var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
-            for result in ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver) { recorder.record(result) }
-            covered = recorder.coverage
-        }
-        let generated = ScenarioGenerator(budget: budget).generate(flow: setup.flow, resolver: setup.resolver, covered: covered)
-        let destination = output ?? extend!
-        let text: String
-        if let extend {
-            let existing = String(decoding: try FlowLoader.read(path: extend, limit: ReaderLimits.standard.maxBytes), as: UTF8.self)
-            guard let extended = GeneratedScript.extending(existing, file: extend, existingScenarios: setup.script?.scenarios.count ?? 0, with: generated) else {
-                // The line-break reason only when a line break alone changes what the script says.
-                let breakAlone = existing.isEmpty || existing.hasSuffix("\n")
-                    || FlowLoader.load(bytes: Array((existing + "\n").utf8), file: extend, format: .yaml).root.map(\.jsonText)
-                        == FlowLoader.load(bytes: Array(existing.utf8), file: extend, format: .yaml).root.map(\.jsonText)
-                let why = breakAlone
-                    ? "its 'scenarios' list must be the last thing in the file, one '- name:' item per scenario"
-                    : "its last line has no line break, and one added after it would change what the scenarios above say (a block scalar keeps it); end the file with a line break"
-                throw CommandFailure(errors: ["cannot add scenarios to '\(Identifier.display(extend, limit: .max, quoting: false))': \(why); nothing was written"], exitCode: 2)
-            }
-            text = extended
-        } else {
-            let directory = FileFlowResolver.canonical((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
-            let reference = DisplayPath.relative(FileFlowResolver.canonical(setup.flowPath), to: directory)
-            text = GeneratedScript.text(generated, flowReference: reference, flowName: setup.flowPath)
-        }
-        try OutputFile.write(Array(text.utf8), to: destination)
-        if let cut = generated.cut { printNote(cut) }
-        for line in generated.uncovered { printNote("not covered: " + Identifier.display(line, limit: .max, quoting: false)) }
-        let count = generated.scenarios.reduce(0) { $0 + $1.covers.count }
-        printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false)): \(generated.scenarios.count) scenario\(generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(count == 1 ? "" : "s")"
-                  + (generated.uncovered.isEmpty ? "" : ", \(generated.uncovered.count) not covered"))
+        var options = GenerateFrontend.ScenarioOptions(flow: flow)
+        (options.output, options.extend, options.budget) = (output, extend, budget)
+        try perform(GenerateFrontend.scenarios(options))
     }
 }

@@ -29,11 +29,89 @@ struct OutputOptions: ParsableArguments {
     var color: ColorChoice = .auto
 }
 
-extension LintReportFormat: ExpressibleByArgument {
-    /// `FORMAT:PATH` split, when FORMAT is a known format and PATH is not empty.
-    static func parseReport(_ text: String) -> (LintReportFormat, String)? {
-        guard let colon = text.firstIndex(of: ":"), let format = LintReportFormat(rawValue: String(text[..<colon])) else { return nil }
-        let path = String(text[text.index(after: colon)...])
-        return path.isEmpty ? nil : (format, path)
+extension LintReportFormat: ExpressibleByArgument {}
+
+extension ReportDestination {
+    /// `FORMAT:PATH` read from the command line, once (`transform:`).
+    static func parsed(_ text: String) throws -> ReportDestination {
+        guard let destination = ReportDestination(parsing: text) else {
+            throw ValidationError("give FORMAT:PATH with a format of \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return destination
     }
+}
+
+extension CoverageThreshold {
+    /// `kind=percent,...` read from the command line, once (`transform:`).
+    static func parsed(_ text: String) throws -> CoverageThreshold {
+        do {
+            return try CoverageThreshold(parsing: text)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+extension CommandOption {
+    /// How the command line spells the option.
+    var flag: String {
+        switch self {
+        case .script: return "--script"
+        case .events: return "--events"
+        case .state: return "--state"
+        case .trace: return "--trace"
+        case .coverage: return "--coverage"
+        case .focus: return "--focus"
+        case .radius: return "--radius"
+        case .output: return "-o"
+        case .report: return "--report"
+        case .config: return "--config"
+        case .baseline: return "--baseline"
+        case .interactive: return "--interactive"
+        case .scenario: return "--scenario"
+        case .minCoverage: return "--min-coverage"
+        case .coverageReport: return "--coverage-report"
+        case .extend: return "--extend"
+        case .budget: return "--budget"
+        case .git: return "--git"
+        case .diff: return "--diff"
+        case .format: return "--format"
+        }
+    }
+}
+
+extension CommandMessage {
+    /// The message as the command line prints it: options spelled as flags.
+    var line: String { text { $0.flag } }
+}
+
+/// Prints and writes what a command's frontend returned, in order, and ends as it says: the one place where a
+/// command's outputs reach standard output, standard error and files. A failed write is an error (exit 2) after
+/// the other outputs.
+func perform(_ outcome: CommandOutcome) throws(CommandError) {
+    var errors = outcome.errors
+    var standardOutputFailed = false
+    for output in outcome.outputs {
+        switch output {
+        case .standardOutput(let text):
+            guard !standardOutputFailed else { continue }
+            do {
+                try StandardOutput.write(text)
+            } catch {
+                standardOutputFailed = true
+                errors.append(CommandMessage(describing: error))
+            }
+        case .note(let text):
+            printNote(text)
+        case .file(let path, let bytes, let written):
+            do {
+                try OutputFile.write(bytes, to: path)
+                if let written { printNote(written) }
+            } catch {
+                errors.append(CommandMessage(describing: error))
+            }
+        }
+    }
+    let status: ExitStatus = errors.count > outcome.errors.count ? .failure : outcome.status
+    if status != .success { throw CommandError(errors, status: status) }
 }

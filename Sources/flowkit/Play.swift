@@ -13,29 +13,35 @@ struct Play {
     let maxSteps: Int
 
     func run() throws {
-        var session: PlaySession
-        do {
-            session = try PlaySession(flow: flow, state: state, resolver: resolver, maxSteps: maxSteps)
-        } catch {
-            throw ValidationError("the run cannot start: \(error.message)" + (error.kind == .missingInput ? "; give it with --state '{\"key\": value}'" : ""))
-        }
+        var session = try start()
         try StandardOutput.write("playing '\(Identifier.display(flowPath, limit: .max, quoting: false))': type a choice's number, an event name (or its start), next, back, or a result as JSON or key=value pairs\n\n")
-        while !session.run.isFinished {
-            try StandardOutput.write(session.prompt)
-            guard let line = readLine() else {
-                try StandardOutput.write("\n")
-                throw CommandFailure(errors: ["the input ended at step '\(Identifier.display(session.run.currentStep ?? ""))' before the flow finished"], exitCode: 1)
-            }
-            // Piped input is not echoed by a terminal: echo it, so the transcript reads as a session.
-            if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(line, limit: .max, quoting: false) + "\n") }
-            switch session.handle(line) {
-            case .moved(let trace): try StandardOutput.write(trace + "\n")
-            case .invalid(let message): try StandardOutput.write("  \(Identifier.display(message, limit: .max, quoting: false))\n\n")
-            case .runError(let message): try StandardOutput.write("  run error: \(Identifier.display(message, limit: .max, quoting: false)); choose again\n\n")
-            }
-        }
+        while !session.run.isFinished { try step(&session) }
         try StandardOutput.write(session.prompt)
         try offerToSave(session)
+    }
+
+    private func start() throws -> PlaySession {
+        do {
+            return try PlaySession(flow: flow, state: state, resolver: resolver, maxSteps: maxSteps)
+        } catch {
+            throw CommandError.usage(CommandMessage("the run cannot start: \(error.message)" + (error.kind == .missingInput ? "; give it with \(CommandOption.state.flag) '{\"key\": value}'" : "")))
+        }
+    }
+
+    /// Prompts, reads a line and plays it.
+    private func step(_ session: inout PlaySession) throws {
+        try StandardOutput.write(session.prompt)
+        guard let line = readLine() else {
+            try StandardOutput.write("\n")
+            throw CommandError(["the input ended at step '\(Identifier.display(session.run.currentStep ?? ""))' before the flow finished"], status: .findings)
+        }
+        // Piped input is not echoed by a terminal: echo it, so the transcript reads as a session.
+        if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(line, limit: .max, quoting: false) + "\n") }
+        switch session.handle(line) {
+        case .moved(let trace): try StandardOutput.write(trace + "\n")
+        case .invalid(let message): try StandardOutput.write("  \(Identifier.display(message, limit: .max, quoting: false))\n\n")
+        case .runError(let message): try StandardOutput.write("  run error: \(Identifier.display(message, limit: .max, quoting: false)); choose again\n\n")
+        }
     }
 
     /// Asks for a script file and a scenario name, and writes the run there as a new script; an existing file is

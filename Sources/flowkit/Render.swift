@@ -34,12 +34,6 @@ struct Render: ParsableCommand {
             """)
 
     /// The formats `render` writes.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case svg, png, dot, mermaid
-
-        var fileExtension: String { rawValue == "mermaid" ? "mmd" : rawValue }
-    }
-
     @Argument(help: ArgumentHelp("The flow file to draw.", valueName: "flow"), completion: .file(extensions: ["json", "yaml", "yml"]))
     var file: String
 
@@ -49,7 +43,7 @@ struct Render: ParsableCommand {
     @Flag(name: .customLong("mermaid"), help: "Write a Mermaid stateDiagram-v2.") var mermaid = false
 
     @Option(name: .long, help: ArgumentHelp("The output format: svg, png, dot or mermaid (instead of a flag).", valueName: "format"))
-    var format: Format?
+    var format: RenderFrontend.Format?
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write; '-' for standard output.", valueName: "path"), completion: .file())
     var output: String?
@@ -108,119 +102,31 @@ struct Render: ParsableCommand {
         }
     }
 
-    var chosenFormat: Format {
-        if png { return .png }
-        if dot { return .dot }
-        if mermaid { return .mermaid }
-        return format ?? .svg
+    /// What this command line asks for.
+    var options: RenderFrontend.Options {
+        var options = RenderFrontend.Options(file: file)
+        options.format = png ? .png : dot ? .dot : mermaid ? .mermaid : format ?? .svg
+        (options.output, options.direction, options.legend, options.focus, options.radius) = (output, rankdir, legend, focus, radius)
+        (options.coverage, options.trace, options.scenario, options.diff, options.focusOnChanges) = (coverage, trace, scenario, diff, focusChanges)
+        options.colorErrors = ColorChoice.auto.enabled(for: STDERR_FILENO)
+        return options
     }
 
     func run() throws {
-        let document = try FlowLoader.load(path: file)
-        guard let flow = document.flow, document.isWellFormed else {
-            let findings = document.diagnostics.filter { $0.severity == .error }
-            let text = TextReporter(color: ColorChoice.auto.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
-            throw CommandFailure(findings: text, errors: ["\(file) is not a flow that can be drawn" + (document.isScript ? " (it is a simulation script)" : "")], exitCode: 1)
+        let drawing = try RenderFrontend.drawing(options)
+        guard let format = GraphvizFormat(rawValue: drawing.format.rawValue) else {
+            return try perform(drawing.outcome(Array(MermaidWriter.write(drawing.diagram).utf8)))
         }
-        var options = DiagramOptions(focus: focus, radius: radius ?? (focusChanges ? 1 : 2))
-        options.direction = rankdir
-        options.legend = legend
-        let directory = (file as NSString).deletingLastPathComponent
-        options.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
-        if let trace {
-            let run: SimulationTrace.Scenario
-            do {
-                run = try SimulationTrace.read(path: trace).scenario(named: scenario, in: trace)
-            } catch {
-                throw ValidationError("--trace: \(error.message)")
-            }
-            let highlight = DiagramOptions.highlighting(run: run.trace, path: run.path, in: flow)
-            options.highlightedSteps = highlight.highlightedSteps
-            options.highlightedMoves = highlight.highlightedMoves
-            options.startedAtEntry = run.entry
-            options.failure = run.failure
+        let options = GraphvizOptions(rankdir: rankdir, engine: engine)
+        let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(Identifier.display(file, limit: .max, quoting: false))") {
+            try GraphvizRenderer.render(drawing.diagram, format: format, options: options)
         }
-        if let coverage {
-            let counted: Coverage
-            do {
-                counted = try Coverage.read(path: coverage)
-            } catch {
-                throw ValidationError("--coverage: \(error.message)")
-            }
-            let name = CoverageRecorder.display(file)
-            guard let fileCoverage = counted.files.first(where: { $0.file == name }) else {
-                throw ValidationError("--coverage: '\(Identifier.display(coverage, limit: .max))' has no coverage of '\(Identifier.display(name, limit: .max))'"
-                                      + Suggestions.didYouMean(name, in: counted.files.map(\.file)))
-            }
-            options.coverage = fileCoverage
-        }
-        let diagram: FlowDiagram
-        do {
-            if let diff {
-                let old: Flow
-                do {
-                    old = try FlowDiff.load(path: diff)
-                } catch {
-                    throw CommandFailure(errors: [error.message], exitCode: 2)
-                }
-                diagram = try FlowDiagram(change: old, to: flow, options: options, focusOnChanges: focusChanges)
-            } else {
-                diagram = try FlowDiagram(flow: flow, options: options)
-            }
-        } catch let error as DiagramError {
-            throw ValidationError("--focus: \(error)")
-        }
-        let bytes: [UInt8]
-        switch chosenFormat {
-        case .mermaid:
-            bytes = Array(MermaidWriter.write(diagram).utf8)
-        case .svg, .png, .dot:
-            let graphvizFormat = GraphvizFormat(rawValue: chosenFormat.rawValue)!
-            let options = GraphvizOptions(rankdir: rankdir, engine: engine)
-            let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(Identifier.display(file, limit: .max, quoting: false))") {
-                try GraphvizRenderer.render(diagram, format: graphvizFormat, options: options)
-            }
-            for warning in rendered.warnings { printNote("flowkit: warning: Graphviz: \(warning)") }
-            bytes = rendered.data
-        }
-        let destination = try output ?? Self.defaultOutput(for: file, format: chosenFormat, suffix: diff == nil ? "" : ".diff")
-        try OutputFile.write(bytes, to: destination)
-        if destination != OutputFile.standardOutputName {
-            printNote("wrote \(Identifier.display(destination, limit: .max, quoting: false))")
-        }
-    }
-
-    /// The input's path with its extension replaced by the format's; an error when that names the input file
-    /// itself (`render --mermaid flow.mmd`, or a link or a case-insensitive file system making them one file).
-    static func defaultOutput(for input: String, format: Format, suffix: String = "") throws -> String {
-        let destination = (input as NSString).deletingPathExtension + suffix + "." + format.fileExtension
-        var inputInfo = stat()
-        var destinationInfo = stat()
-        let sameName = destination == input
-        let sameFile = stat(input, &inputInfo) == 0 && stat(destination, &destinationInfo) == 0
-            && inputInfo.st_dev == destinationInfo.st_dev && inputInfo.st_ino == destinationInfo.st_ino
-        if sameName || sameFile {
-            throw RenderError.outputIsInput(destination)
-        }
-        return destination
+        try perform(drawing.outcome(rendered.data, warnings: rendered.warnings))
     }
 }
 
-/// Why `render` will not write.
-enum RenderError: LocalizedError {
-    /// The default output name is the input file itself.
-    case outputIsInput(String)
+extension RenderFrontend.Format: ExpressibleByArgument {}
 
-    var errorDescription: String? {
-        switch self {
-        case .outputIsInput(let path):
-            return "the default output '\(Identifier.display(path, limit: .max))' is the input file itself; name the output with -o"
-        }
-    }
-}
-
-/// Runs work that cannot be cancelled (Graphviz layout) on a thread with a large stack, and ends the process
-/// with a clear message and exit code 2 when it takes longer than allowed. Nothing has been written by then.
 enum Watchdog {
     static func run<T: Sendable>(seconds: Double, what: String, _ work: @escaping @Sendable () throws -> T) throws -> T {
         let box = ResultBox<T>()
@@ -233,8 +139,8 @@ enum Watchdog {
         thread.start()
         guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
             // The layout thread is still running: the process ends at once, tearing nothing down under it.
-            throw CommandFailure(errors: ["gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
-                                          + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout"], exitCode: 2, immediately: true)
+            throw CommandError([CommandMessage("gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
+                                               + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout")], status: .failure, immediately: true)
         }
         return try result.get()
     }

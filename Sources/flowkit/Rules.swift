@@ -16,17 +16,12 @@ struct Rules: ParsableCommand {
             """)
 
     /// The listing formats.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, markdown
-    }
-
     @Option(name: .long, help: "Output format: text or markdown (the README's rule table).")
-    var format: Format = .text
+    var format: ExplainFrontend.RulesFormat = .text
 
     func run() throws {
-        switch format {
-        case .text: try StandardOutput.write(RuleCatalog.text())
-        case .markdown: try StandardOutput.write(RuleCatalog.markdownTable())
-        }
+        try perform(ExplainFrontend.rules(format))
     }
 }
+
+extension ExplainFrontend.RulesFormat: ExpressibleByArgument {}

@@ -18,6 +18,6 @@ struct Schema: ParsableCommand {
             """)
 
     func run() throws {
-        try StandardOutput.write(FlowJSONSchema.text + "\n")
+        try perform(ExplainFrontend.schema())
     }
 }

@@ -43,17 +43,19 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run only the scenario with this name.", valueName: "name"))
     var scenario: String?
 
-    @Option(name: .long, help: ArgumentHelp("Make these moves in order, without a script: EVENT, next, back or STEP={json}, comma-separated (repeatable).", valueName: "moves"))
-    var events: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Make these moves in order, without a script: EVENT, next, back or STEP={json}, comma-separated (repeatable).", valueName: "moves"),
+            transform: { text in try RunMove.parsed { () throws(RunMoveError) in try RunMove.parseList(text) } })
+    var events: [[RunMove]] = []
 
-    @Option(name: .long, help: ArgumentHelp("The initial state for --events or --interactive, as a JSON object (the flow's inputs).", valueName: "json"))
-    var state: String?
+    @Option(name: .long, help: ArgumentHelp("The initial state for --events or --interactive, as a JSON object (the flow's inputs).", valueName: "json"),
+            transform: { text in try RunMove.parsed { () throws(RunMoveError) in try RunMove.object(text, column: 1) } })
+    var state: [String: Value]?
 
     @Flag(name: .long, help: "Play the flow step by step from what you type; at the end, save the run as a script scenario.")
     var interactive = false
 
     @Option(name: .long, help: ArgumentHelp("Output format: text, json or junit.", valueName: "format"))
-    var format: SimulationFormat = .text
+    var format: SimulateFrontend.Format = .text
 
     @Option(name: .customLong("trace-out"), help: ArgumentHelp("Also write the runs as JSON to this file (for 'flowkit render --trace').", valueName: "file"),
             completion: .file(extensions: ["json"]))
@@ -66,11 +68,12 @@ struct Simulate: ParsableCommand {
     var coverage = false
 
     @Option(name: .customLong("coverage-report"), help: ArgumentHelp("Also write the coverage as FORMAT:PATH (repeatable): json, lcov, cobertura or markdown.", valueName: "format:path"),
-            completion: .list(CoverageReportFormat.allCases.map { $0.rawValue + ":" }))
-    var coverageReport: [String] = []
+            completion: .list(CoverageReportFormat.allCases.map { $0.rawValue + ":" }), transform: ReportDestination.parsed)
+    var coverageReport: [ReportDestination<CoverageReportFormat>] = []
 
-    @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail (exit 1) when a flow file's coverage is below these percentages, e.g. transitions=90,steps=100.", valueName: "kind=percent,..."))
-    var minCoverage: String?
+    @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail (exit 1) when a flow file's coverage is below these percentages, e.g. transitions=90,steps=100.", valueName: "kind=percent,..."),
+            transform: CoverageThreshold.parsed)
+    var minCoverage: CoverageThreshold?
 
     @Flag(name: .long, help: "Print only failing scenarios' traces.")
     var quiet = false
@@ -79,124 +82,46 @@ struct Simulate: ParsableCommand {
     var color: ColorChoice = .auto
 
     /// The formats `simulate` writes.
-    enum SimulationFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json, junit
-    }
-
     func validate() throws {
         if input == nil && script.isEmpty { throw ValidationError("give a flow with --script or --events, or a script that names its flow") }
         if !events.isEmpty && !script.isEmpty { throw ValidationError("--events runs without a script; give one or the other") }
         if interactive && (!script.isEmpty || !events.isEmpty) { throw ValidationError("--interactive plays a flow by hand; give it without --script or --events") }
         if state != nil && events.isEmpty && !interactive { throw ValidationError("--state sets the initial state of an --events run; a script's scenarios give their own") }
-        for list in events {
-            do {
-                _ = try RunMove.parseList(list)
-            } catch {
-                throw ValidationError("--events: \(error.description)")
-            }
-        }
-        if let state {
-            do {
-                _ = try RunMove.object(state, column: 1)
-            } catch {
-                throw ValidationError("--state: \(error.description)")
-            }
-        }
         if maxSteps < 1 { throw ValidationError("--max-steps takes a number of steps, 1 or more") }
-        for item in coverageReport where CoverageReportFormat.parse(item) == nil {
-            throw ValidationError("--coverage-report takes FORMAT:PATH with a format of \(CoverageReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(Identifier.display(item, limit: .max))'")
-        }
-        if let minCoverage {
-            do {
-                _ = try CoverageThreshold(parsing: minCoverage)
-            } catch {
-                throw ValidationError("--min-coverage: \(error.message)")
-            }
-        }
         if interactive && (coverage || !coverageReport.isEmpty || minCoverage != nil) {
             throw ValidationError("--interactive plays one run by hand; coverage is for --script or --events")
         }
     }
 
-    func run() throws {
-        // One setup per script (each names its flow unless one is given), or one without a script.
-        var setups: [SimulationSetup] = []
-        for scriptPath in script.isEmpty ? [nil] : script.map(Optional.some) {
-            do {
-                setups.append(try SimulationSetup(input: input, script: scriptPath, needsScript: events.isEmpty && !interactive))
-            } catch SimulationSetup.Problem.usage(let message) {
-                throw ValidationError(message)
-            } catch SimulationSetup.Problem.input(let findings, let message) {
-                throw failure(findings: findings, fallback: message)
-            }
-        }
-        let setup = setups[0]
-        let initial = try state.map { try RunMove.object($0, column: 1) } ?? [:]
-        if interactive {
-            try Play(flowPath: setup.flowPath, flow: setup.flow, resolver: setup.resolver, state: initial, maxSteps: maxSteps).run()
-            return
-        }
-        let report: SimulationReport
-        if !events.isEmpty {
-            let moves = try events.flatMap { try RunMove.parseList($0) }
-            let result = ScriptRunner.run(moves: moves, start: .start(state: initial), flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps)
-            report = SimulationReport(script: "--events", flow: setup.flowPath, results: [result])
-        } else {
-            let scripts = setups.compactMap(\.script)
-            guard scripts.count == setups.count else { throw ValidationError("give --script or --events") }
-            if let scenario, !scripts.contains(where: { $0.scenarios.contains { $0.name == scenario } }) {
-                let names = scripts.flatMap { $0.scenarios.map(\.name) }
-                throw ValidationError("\(scripts.count == 1 ? "the script has" : "no script has a") \(scripts.count == 1 ? "no scenario" : "scenario") '\(Identifier.display(scenario))'\(Suggestions.didYouMean(scenario, in: names))")
-            }
-            report = SimulationReport(scripts: zip(setups, scripts).map { setup, script in
-                SimulationReport.ScriptRun(script: script.file, flow: setup.flowPath,
-                                           results: ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver, maxSteps: maxSteps, only: scenario))
-            })
-        }
-
-        let reporter: any SimulationReporter
-        switch format {
-        case .text: reporter = TextSimulationReporter(color: color.enabled(for: STDOUT_FILENO), verbose: !quiet)
-        case .json: reporter = JSONSimulationReporter()
-        case .junit: reporter = JUnitReporter()
-        }
-        try StandardOutput.write(reporter.render(report))
-        if let traceOut {
-            try OutputFile.write(try SimulationTrace(report).json(), to: traceOut)
-        }
-        var shortfalls: [String] = []
-        if coverage || !coverageReport.isEmpty || minCoverage != nil {
-            // Each script's runs counted against its own flow, then added up (several scripts of one flow, or of
-            // flows sharing a nested flow, count into the same files).
-            var parts: [Coverage] = []
-            for (setup, run) in zip(setups, report.scripts) {
-                var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
-                for result in run.results { recorder.record(result) }
-                parts.append(recorder.coverage)
-            }
-            let counted: Coverage
-            do {
-                counted = try Coverage.merged(parts)
-            } catch {
-                throw CommandFailure(errors: ["cannot add up the scripts' coverage: \(error.message)"], exitCode: 2)
-            }
-            if coverage {
-                // After a text report on standard output; beside a JSON or JUnit one, on standard error.
-                let table = CoverageTextReporter().render(counted)
-                if format == .text { try StandardOutput.write("\n" + table) } else { printNote(table) }
-            }
-            for case let (format, path)? in coverageReport.map(CoverageReportFormat.parse) {
-                try OutputFile.write(Array(format.reporter.render(counted).utf8), to: path)
-            }
-            shortfalls = try minCoverage.map { try CoverageThreshold(parsing: $0).shortfalls(in: counted) } ?? []
-        }
-        if report.failed > 0 || !shortfalls.isEmpty { throw CommandFailure(errors: shortfalls, exitCode: 1) }
+    /// What this command line asks for.
+    var options: SimulateFrontend.Options {
+        var options = SimulateFrontend.Options(input: input)
+        (options.scripts, options.scenario, options.moves, options.state, options.format) = (script, scenario, events, state, format)
+        (options.color, options.colorErrors, options.quiet) = (color.enabled(for: STDOUT_FILENO), color.enabled(for: STDERR_FILENO), quiet)
+        (options.traceOut, options.maxSteps, options.coverage) = (traceOut, maxSteps, coverage)
+        (options.coverageReports, options.minimum) = (coverageReport, minCoverage)
+        return options
     }
 
-    /// The failure that shows `findings` (without the report's summary line), or `fallback` when there are none.
-    private func failure(findings: [Diagnostic], fallback: String) -> CommandFailure {
-        guard !findings.isEmpty else { return CommandFailure(errors: [fallback], exitCode: 1) }
-        let text = TextReporter(color: color.enabled(for: STDERR_FILENO)).render(LintReport(diagnostics: findings, fileCount: 1))
-        return CommandFailure(findings: String(text.split(separator: "\n").dropLast().joined(separator: "\n")), exitCode: 1)
+    func run() throws {
+        if interactive {
+            let setup = try SimulateFrontend.playSetup(options)
+            try Play(flowPath: setup.flowPath, flow: setup.flow, resolver: setup.resolver, state: state ?? [:], maxSteps: maxSteps).run()
+        } else {
+            try perform(SimulateFrontend.run(options))
+        }
+    }
+}
+
+extension SimulateFrontend.Format: ExpressibleByArgument {}
+
+extension RunMove {
+    /// A value read from the command line once (`transform:`), its problem a usage error.
+    static func parsed<T>(_ read: () throws(RunMoveError) -> T) throws -> T {
+        do {
+            return try read()
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }

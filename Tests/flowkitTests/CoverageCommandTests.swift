@@ -30,7 +30,7 @@ struct CoverageCommandTests {
         #expect(above.status == 0, "\(above.stderr)")
         let wrong = try flowkit(["simulate", "--script", "flows/scripts/transfer.yaml", "--min-coverage", "transitons=90"])
         #expect(wrong.status == 2)
-        #expect(wrong.stderr.contains("--min-coverage: 'transitons' is not a kind of coverage item; did you mean 'transitions'?"))
+        #expect(wrong.stderr.contains("'--min-coverage <kind=percent,...>': 'transitons' is not a kind of coverage item; did you mean 'transitions'?"), "\(wrong.stderr)")
     }
 
     @Test func shardsMergeToWhatOneRunCounts() throws {

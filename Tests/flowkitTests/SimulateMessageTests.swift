@@ -83,7 +83,7 @@ struct SimulateMessageTests {
 
         let bad = try flowkit(["simulate", "flows/transfer.yaml", "--events", #"amount={"amount": 150,}"#])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--events: column 22: the result is not valid JSON: trailing comma before '}'"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("'--events <moves>': column 22: the result is not valid JSON: trailing comma before '}'"), "\(bad.stderr)")
     }
 
     @Test func aScriptStepCanPressTheBackButton() throws {

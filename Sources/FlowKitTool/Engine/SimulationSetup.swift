@@ -8,7 +8,7 @@ package struct SimulationSetup: Sendable {
     /// Why there is nothing to run.
     package enum Problem: Error, Sendable {
         /// The arguments do not say what to run (exit 2): a flow where a script is needed, a script naming no flow.
-        case usage(String)
+        case usage(CommandMessage)
         /// The script or the flow has errors (exit 1): their findings, or a message when there are none.
         case input(findings: [Diagnostic], message: String)
     }
@@ -30,7 +30,7 @@ package struct SimulationSetup: Sendable {
         var flowPath = input
         if let input, scriptArgument == nil, needsScript {
             guard try FlowLoader.load(path: input).isScript else {
-                throw Problem.usage("'\(Identifier.display(input, limit: .max))' is a flow: give --script SCRIPT or --events e1,e2")
+                throw Problem.usage("'\(Identifier.display(input, limit: .max))' is a flow: give \(CommandOption.script) SCRIPT or \(CommandOption.events) e1,e2")
             }
             scriptPath = input
             flowPath = nil
@@ -49,7 +49,7 @@ package struct SimulationSetup: Sendable {
             script = decodedScript
             if flowPath == nil {
                 guard let named = decodedScript.flow else {
-                    throw Problem.usage("the script '\(Identifier.display(scriptPath, limit: .max))' names no 'flow'; give the flow: flowkit simulate FLOW --script \(Identifier.display(scriptPath, limit: .max, quoting: false))")
+                    throw Problem.usage("the script '\(Identifier.display(scriptPath, limit: .max))' names no 'flow'; give the flow: flowkit simulate FLOW \(CommandOption.script) \(Identifier.display(scriptPath, limit: .max, quoting: false))")
                 }
                 let directory = (scriptPath as NSString).deletingLastPathComponent
                 flowPath = DisplayPath.normalized(directory.isEmpty ? named : (directory as NSString).appendingPathComponent(named))

@@ -15,8 +15,12 @@ package enum DiffFrontend {
         package var format: DiffFormat = .text
         /// The configuration file for every file compared; nil: each new file's nearest `.flowkit.yml`.
         package var configuration: String?
-        /// Whether to rewrite the scripts of the compared flows for their renames (`--fix-scripts`).
+        /// Whether to rewrite the scripts of the compared flows for their renames.
         package var fixScripts: Bool
+        /// The level at which a change fails the command (exit 1), if any.
+        package var failOn: ChangeLevel?
+        /// Whether to list the checks with their levels instead of comparing.
+        package var listChecks = false
 
         /// Creates options.
         package init(files: [String], revision: String? = nil, format: DiffFormat = .text, configuration: String? = nil, fixScripts: Bool = false) {
@@ -42,8 +46,46 @@ package enum DiffFrontend {
         package var fixed: [ScriptFixer.Fixed] = []
     }
 
+    /// Does what `options` ask: lists the checks, or compares and reports, rewrites scripts, and fails at the
+    /// level asked.
+    package static func run(_ options: Options) throws(CommandError) -> CommandOutcome {
+        var outcome = CommandOutcome()
+        if options.listChecks {
+            let width = ChangeCheck.allCases.map(\.rawValue.count).max() ?? 0
+            outcome.print(ChangeCheck.allCases.map { check in
+                check.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + check.level.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0) + check.summary
+            }.joined(separator: "\n") + "\n")
+            return outcome
+        }
+        let compared: Outcome
+        do {
+            compared = try compare(options)
+        } catch {
+            let findings = error.findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: error.findings, fileCount: 1))
+            throw CommandError(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), [CommandMessage(error.message)], status: .failure)
+        }
+        for note in compared.notes { outcome.note(note) }
+        for script in compared.fixed {
+            for edit in script.edits {
+                outcome.note("\(Identifier.display(script.file, limit: .max, quoting: false)):\(edit.line):\(edit.column): \(edit.kind) '\(Identifier.display(edit.old))' is now '\(Identifier.display(edit.new))'")
+            }
+        }
+        outcome.print(compared.output)
+        if !compared.problems.isEmpty {
+            outcome.errors = compared.problems.map { CommandMessage($0) }
+            outcome.status = .failure
+        } else if let level = options.failOn {
+            let found = compared.report.changes.filter { $0.level >= level }.count
+            if found > 0 {
+                outcome.errors = ["\(found) change\(found == 1 ? "" : "s") at level \(level.rawValue) or worse"]
+                outcome.status = .findings
+            }
+        }
+        return outcome
+    }
+
     /// Compares as `options` say. Throws when a file named cannot be compared or a configuration cannot be used.
-    package static func run(_ options: Options) throws(FlowDiff.Problem) -> Outcome {
+    package static func compare(_ options: Options) throws(FlowDiff.Problem) -> Outcome {
         var pairs: [(old: Flow, new: Flow)] = []
         var notes: [String] = []
         var problems: [String] = []

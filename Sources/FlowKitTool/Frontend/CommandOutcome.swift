@@ -1,0 +1,161 @@
+import FlowKit
+import Foundation
+
+// What every frontend returns or throws: the command line (or any other front end) prints and writes it, in one
+// place. A frontend takes typed options, does the command's work and returns a `CommandOutcome`; it prints nothing
+// and names no command-line option (a message that must name one carries a `CommandOption`, which the front end
+// spells).
+
+/// How a command ends (docs/format.md, "Exit codes").
+package enum ExitStatus: Int32, Sendable, Comparable {
+    /// All is well.
+    case success = 0
+    /// A finding is an error (or, strictly, a warning), a scenario failed, a threshold was missed.
+    case findings = 1
+    /// The command could not do its work.
+    case failure = 2
+
+    package static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// An option of a command, by what it means: a message that must name one (`give a script or moves`) names it
+/// with this, and the front end spells it (`--script`, `--events`).
+package enum CommandOption: Sendable, Equatable {
+    case script, events, state, trace, coverage, focus, radius, output, report, config, baseline, interactive
+    case scenario, minCoverage, coverageReport, extend, budget, git, diff, format
+}
+
+/// Text for the user that may name options: interpolate a `CommandOption` to name one.
+package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case option(CommandOption)
+    }
+
+    var pieces: [Piece]
+
+    package init(stringLiteral value: String) {
+        pieces = [.text(value)]
+    }
+
+    /// A message of plain text.
+    package init(_ text: String) {
+        pieces = [.text(text)]
+    }
+
+    package init(stringInterpolation: Interpolation) {
+        pieces = stringInterpolation.pieces
+    }
+
+    /// Builds a message from its parts.
+    package struct Interpolation: StringInterpolationProtocol {
+        var pieces: [Piece] = []
+
+        package init(literalCapacity: Int, interpolationCount: Int) {}
+
+        package mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { pieces.append(.text(literal)) }
+        }
+
+        /// Names an option.
+        package mutating func appendInterpolation(_ option: CommandOption) {
+            pieces.append(.option(option))
+        }
+
+        /// Text, as it is.
+        package mutating func appendInterpolation<T>(_ value: T) {
+            pieces.append(.text("\(value)"))
+        }
+    }
+
+    /// The message with each option spelled by `spelling`.
+    package func text(spelling: (CommandOption) -> String) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .text(let text): return text
+            case .option(let option): return spelling(option)
+            }
+        }.joined()
+    }
+
+    /// The message with options spelled `--name` from their meaning (for logs and tests; the command line spells
+    /// them itself).
+    package var description: String {
+        text { "--\($0)" }
+    }
+}
+
+/// One thing a command's outcome asks its front end to do, in order.
+package enum CommandOutput: Sendable, Equatable {
+    /// Text for standard output.
+    case standardOutput(String)
+    /// A line (or lines) for standard error: a note, a table beside a machine-readable report.
+    case note(String)
+    /// Bytes for a file, written as docs/format.md's "Output files" says (`-` is standard output), then `written`
+    /// on standard error when given. A failed write is an error of the command (exit 2), after the other outputs.
+    case file(path: String, bytes: [UInt8], written: String?)
+}
+
+/// What a command did: what to print and write, in order, the errors to print after it, and how it ends.
+package struct CommandOutcome: Sendable, Equatable {
+    /// The outputs, in order.
+    package var outputs: [CommandOutput] = []
+    /// Errors to print after the outputs (`flowkit: error: ...`): work that could not be done (with `.failure`),
+    /// or why the command fails (a coverage threshold missed, with `.findings`); with `.success` there are none.
+    package var errors: [CommandMessage] = []
+    /// How the command ends when every output was written.
+    package var status: ExitStatus = .success
+
+    package init(outputs: [CommandOutput] = [], errors: [CommandMessage] = [], status: ExitStatus = .success) {
+        self.outputs = outputs
+        self.errors = errors
+        self.status = status
+    }
+
+    /// Adds text for standard output.
+    package mutating func print(_ text: String) {
+        outputs.append(.standardOutput(text))
+    }
+
+    /// Adds a line for standard error.
+    package mutating func note(_ text: String) {
+        outputs.append(.note(text))
+    }
+
+    /// Adds a file to write, and a note to print once it is written.
+    package mutating func write(_ bytes: [UInt8], to path: String, written: String? = nil) {
+        outputs.append(.file(path: path, bytes: bytes, written: written))
+    }
+}
+
+/// Why a command stopped before it had an outcome: the one error of the frontends, printed in one place.
+package struct CommandError: Error, Sendable {
+    /// Findings to show first, already rendered (empty for none).
+    package var findings: String
+    /// The errors, one line each (`flowkit: error: ...`), or the usage problem when `isUsage`.
+    package var messages: [CommandMessage]
+    /// How the command ends.
+    package var status: ExitStatus
+    /// Whether the command line was not usable (shown with the command's usage; exit 2).
+    package var isUsage: Bool
+    /// Whether the process must end at once, tearing nothing down (work that cannot be stopped still runs).
+    package var immediately: Bool
+
+    package init(findings: String = "", _ messages: [CommandMessage], status: ExitStatus, isUsage: Bool = false, immediately: Bool = false) {
+        self.findings = findings
+        self.messages = messages
+        self.status = status
+        self.isUsage = isUsage
+        self.immediately = immediately
+    }
+
+    /// The command line cannot be used as given.
+    package static func usage(_ message: CommandMessage) -> CommandError {
+        CommandError([message], status: .failure, isUsage: true)
+    }
+
+    /// The command could not do its work.
+    package static func failure(_ messages: CommandMessage...) -> CommandError {
+        CommandError(messages, status: .failure)
+    }
+}
