@@ -41,14 +41,14 @@ extension CompiledFlow {
     public static func checked(_ bytes: [UInt8], name: String, source: (any FlowSource)? = nil) throws(FlowRejection) -> CheckedFlow {
         let document = FlowLoader.load(bytes: bytes, file: name, format: DocumentFormat(path: name))
         let workspace = source.map { LintWorkspace(source: $0) }
-        var findings = Linter.lint(document, workspace: workspace)
+        var findings = FlowPipeline.analyse(document, workspace: workspace)
         // Nested flows are checked as files of their own, each once.
         var checked: Set<String> = [name]
         var queue = workspace?.loadedFiles ?? []
         while let next = queue.first {
             queue.removeFirst()
             guard checked.insert(next).inserted, let nested = workspace?.document(named: next) else { continue }
-            findings += Linter.lint(nested, workspace: workspace)
+            findings += FlowPipeline.analyse(nested, workspace: workspace)
             queue += (workspace?.loadedFiles ?? []).filter { !checked.contains($0) }
         }
         let errors = findings.filter { $0.severity == .error }
@@ -59,7 +59,7 @@ extension CompiledFlow {
                                 warnings: warnings)
         }
         do {
-            return CheckedFlow(flow: try CompiledFlow(flow: flow), warnings: warnings,
+            return CheckedFlow(flow: try FlowPipeline.compile(flow), warnings: warnings,
                                resolver: SourceFlowResolver(source: source))
         } catch {
             throw FlowRejection(errors: [Diagnostic(file: name, position: .start, severity: .error, rule: .schema, message: error.message)],

@@ -68,7 +68,7 @@ public enum FlowLoader {
             document.isScript = true
             return document
         }
-        let decoded = FlowDecoder.decode(root, file: file)
+        let decoded = FlowPipeline.decodeModel(root, file: file)
         document.flow = decoded.flow
         document.diagnostics += decoded.diagnostics
         return document
@@ -78,11 +78,7 @@ public enum FlowLoader {
     /// no flow. `load(bytes:file:format:limits:)` decodes it.
     public static func parse(bytes: [UInt8], file: String, format: DocumentFormat? = nil, limits: ReaderLimits = .standard) -> LoadedDocument {
         let format = format ?? guessFormat(bytes)
-        let parsed: ParsedDocument
-        switch format {
-        case .json: parsed = JSONReader.parse(bytes, file: file, limits: limits)
-        case .yaml: parsed = YAMLReader.parse(bytes, file: file, limits: limits)
-        }
+        let parsed = FlowPipeline.readDocument(bytes, file: file, format: format, limits: limits)
         return LoadedDocument(file: file, format: format, root: parsed.root, isScript: false, flow: nil, diagnostics: parsed.diagnostics)
     }
 
