@@ -61,6 +61,7 @@ struct Lint: ParsableCommand {
         (options.strict, options.format, options.color, options.reports) = (strict, output.format, output.color.enabled(for: STDOUT_FILENO), report)
         (options.configuration, options.baseline, options.writeBaseline) = (config, baseline, writeBaseline)
         (options.allowOutside, options.verbose, options.toolVersion) = (allowOutside, verbose, Flowkit.version)
+        options.outsideNote = "give --allow-outside to read it"
         return options
     }
 

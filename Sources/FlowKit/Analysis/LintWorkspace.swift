@@ -13,6 +13,8 @@ package final class LintWorkspace: @unchecked Sendable {
 
     private let roots: [String]
     private let allowOutside: Bool
+    /// How the user reads a nested flow outside `roots` anyway, said in the finding of one.
+    private let outsideNote: String?
     /// Where nested flows come from instead of the disk, for flows an app is given (a server, a bundle).
     private let source: (any FlowSource)?
     private let lock = NSLock()
@@ -23,12 +25,14 @@ package final class LintWorkspace: @unchecked Sendable {
     private var depthCache: [String: Int] = [:]
     private var missingHints: [String: String] = [:]
 
-    /// A workspace confined to `roots` (directories), or unconfined with `allowOutside`.
-    package init(roots: [String], allowOutside: Bool = false) {
+    /// A workspace confined to `roots` (directories), or unconfined with `allowOutside`; `outsideNote` says, in a
+    /// finding about a nested flow outside them, how the user reads it anyway (a front end's option).
+    package init(roots: [String], allowOutside: Bool = false, outsideNote: String? = nil) {
         var unique: [String] = []
         for root in roots.map(FileFlowResolver.canonical) where !unique.contains(root) { unique.append(root) }
         self.roots = unique
         self.allowOutside = allowOutside
+        self.outsideNote = outsideNote
         source = nil
     }
 
@@ -36,6 +40,7 @@ package final class LintWorkspace: @unchecked Sendable {
     package init(source: any FlowSource) {
         roots = []
         allowOutside = false
+        outsideNote = nil
         self.source = source
     }
 
@@ -60,7 +65,8 @@ package final class LintWorkspace: @unchecked Sendable {
         lock.unlock()
         let result: Result<String, RunError>
         do {
-            result = .success(try FileFlowResolver.locate(reference, from: file, roots: roots, allowOutside: allowOutside || roots.isEmpty))
+            result = .success(try FileFlowResolver.locate(reference, from: file, roots: roots, allowOutside: allowOutside || roots.isEmpty,
+                                                                outsideNote: outsideNote))
         } catch {
             result = .failure(error)
         }

@@ -56,6 +56,13 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
     /// `allowOutside`. References that are absolute, use `~`, backslashes, NUL or a URL scheme, or are longer than
     /// `maxReferenceBytes`, are always refused.
     public static func locate(_ reference: String, from parentFile: String, roots: [String], allowOutside: Bool) throws(RunError) -> String {
+        try locate(reference, from: parentFile, roots: roots, allowOutside: allowOutside, outsideNote: nil)
+    }
+
+    /// `locate(_:from:roots:allowOutside:)`, with `outsideNote` (how the caller's user reads such a flow anyway)
+    /// in parentheses after the error of a reference outside `roots`.
+    package static func locate(_ reference: String, from parentFile: String, roots: [String], allowOutside: Bool,
+                               outsideNote: String?) throws(RunError) -> String {
         if reference.utf8.count > maxReferenceBytes {
             throw RunError("nested flow '\(Identifier.display(reference))' is a path of \(reference.utf8.count) bytes; the limit is \(maxReferenceBytes) bytes", kind: .nestedFlowUnavailable)
         }
@@ -66,7 +73,8 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
         let directory = URL(fileURLWithPath: parentFile).deletingLastPathComponent()
         let resolved = canonical(directory.appendingPathComponent(reference).path)
         guard allowOutside || roots.contains(where: { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
-            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked (give --allow-outside to read it)", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked" + (outsideNote.map { " (\($0))" } ?? ""),
+                           kind: .nestedFlowUnavailable)
         }
         return resolved
     }

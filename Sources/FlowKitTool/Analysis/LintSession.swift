@@ -25,6 +25,8 @@ package struct LintSession: Sendable {
     package var roots: [String]
     /// Whether nested flows may be read outside `roots`.
     package var allowOutside: Bool
+    /// How the user reads a nested flow outside `roots` anyway, said in the finding of one (the front end's words).
+    package var outsideNote: String?
     /// A configuration for every file, instead of each file's nearest `.flowkit.yml`.
     package var configuration: LintConfiguration?
     /// Findings to hide.
@@ -47,7 +49,7 @@ package struct LintSession: Sendable {
     /// skipped, not checked. `canonicalPaths` gives the canonical paths already known (`FileCollector`'s); the
     /// others are resolved.
     package func run(_ files: [String], discovered: Set<String> = [], canonicalPaths: [String: String] = [:]) -> Outcome {
-        let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside)
+        let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside, outsideNote: outsideNote)
         let configurations = ConfigurationCache(fixed: configuration, lookup: lookup)
         var checked: [String] = []
         var seen = Set<String>()
@@ -164,7 +166,7 @@ extension LintSession {
     /// `LintSetupError`) and `baseline`. Paths that could not be used, and directories in which no flow file was
     /// found, are among the outcome's failures, first.
     package static func lint(paths: [String], configuration: LintConfiguration?, baseline: Baseline?,
-                            allowOutside: Bool) throws(LintSetupError) -> Outcome {
+                            allowOutside: Bool, outsideNote: String? = nil) throws(LintSetupError) -> Outcome {
         let lookup = ConfigurationLookup()
         let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside, lookup: lookup)
         if configuration == nil {
@@ -173,6 +175,7 @@ extension LintSession {
         }
         var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration, baseline: baseline)
         session.lookup = lookup
+        session.outsideNote = outsideNote
         var outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys), canonicalPaths: collected.canonicalPaths)
         outcome.failures = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome) + outcome.failures
         return outcome

@@ -24,6 +24,9 @@ package enum LintFrontend {
         package var writeBaseline: String?
         /// Whether nested flows outside the paths given are followed.
         package var allowOutside = false
+        /// How the user follows a nested flow outside the paths anyway (in the front end's words), said in the
+        /// finding of one.
+        package var outsideNote: String?
         /// Whether the files skipped in directories are listed.
         package var verbose = false
         /// The version a report names.
@@ -39,7 +42,8 @@ package enum LintFrontend {
         let lint: LintSession.Outcome
         do {
             lint = try LintSession.lint(paths: options.paths, configuration: try options.configuration.map { try LintConfiguration.load(path: $0) },
-                                        baseline: try options.baseline.map { try Baseline.load(path: $0) }, allowOutside: options.allowOutside)
+                                        baseline: try options.baseline.map { try Baseline.load(path: $0) }, allowOutside: options.allowOutside,
+                                        outsideNote: options.outsideNote)
         } catch let error as LintSetupError {
             throw CommandError(error.problems.map { CommandMessage($0) }, status: .failure)
         } catch {
