@@ -76,6 +76,9 @@ extension CommandOption {
         case .git: return "--git"
         case .diff: return "--diff"
         case .format: return "--format"
+        case .traceOut: return "--trace-out"
+        case .writeBaseline: return "--write-baseline"
+        case .fixScripts: return "--fix-scripts"
         }
     }
 }
@@ -101,8 +104,8 @@ func perform(_ outcome: CommandOutcome) throws(CommandError) {
                 standardOutputFailed = true
                 errors.append(CommandMessage(describing: error))
             }
-        case .note(let text):
-            printNote(text)
+        case .note(let message):
+            printNote(message.line)
         case .file(let path, let bytes, let written):
             do {
                 try OutputFile.write(bytes, to: path)

@@ -1,5 +1,4 @@
 import FlowKit
-@testable import FlowKitTool
 import Foundation
 import Testing
 

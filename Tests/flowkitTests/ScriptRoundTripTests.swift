@@ -1,6 +1,5 @@
 import FlowGen
 import FlowKit
-@testable import FlowKitTool
 import Foundation
 import Testing
 

@@ -206,7 +206,7 @@ final class ConfigurationLookup: @unchecked Sendable {
 /// A configuration file that cannot be used; the message starts with `file:line:column:`.
 package struct ConfigurationError: LocalizedError, Sendable {
     /// What is wrong and where.
-    package let message: String
+    package let message: CommandMessage
 
-    package var errorDescription: String? { message }
+    package var errorDescription: String? { message.description }
 }

@@ -161,8 +161,8 @@ package struct Coverage: Codable, Equatable, Sendable {
     /// Why coverage files could not be read or merged.
     package struct MergeError: Error, Sendable, CustomStringConvertible {
         /// A lowercase message naming the file.
-        package let message: String
-        package var description: String { message }
+        package let message: CommandMessage
+        package var description: String { message.description }
     }
 
     /// Reads the coverage JSON at `path`.
@@ -171,16 +171,16 @@ package struct Coverage: Codable, Equatable, Sendable {
         do {
             bytes = try FlowLoader.read(path: path, limit: 256 << 20)
         } catch {
-            throw MergeError(message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+            throw MergeError(message: CommandMessage(describing: error))
         }
         guard let coverage = try? JSONDecoder().decode(Coverage.self, from: Data(bytes)) else {
-            throw MergeError(message: "'\(Identifier.display(path, limit: .max))' is not coverage written by 'flowkit simulate --coverage-report json:PATH'")
+            throw MergeError(message: "'\(Identifier.display(path, limit: .max))' is not coverage written by 'flowkit simulate \(CommandOption.coverageReport) json:PATH'")
         }
         // Counts and positions a run cannot write are refused, so that no sum or report traps on them.
         for file in coverage.files {
             for item in file.items where item.hits < 0 || item.line < 1 || item.column < 1 || item.line > Int(Int32.max) || item.column > Int(Int32.max) {
-                throw MergeError(message: "'\(Identifier.display(path, limit: .max))': the item '\(Identifier.display(item.key))' of '\(Identifier.display(file.file, limit: .max))' "
-                                 + "has a count or position no run writes (hits \(item.hits), line \(item.line), column \(item.column))")
+                throw MergeError(message: CommandMessage("'\(Identifier.display(path, limit: .max))': the item '\(Identifier.display(item.key))' of '\(Identifier.display(file.file, limit: .max))' "
+                                 + "has a count or position no run writes (hits \(item.hits), line \(item.line), column \(item.column))"))
             }
         }
         return coverage

@@ -14,10 +14,10 @@ package enum FlowDiff {
     /// Why a file cannot be compared: it cannot be read, is not a flow, or has syntax or schema errors.
     package struct Problem: Error, Sendable, CustomStringConvertible {
         /// A lowercase message naming the file.
-        package let message: String
+        package let message: CommandMessage
         /// The errors that stop the comparison, when there are some.
         package let findings: [Diagnostic]
-        package var description: String { message }
+        package var description: String { message.description }
     }
 
     /// The flow in the file at `path`, for comparing.
@@ -26,7 +26,7 @@ package enum FlowDiff {
         do {
             document = try FlowLoader.load(path: path)
         } catch {
-            throw Problem(message: error.localizedDescription, findings: [])
+            throw Problem(message: CommandMessage(error.localizedDescription), findings: [])
         }
         return try check(document, path: path)
     }
@@ -40,7 +40,7 @@ package enum FlowDiff {
     static func check(_ document: LoadedDocument, path: String) throws(Problem) -> Flow {
         let errors = document.diagnostics.filter { $0.severity == .error }
         guard !document.isScript, let flow = document.flow, errors.isEmpty else {
-            throw Problem(message: "'\(Identifier.display(path, limit: .max))' " + (document.isScript ? "is a simulation script, not a flow" : "is not a flow that can be compared"),
+            throw Problem(message: "'\(Identifier.display(path, limit: .max))' \(document.isScript ? "is a simulation script, not a flow" : "is not a flow that can be compared")",
                           findings: errors)
         }
         return flow

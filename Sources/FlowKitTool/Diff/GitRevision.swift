@@ -20,8 +20,9 @@ package enum GitRevision {
             let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
             guard status == 0, lines.count == 2 else {
                 let first = String(decoding: errors, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "no repository"
-                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff --git' inside the repository ("
-                                       + Identifier.display(first, limit: 200, quoting: false) + ")", findings: [])
+                let why = Identifier.display(first, limit: 200, quoting: false)
+                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff \(CommandOption.git)' inside the repository (\(why))",
+                                       findings: [])
             }
             return Repository(gitDirectory: lines[1], topLevel: FileFlowResolver.canonical(lines[0]))
         }
@@ -60,8 +61,8 @@ package enum GitRevision {
             // git's words for a path the revision does not have.
             if text.contains("exists on disk, but not in") || text.contains("does not exist in") { return nil }
             let first = text.split(separator: "\n").first.map(String.init) ?? "git show failed"
-            throw FlowDiff.Problem(message: "cannot read '\(Identifier.display(path, limit: .max))' at '\(Identifier.display(revision, limit: .max))': "
-                                   + Identifier.display(first, limit: 200, quoting: false), findings: [])
+            throw FlowDiff.Problem(message: CommandMessage("cannot read '\(Identifier.display(path, limit: .max))' at '\(Identifier.display(revision, limit: .max))': "
+                                                          + Identifier.display(first, limit: 200, quoting: false)), findings: [])
         }
         return bytes
     }
@@ -105,10 +106,10 @@ extension FlowDiff {
         /// The files compared.
         package var files: [String] = []
         /// One line per file that is new since the revision (nothing to compare it with).
-        package var notes: [String] = []
+        package var notes: [CommandMessage] = []
         /// One line per file found in a directory that could not be compared (it has errors, now or at the
         /// revision): the comparison of the others goes on, and the command fails after showing them.
-        package var problems: [String] = []
+        package var problems: [CommandMessage] = []
         /// The two versions of each file compared, for pictures.
         var flows: [(old: Flow, new: Flow)] = []
     }
@@ -123,7 +124,7 @@ extension FlowDiff {
     /// As `compare(paths:atRevision:)`, with the flows and scripts around already read (nil: read them).
     static func compare(paths: [String], atRevision revision: String, neighbourhood known: FlowParents.Neighbourhood?) throws(Problem) -> RevisionComparison {
         let collected = FileCollector.collect(paths, configuration: nil, allowOutside: true)
-        if let problem = collected.problems.first { throw Problem(message: problem, findings: []) }
+        if let problem = collected.problems.first { throw Problem(message: CommandMessage(problem), findings: []) }
         let named = Set(paths)
         let neighbourhood = known ?? FlowParents.Neighbourhood(collected.files)
         let repository = try GitRevision.Repository.of()
@@ -133,7 +134,7 @@ extension FlowDiff {
             do {
                 document = try FlowLoader.load(path: file)
             } catch {
-                throw Problem(message: error.localizedDescription, findings: [])
+                throw Problem(message: CommandMessage(error.localizedDescription), findings: [])
             }
             if document.isScript && !named.contains(file) { continue }
             // A file in a directory that is no flow file (a JSON Schema saved beside the flows, a package manifest) is
@@ -153,7 +154,8 @@ extension FlowDiff {
                 comparison.files.append(file)
                 comparison.flows.append((before, new))
             } catch where !named.contains(file) {
-                comparison.problems.append(error.message + (error.findings.isEmpty ? "" : " (\(error.findings.count) error\(error.findings.count == 1 ? "" : "s"): 'flowkit lint' shows them)"))
+                let count = error.findings.count
+                comparison.problems.append("\(error.message)\(count == 0 ? "" : " (\(count) error\(count == 1 ? "" : "s"): 'flowkit lint' shows them)")")
             }
         }
         return comparison

@@ -166,7 +166,7 @@ package enum ScriptFixer {
     /// `notes` (only regular files are rewritten: the file it leads to is rewritten where it is found itself, and
     /// one elsewhere never is); a script that cannot be read is an error.
     package static func fixScripts(_ candidates: [String], flowPath: String, flow: Flow, renames: FlowRenames,
-                                  nested: NestedRenames? = nil, notes: inout [String]) throws(FlowDiff.Problem) -> [Fixed] {
+                                  nested: NestedRenames? = nil, notes: inout [CommandMessage]) throws(FlowDiff.Problem) -> [Fixed] {
         let target = FileFlowResolver.canonical(flowPath)
         var fixed: [Fixed] = []
         for path in candidates {
@@ -174,17 +174,17 @@ package enum ScriptFixer {
             do {
                 bytes = try FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes)
             } catch {
-                throw FlowDiff.Problem(message: error.localizedDescription, findings: [])
+                throw FlowDiff.Problem(message: CommandMessage(error.localizedDescription), findings: [])
             }
             // Read once; only a file that does not read as a script is looked at again, for its `flowkit-script` key.
             guard let script = decode(bytes, file: path) else {
                 guard SourceText.showsKey("flowkit-script", in: bytes) else { continue }
-                throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is a script that cannot be read, so it cannot follow the renames; "
-                                       + "'flowkit lint' shows why", findings: [])
+                throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is a script that cannot be read, so it cannot follow the renames; 'flowkit lint' shows why",
+                                       findings: [])
             }
             guard let reference = script.flow else { continue }
             if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
-                notes.append("skipped '\(Identifier.display(path, limit: .max))': a symbolic link; --fix-scripts rewrites only the files scripts are in")
+                notes.append("skipped '\(Identifier.display(path, limit: .max))': a symbolic link; \(CommandOption.fixScripts) rewrites only the files scripts are in")
                 continue
             }
             let resolved = FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))

@@ -22,7 +22,7 @@ package enum ExitStatus: Int32, Sendable, Comparable {
 /// with this, and the front end spells it (`--script`, `--events`).
 package enum CommandOption: Sendable, Equatable {
     case script, events, state, trace, coverage, focus, radius, output, report, config, baseline, interactive
-    case scenario, minCoverage, coverageReport, extend, budget, git, diff, format
+    case scenario, minCoverage, coverageReport, extend, budget, git, diff, format, traceOut, writeBaseline, fixScripts
 }
 
 /// Text for the user that may name options: interpolate a `CommandOption` to name one.
@@ -35,26 +35,35 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
     var pieces: [Piece]
 
     package init(stringLiteral value: String) {
-        pieces = [.text(value)]
+        self.init(value)
     }
 
     /// A message of plain text.
     package init(_ text: String) {
-        pieces = [.text(text)]
+        pieces = text.isEmpty ? [] : [.text(text)]
     }
 
     package init(stringInterpolation: Interpolation) {
         pieces = stringInterpolation.pieces
     }
 
-    /// Builds a message from its parts.
+    /// Builds a message from its parts (text next to text is one piece, so that equal messages are equal).
     package struct Interpolation: StringInterpolationProtocol {
         var pieces: [Piece] = []
 
         package init(literalCapacity: Int, interpolationCount: Int) {}
 
+        mutating func append(_ text: String) {
+            guard !text.isEmpty else { return }
+            if case .text(let before)? = pieces.last {
+                pieces[pieces.count - 1] = .text(before + text)
+            } else {
+                pieces.append(.text(text))
+            }
+        }
+
         package mutating func appendLiteral(_ literal: String) {
-            if !literal.isEmpty { pieces.append(.text(literal)) }
+            append(literal)
         }
 
         /// Names an option.
@@ -62,9 +71,19 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
             pieces.append(.option(option))
         }
 
+        /// Another message, its options named as they are.
+        package mutating func appendInterpolation(_ message: CommandMessage) {
+            for piece in message.pieces {
+                switch piece {
+                case .text(let text): append(text)
+                case .option: pieces.append(piece)
+                }
+            }
+        }
+
         /// Text, as it is.
         package mutating func appendInterpolation<T>(_ value: T) {
-            pieces.append(.text("\(value)"))
+            append("\(value)")
         }
     }
 
@@ -78,10 +97,10 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
         }.joined()
     }
 
-    /// The message with options spelled `--name` from their meaning (for logs and tests; the command line spells
+    /// The message with options named by their meaning, `<traceOut>` (for logs and tests; a front end spells
     /// them itself).
     package var description: String {
-        text { "--\($0)" }
+        text { "<\($0)>" }
     }
 }
 
@@ -90,7 +109,7 @@ package enum CommandOutput: Sendable, Equatable {
     /// Text for standard output.
     case standardOutput(String)
     /// A line (or lines) for standard error: a note, a table beside a machine-readable report.
-    case note(String)
+    case note(CommandMessage)
     /// Bytes for a file, written as docs/format.md's "Output files" says (`-` is standard output), then `written`
     /// on standard error when given. A failed write is an error of the command (exit 2), after the other outputs.
     case file(path: String, bytes: [UInt8], written: String?)
@@ -119,7 +138,12 @@ package struct CommandOutcome: Sendable, Equatable {
 
     /// Adds a line for standard error.
     package mutating func note(_ text: String) {
-        outputs.append(.note(text))
+        outputs.append(.note(CommandMessage(text)))
+    }
+
+    /// Adds a line for standard error that may name options.
+    package mutating func note(_ message: CommandMessage) {
+        outputs.append(.note(message))
     }
 
     /// Adds a file to write, and a note to print once it is written.

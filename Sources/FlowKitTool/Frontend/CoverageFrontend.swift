@@ -30,7 +30,7 @@ package enum CoverageFrontend {
             merged = try Coverage.merged(try options.files.map { path throws(Coverage.MergeError) in try Coverage.read(path: path) })
             json = try merged.json()
         } catch let error as Coverage.MergeError {
-            throw CommandError.failure(CommandMessage(error.message))
+            throw CommandError.failure(error.message)
         } catch {
             throw CommandError.failure(CommandMessage(describing: error))
         }

@@ -39,9 +39,9 @@ package enum DiffFrontend {
         /// The report in the format asked for.
         package var output: String
         /// Lines for standard error: files with nothing to compare with.
-        package var notes: [String]
+        package var notes: [CommandMessage]
         /// Files found in directories that could not be compared (the command exits 2 after the output).
-        package var problems: [String]
+        package var problems: [CommandMessage]
         /// With `fixScripts`: the scripts rewritten (already written), with what changed in each.
         package var fixed: [ScriptFixer.Fixed] = []
     }
@@ -62,7 +62,7 @@ package enum DiffFrontend {
             compared = try compare(options)
         } catch {
             let findings = error.findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: error.findings, fileCount: 1))
-            throw CommandError(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), [CommandMessage(error.message)], status: .failure)
+            throw CommandError(findings: String(findings.split(separator: "\n").dropLast().joined(separator: "\n")), [error.message], status: .failure)
         }
         for note in compared.notes { outcome.note(note) }
         for script in compared.fixed {
@@ -72,7 +72,7 @@ package enum DiffFrontend {
         }
         outcome.print(compared.output)
         if !compared.problems.isEmpty {
-            outcome.errors = compared.problems.map { CommandMessage($0) }
+            outcome.errors = compared.problems
             outcome.status = .failure
         } else if let level = options.failOn {
             let found = compared.report.changes.filter { $0.level >= level }.count
@@ -87,8 +87,8 @@ package enum DiffFrontend {
     /// Compares as `options` say. Throws when a file named cannot be compared or a configuration cannot be used.
     package static func compare(_ options: Options) throws(FlowDiff.Problem) -> Outcome {
         var pairs: [(old: Flow, new: Flow)] = []
-        var notes: [String] = []
-        var problems: [String] = []
+        var notes: [CommandMessage] = []
+        var problems: [CommandMessage] = []
         var changes: [FlowChange] = []
         if options.revision == nil, options.files.count != 2 {
             throw FlowDiff.Problem(message: "give the old and the new flow file (\(options.files.count) given)", findings: [])
@@ -153,7 +153,7 @@ package enum DiffFrontend {
             roots = [directory.isEmpty ? "." : directory]
         }
         var collected = FileCollector.collect(roots, configuration: nil, allowOutside: true)
-        if let problem = collected.problems.first { throw FlowDiff.Problem(message: problem, findings: []) }
+        if let problem = collected.problems.first { throw FlowDiff.Problem(message: CommandMessage(problem), findings: []) }
         collected.files = collected.files.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
         // Only files that name a compared file can be its parent or its script.
         var names = Set<String>()
@@ -165,12 +165,12 @@ package enum DiffFrontend {
     }
 
     /// Rewrites the scripts of each compared flow for its renames: those around it whose `flow` is that file.
-    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], around: FlowParents.Neighbourhood, notes: inout [String]) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
+    static func fixScripts(_ pairs: [(old: Flow, new: Flow)], around: FlowParents.Neighbourhood, notes: inout [CommandMessage]) throws(FlowDiff.Problem) -> [ScriptFixer.Fixed] {
         // A script that cannot be read may be one of these flows': it could not follow their renames, so nothing is
         // rewritten rather than some scripts in silence.
         if let unreadable = around.unreadableScripts.first {
-            throw FlowDiff.Problem(message: "'\(Identifier.display(unreadable, limit: .max))' is a script that cannot be read, so it cannot follow the renames; "
-                                   + "'flowkit lint' shows why (nothing was rewritten)", findings: [])
+            throw FlowDiff.Problem(message: "'\(Identifier.display(unreadable, limit: .max))' is a script that cannot be read, so it cannot follow the renames; 'flowkit lint' shows why (nothing was rewritten)",
+                                   findings: [])
         }
         var fixed: [ScriptFixer.Fixed] = []
         // Each compared flow's renames, by its file: a script follows a nested flow's renames below its flow step.
@@ -204,7 +204,7 @@ package enum DiffFrontend {
                 loaded[path] = configuration
                 return configuration
             } catch {
-                throw FlowDiff.Problem(message: error.localizedDescription, findings: [])
+                throw FlowDiff.Problem(message: CommandMessage(error.localizedDescription), findings: [])
             }
         }
         let fixed = try path.map { path throws(FlowDiff.Problem) in try configuration(at: path) }

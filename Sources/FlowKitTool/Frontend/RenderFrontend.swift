@@ -118,7 +118,7 @@ package enum RenderFrontend {
                 do {
                     old = try FlowDiff.load(path: diff)
                 } catch {
-                    throw CommandError.failure(CommandMessage(error.message))
+                    throw CommandError.failure(error.message)
                 }
                 diagram = try FlowDiagram(change: old, to: flow, options: diagramOptions, focusOnChanges: options.focusOnChanges)
             } else {

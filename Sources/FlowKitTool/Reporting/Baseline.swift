@@ -93,7 +93,7 @@ package struct Baseline: Sendable {
         let bytes = try FlowLoader.read(path: path, limit: 64 << 20)
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               object["flowkitBaseline"] as? Int == 1, let list = object["findings"] as? [[String: Any]] else {
-            throw ConfigurationError(message: "\(path): not a flowkit baseline (write one with --write-baseline)")
+            throw ConfigurationError(message: "\(path): not a flowkit baseline (write one with \(CommandOption.writeBaseline))")
         }
         var baseline = Baseline(findings: [], relativeTo: path)
         for item in list {

@@ -57,8 +57,8 @@ package struct SimulationTrace: Codable, Equatable, Sendable {
     /// Why a trace could not be read; the message names the file.
     package struct ReadError: Error, Sendable, CustomStringConvertible {
         /// A lowercase message.
-        package let message: String
-        package var description: String { message }
+        package let message: CommandMessage
+        package var description: String { message.description }
     }
 
     /// The scenarios, in the order they ran.
@@ -83,10 +83,10 @@ package struct SimulationTrace: Codable, Equatable, Sendable {
         do {
             bytes = try FlowLoader.read(path: path, limit: 64 << 20)
         } catch {
-            throw ReadError(message: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+            throw ReadError(message: CommandMessage(describing: error))
         }
         guard bytes.count <= 64 << 20, let trace = try? JSONDecoder().decode(SimulationTrace.self, from: Data(bytes)) else {
-            throw ReadError(message: "'\(Identifier.display(path, limit: .max))' is not a run written by 'flowkit simulate --trace-out'")
+            throw ReadError(message: "'\(Identifier.display(path, limit: .max))' is not a run written by 'flowkit simulate \(CommandOption.traceOut)'")
         }
         return trace
     }

@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 @Suite("back_target")
 struct BackTargetRuleTests {

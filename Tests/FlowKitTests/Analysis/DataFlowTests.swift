@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// A graph from an edge list written as pairs.
 private func graph(_ nodeCount: Int, _ edges: [(Int32, Int32)]) -> DataFlow.Graph {

@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// A flow and the findings the design's graph semantics give for it, worked out by hand.
 struct GraphCase: CustomTestStringConvertible, Sendable {

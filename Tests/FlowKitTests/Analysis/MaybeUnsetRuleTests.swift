@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Runs `rule` (and the steps' suppressions, as `flowkit lint` does) on a YAML flow whose `↓` markers show where
 /// its findings must point, checks the positions, and returns the findings as `severity step: message`, in file

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// `rule: message` for every finding of a YAML flow linted in a folder beside `child.yaml` (see `lintExample`).
 private func findings(_ yaml: String) throws -> [String] {

@@ -1,7 +1,6 @@
 import FlowGen
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// On a large flow the rules run on all cores, longest first (`Linter.checkInParallel`); the findings must be the
 /// ones, in the order, that running the rules one after the other on one core gives, whatever the flow.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// One example of one rule, for the parameterised test.
 struct RuleExample: CustomTestStringConvertible, Sendable {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// A rule declares what it needs (`Rule.needs`), and the linter provides it: run alone, through
 /// `Linter.lint(_:rules:)`, every rule finds exactly what the whole lint finds with that rule, so that no caller

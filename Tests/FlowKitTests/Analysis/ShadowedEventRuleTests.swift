@@ -1,5 +1,4 @@
 @testable import FlowKit
-@testable import FlowKitTool
 import FlowGen
 import Foundation
 import Testing

@@ -1,7 +1,6 @@
 import FlowGen
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// `StepGraph`'s options on generated flows: each is the forward target it says it is, in node order, found by its
 /// node, and no more of them than `forwardOptionCount` reserves.

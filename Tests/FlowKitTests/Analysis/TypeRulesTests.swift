@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Shorthands for the type-inference tests: the fixture state, inference and checks by text.
 enum TypeFixture {

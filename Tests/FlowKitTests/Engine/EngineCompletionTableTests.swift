@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Issue 11: the engine takes exactly the completions of docs/format.md ("Running a flow"), requires the flow's
 /// inputs, and reads an optional result key that is left out as null.

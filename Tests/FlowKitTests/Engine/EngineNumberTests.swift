@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Numbers a host app or a script hands to a run: those that are not finite are run errors naming the key, and
 /// the rest (-0, huge ones) give defined answers.

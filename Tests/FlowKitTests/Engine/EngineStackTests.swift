@@ -1,24 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
-
-/// Nested flows from memory, by the name a `flow` step gives, without reading files.
-struct MemoryResolver: FlowResolver {
-    let flows: [String: CompiledFlow]
-
-    func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
-        guard let flow = flows[path] else { throw RunError("nested flow '\(path)' does not exist", kind: .nestedFlowUnavailable) }
-        return flow
-    }
-}
-
-/// The flow in the YAML `text`, compiled; the text must load without findings.
-func compiled(_ text: String, file: String = "/tmp/flowkit-engine-test.yaml") throws -> CompiledFlow {
-    let document = FlowLoader.load(bytes: Array(text.utf8), file: file, format: .yaml)
-    #expect(document.diagnostics.isEmpty, "\(document.diagnostics.map { "\($0.position) \($0.message)" })")
-    return try CompiledFlow(flow: try #require(document.flow))
-}
 
 /// What a run did, in a form that can leave the thread it ran on.
 struct RunSummary: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// The flow in `yaml`, compiled from the YAML text and from its JSON twin (so every engine test covers both formats).
 func compiledTwins(_ yaml: String, file: String = "/tmp/flowkit-engine-test.yaml") throws -> [CompiledFlow] {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// `FlowRunner`: moves from any thread, every transition to every observer in order (docs/format.md, "Observing a run").
 @Suite("FlowRunner")

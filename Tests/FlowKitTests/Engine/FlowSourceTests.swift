@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Flows an app is given: checked with every rule, nested flows from the app's source (docs/format.md, "Flows in an app").
 @Suite("CompiledFlow.checked and FlowSource")

@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// A step's handlers are found by event however many it has: a few are searched, many are looked up, and both give
 /// each event its own target (and none for an event the step does not handle).

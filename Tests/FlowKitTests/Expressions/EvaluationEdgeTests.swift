@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Values at the edges of what a number can be (NaN, infinities, -0, huge, the ends of `int`), and text that
 /// grows without end: each gives a defined answer or a run error, never a trap.

@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Shared fixtures for the expression tests: declared types, scopes and shorthands for parsing and evaluating.
 enum ExprFixture {

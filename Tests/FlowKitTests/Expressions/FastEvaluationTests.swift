@@ -1,6 +1,5 @@
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// The engine's fast form of expressions answers only what the full evaluator would: over random expressions (well
 /// and badly typed) and random scopes (keys unset, null, text, enum values, the ends of the int range), whenever it

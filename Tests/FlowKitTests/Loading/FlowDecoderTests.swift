@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+@_exported import FlowGen
 @_exported import TestSupport
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Loads YAML text as a flow document.
 func loadYAML(_ text: String) -> LoadedDocument {

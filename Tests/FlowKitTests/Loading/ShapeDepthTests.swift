@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Passes over a result's type recurse once a level, and some run on worker threads: half the steps of a large
 /// flow are decoded on one, and a large flow's rules run on them. Apple platforms give such a thread 512 KiB of

@@ -1,5 +1,4 @@
 @testable import FlowKit
-@testable import FlowKitTool
 import Foundation
 import Testing
 

@@ -1,7 +1,6 @@
 import FlowGen
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Steps and targets keep some fields in boxes of their own (`Step`'s seldom fields, `Target`'s condition and
 /// `set`): on every step and target of generated flows, a value reads back what it was made with, a field written

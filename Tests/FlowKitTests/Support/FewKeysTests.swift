@@ -1,7 +1,6 @@
 import FlowGen
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Looking a key up, or replacing its value, by comparing keys gives what hashing gives, for dictionaries on both
 /// sides of the size where the search stops comparing and starts hashing, keys present and absent, short names and

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import FlowGen
 @testable import FlowKit
-@testable import FlowKitTool
 
 @Suite("Did-you-mean suggestions")
 struct SuggestionsTests {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 private func parse(_ text: String, limits: ReaderLimits = .standard) -> ParsedDocument {
     JSONReader.parse(Array(text.utf8), file: "test.json", limits: limits)

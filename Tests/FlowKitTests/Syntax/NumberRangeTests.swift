@@ -1,5 +1,4 @@
 @testable import FlowKit
-@testable import FlowKitTool
 import Testing
 
 /// Numbers mean what they say: only YAML 1.2 core-schema forms are numbers, and a literal beyond 64 bits is a

@@ -1,5 +1,4 @@
 @testable import FlowKit
-@testable import FlowKitTool
 import Testing
 
 /// A position keeps its line and column in 32 bits each (docs/format.md, "Positions"): every value up to

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import FlowKit
-@testable import FlowKitTool
 
 /// Parses YAML text with the standard limits (or `limits`).
 func parseYAML(_ text: String, limits: ReaderLimits = .standard) -> ParsedDocument {

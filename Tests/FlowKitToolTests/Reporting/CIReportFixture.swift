@@ -9,7 +9,7 @@ import TestSupport
 /// only in their position.
 enum CIReportFixture {
     /// The folder of the golden files, relative to the package root.
-    static let goldenFolder = "Tests/FlowKitTests/Reporting/Golden"
+    static let goldenFolder = "Tests/FlowKitToolTests/Reporting/Golden"
 
     /// The version the SARIF log names.
     static let toolVersion = "1.2.3"

@@ -8,7 +8,7 @@ import TestSupport
 /// change), what each escapes, the levels `.flowkit.yml` sets, and the picture of a change.
 @Suite("Flow change reports")
 struct DiffReportTests {
-    static let goldenFolder = "Tests/FlowKitTests/Diff/Golden"
+    static let goldenFolder = "Tests/FlowKitToolTests/Diff/Golden"
 
     /// flows/transfer.yaml and the changed version the README shows, named as the README names them.
     static func example() throws -> (old: Flow, new: Flow) {

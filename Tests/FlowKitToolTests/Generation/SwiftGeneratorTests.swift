@@ -9,7 +9,7 @@ import FlowGen
 /// an app runs it by `make check-package`.
 @Suite("Generated Swift")
 struct SwiftGeneratorTests {
-    static let golden = "Tests/FlowKitTests/Generation/Golden"
+    static let golden = "Tests/FlowKitToolTests/Generation/Golden"
 
     private func input(_ path: String, as name: String? = nil) throws -> SwiftGenerator.Input {
         SwiftGenerator.Input(name: name ?? path, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + path))))

@@ -7,7 +7,7 @@ import FlowGen
 /// Coverage of flow files by runs (docs/format.md, "Coverage").
 @Suite("Coverage")
 struct CoverageTests {
-    static let golden = "Tests/FlowKitTests/Coverage/Golden"
+    static let golden = "Tests/FlowKitToolTests/Coverage/Golden"
 
     /// The coverage of the sample script `name` (flows/scripts/NAME.yaml), counted as `simulate --coverage` does.
     static func scriptCoverage(_ name: String) throws -> Coverage {
@@ -142,7 +142,7 @@ struct CoverageTests {
         var changed = transfer
         changed.files[0].items.removeLast()
         let error = try #require(throws: Coverage.MergeError.self) { try Coverage.merged([transfer, changed]) }
-        #expect(error.message.hasSuffix("has other items in one of the files: the flow changed between the runs; run them again on one version"))
+        #expect(error.message.description.hasSuffix("has other items in one of the files: the flow changed between the runs; run them again on one version"))
         // The JSON form reads back as it was written.
         #expect(try JSONDecoder().decode(Coverage.self, from: Data(try merged.json())) == merged)
     }
