@@ -23,11 +23,8 @@ package struct CoverageItem: Codable, Hashable, Sendable {
         }
     }
 
-    /// What kind of item it is.
-    package var kind: Kind
-    /// Its identity across runs and merges: `step amount`, `transition amount on invalidAmount 0`, `transition
-    /// alert * next 0`, `event invalidAmount`, `outcome finish`, `entry editTariff`.
-    package var key: String
+    /// What it is.
+    package var identity: CoverageIdentity
     /// For people: `step 'amount'`, `tariffs --on editAmount--> amount`, `event 'invalidAmount'`.
     package var description: String
     /// The line of its text.
@@ -38,20 +35,155 @@ package struct CoverageItem: Codable, Hashable, Sendable {
     package var hits: Int
     /// False for an option lint proves can never be taken (`unreachable_option`): listed, not counted.
     package var coverable: Bool
-    /// For a `"*"` option used at a step: the key of the `"*"` option itself (`* on error 0`), for the folded view.
-    package var shared: String?
+
+    /// What kind of item it is.
+    package var kind: Kind { identity.kind }
+    /// Its identity as coverage files write it (`CoverageIdentity.key`).
+    package var key: String { identity.key }
+    /// For a `"*"` option used at a step: that option of the `"*"` step, for the folded view.
+    package var shared: CoverageIdentity.StarOption? { identity.starOption }
 
     /// Creates an item.
-    package init(kind: Kind, key: String, description: String, line: Int, column: Int, hits: Int = 0, coverable: Bool = true,
-                shared: String? = nil) {
-        self.kind = kind
-        self.key = key
+    package init(_ identity: CoverageIdentity, description: String, line: Int, column: Int, hits: Int = 0, coverable: Bool = true) {
+        self.identity = identity
         self.description = description
         self.line = line
         self.column = column
         self.hits = hits
         self.coverable = coverable
-        self.shared = shared
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, key, description, line, column, hits, coverable, shared
+    }
+
+    /// Reads an item of a coverage file: its key must name an item of its kind (and its `shared`, if any, the
+    /// `"*"` option the key names).
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let key = try container.decode(String.self, forKey: .key)
+        guard let identity = CoverageIdentity(key: key), try container.decode(Kind.self, forKey: .kind) == identity.kind,
+              try container.decodeIfPresent(String.self, forKey: .shared) == identity.starOption?.key else {
+            throw DecodingError.dataCorruptedError(forKey: .key, in: container, debugDescription: "not the key of a coverage item of its kind")
+        }
+        self.init(identity, description: try container.decode(String.self, forKey: .description), line: try container.decode(Int.self, forKey: .line),
+                  column: try container.decode(Int.self, forKey: .column), hits: try container.decode(Int.self, forKey: .hits),
+                  coverable: try container.decode(Bool.self, forKey: .coverable))
+    }
+
+    /// Writes the item as coverage files have it: `kind`, `key` and, for a `"*"` option at a step, `shared`.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(key, forKey: .key)
+        try container.encode(description, forKey: .description)
+        try container.encode(line, forKey: .line)
+        try container.encode(column, forKey: .column)
+        try container.encode(hits, forKey: .hits)
+        try container.encode(coverable, forKey: .coverable)
+        try container.encodeIfPresent(shared?.key, forKey: .shared)
+    }
+}
+
+/// What a coverage item is, as a value (docs/format.md, "Coverage"). Coverage files write it as its `key`
+/// (`step amount`, `transition amount on invalidAmount 0`, `transition alert * next 0`, `event invalidAmount`,
+/// `outcome finish`, `entry editTariff`), which `init(key:)` reads back.
+package enum CoverageIdentity: Hashable, Sendable {
+    /// A step shown.
+    case step(String)
+    /// The option at `index` of a target list of `step`: its own (`viaStar` false), or the `"*"` step's, used at
+    /// `step` because `step` does not handle the event itself.
+    case transition(step: String, list: OptionList, index: Int, viaStar: Bool)
+    /// A derived event raised.
+    case event(String)
+    /// An outcome reached.
+    case outcome(String)
+    /// An entry used.
+    case entry(String)
+
+    /// A target list of a step: its `next`, or its handler of an event.
+    package enum OptionList: Hashable, Sendable {
+        case next
+        case on(String)
+
+        /// `next`, `on EVENT`.
+        package var text: String {
+            switch self {
+            case .next: return "next"
+            case .on(let event): return "on " + event
+            }
+        }
+    }
+
+    /// An option of the `"*"` step, whichever step uses it.
+    package struct StarOption: Hashable, Sendable {
+        /// Its target list.
+        package var list: OptionList
+        /// Its place in the list.
+        package var index: Int
+
+        /// `* on error 0`, as coverage files write it.
+        package var key: String { "* \(list.text) \(index)" }
+    }
+
+    /// What kind of item it is.
+    package var kind: CoverageItem.Kind {
+        switch self {
+        case .step: return .step
+        case .transition: return .transition
+        case .event: return .event
+        case .outcome: return .outcome
+        case .entry: return .entry
+        }
+    }
+
+    /// The `"*"` option a transition taken through the `"*"` step is.
+    package var starOption: StarOption? {
+        guard case .transition(_, let list, let index, true) = self else { return nil }
+        return StarOption(list: list, index: index)
+    }
+
+    /// The step a step or transition belongs to.
+    package var step: String? {
+        switch self {
+        case .step(let name), .transition(let name, _, _, _): return name
+        case .event, .outcome, .entry: return nil
+        }
+    }
+
+    /// How coverage files write it.
+    package var key: String {
+        switch self {
+        case .step(let name): return "step " + name
+        case .transition(let step, let list, let index, let viaStar): return "transition \(step) " + (viaStar ? "* " : "") + "\(list.text) \(index)"
+        case .event(let name): return "event " + name
+        case .outcome(let name): return "outcome " + name
+        case .entry(let name): return "entry " + name
+        }
+    }
+
+    /// The identity a coverage file's `key` writes, or nil for text no item has.
+    package init?(key: String) {
+        let words = key.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard words.count >= 2, !words[1].isEmpty else { return nil }
+        switch (words[0], words.count) {
+        case ("step", 2): self = .step(words[1])
+        case ("event", 2): self = .event(words[1])
+        case ("outcome", 2): self = .outcome(words[1])
+        case ("entry", 2): self = .entry(words[1])
+        case ("transition", _):
+            var rest = Array(words.dropFirst(2))
+            let viaStar = rest.first == "*"
+            if viaStar { rest.removeFirst() }
+            guard let last = rest.last, let index = Int(last), index >= 0, String(index) == last else { return nil }
+            rest.removeLast()
+            switch rest.count {
+            case 1 where rest[0] == "next": self = .transition(step: words[1], list: .next, index: index, viaStar: viaStar)
+            case 2 where rest[0] == "on" && !rest[1].isEmpty: self = .transition(step: words[1], list: .on(rest[1]), index: index, viaStar: viaStar)
+            default: return nil
+            }
+        default: return nil
+        }
     }
 }
 
@@ -73,7 +205,7 @@ package struct FileCoverage: Codable, Equatable, Sendable {
     package func count(_ kind: CoverageItem.Kind) -> (covered: Int, total: Int) {
         var covered = 0
         var total = 0
-        var shared: [String: Bool] = [:]
+        var shared: [CoverageIdentity.StarOption: Bool] = [:]
         for item in items where item.kind == kind && item.coverable {
             if let key = item.shared {
                 shared[key] = (shared[key] ?? false) || item.hits > 0
@@ -102,9 +234,9 @@ package struct FileCoverage: Codable, Equatable, Sendable {
     package var missed: [CoverageItem] { items.filter { $0.coverable && $0.hits == 0 } }
 
     /// Each `"*"` option with the number of steps that use it and of those at which it was taken.
-    package var folded: [(shared: String, description: String, taken: Int, steps: Int)] {
-        var order: [String] = []
-        var counts: [String: (description: String, taken: Int, steps: Int)] = [:]
+    package var folded: [(shared: CoverageIdentity.StarOption, description: String, taken: Int, steps: Int)] {
+        var order: [CoverageIdentity.StarOption] = []
+        var counts: [CoverageIdentity.StarOption: (description: String, taken: Int, steps: Int)] = [:]
         for item in items {
             guard let shared = item.shared else { continue }
             if counts[shared] == nil {
@@ -198,7 +330,7 @@ package struct Coverage: Codable, Equatable, Sendable {
                     files[file.file] = file
                     continue
                 }
-                guard existing.items.map(\.key) == file.items.map(\.key) else {
+                guard existing.items.map(\.identity) == file.items.map(\.identity) else {
                     throw MergeError(message: "the coverage of '\(Identifier.display(file.file, limit: .max))' has other items in one of the files: the flow changed between the runs; run them again on one version")
                 }
                 for index in existing.items.indices {

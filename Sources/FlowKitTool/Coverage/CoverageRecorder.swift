@@ -5,11 +5,11 @@ import FlowKit
 /// it lists the items of the flow and of every nested flow it reaches, then adds each run's steps, options, events,
 /// outcomes and entries to them.
 package struct CoverageRecorder: Sendable {
-    /// A flow file's items, with where each key sits.
+    /// A flow file's items, with where each sits.
     private struct FileItems: Sendable {
         var file: String
         var items: [CoverageItem]
-        var index: [String: Int]
+        var index: [CoverageIdentity: Int]
     }
 
     private let top: CompiledFlow
@@ -39,7 +39,7 @@ package struct CoverageRecorder: Sendable {
             let items = Self.items(of: current.flow, nested: children)
             order.append(current.flow.file)
             files[current.flow.file] = FileItems(file: Self.display(current.flow.file), items: items,
-                                                 index: Dictionary(items.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first }))
+                                                 index: Dictionary(items.enumerated().map { ($1.identity, $0) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 
@@ -57,27 +57,25 @@ package struct CoverageRecorder: Sendable {
             for level in parts.indices {
                 let entered = level == parts.count - 1 || previous.count <= level || previous[...level] != parts[...level]
                 guard entered, let flow = flow(at: parts[..<level]) else { continue }
-                hit(flow.flow.file, "step " + parts[level])
+                hit(flow.flow.file, .step(parts[level]))
             }
             previous = parts
         }
         for entry in result.trace {
             guard let taken = entry.taken else { continue }
-            let step = String(entry.step.split(separator: "/").last ?? Substring(entry.step))
-            let list = taken.handler.map { "on " + $0 } ?? "next"
-            hit(taken.file, "transition \(step) " + (taken.shared ? "* " : "") + "\(list) \(taken.option)")
-            if entry.eventKind == .derived, let event = entry.event { hit(taken.file, "event " + event) }
+            hit(taken.file, Self.transition(entry, taken))
+            if entry.eventKind == .derived, let event = entry.event { hit(taken.file, .event(event)) }
             if entry.eventKind == .outcome, let outcome = entry.event {
                 let parts = entry.step.split(separator: "/").map(String.init)
-                if let child = flow(at: parts[...]) { hit(child.flow.file, "outcome " + outcome) }
+                if let child = flow(at: parts[...]) { hit(child.flow.file, .outcome(outcome)) }
             }
         }
-        if let outcome = result.outcome { hit(top.flow.file, "outcome " + outcome) }
+        if let outcome = result.outcome { hit(top.flow.file, .outcome(outcome)) }
         // An entry, and the entries of nested flows it reaches into.
         var current = top
         var entryName = result.entry
         while let name = entryName, let entry = current.flow.entries.first(where: { $0.name.text == name }) {
-            hit(current.flow.file, "entry " + name)
+            hit(current.flow.file, .entry(name))
             guard let inner = entry.nestedEntry, let child = nested[current.flow.file + "\n" + entry.step.text] else { break }
             (current, entryName) = (child, inner.text)
         }
@@ -94,9 +92,15 @@ package struct CoverageRecorder: Sendable {
         return current
     }
 
-    private mutating func hit(_ file: String, _ key: String) {
-        guard let index = files[file]?.index[key] else { return }
+    private mutating func hit(_ file: String, _ identity: CoverageIdentity) {
+        guard let index = files[file]?.index[identity] else { return }
         files[file]!.items[index].hits += 1
+    }
+
+    /// The option a trace entry took.
+    package static func transition(_ entry: TraceEntry, _ taken: TraceEntry.Taken) -> CoverageIdentity {
+        let step = String(entry.step.split(separator: "/").last ?? Substring(entry.step))
+        return .transition(step: step, list: taken.handler.map { .on($0) } ?? .next, index: taken.option, viaStar: taken.shared)
     }
 
     /// `path` relative to the working directory, so that runs in one repository name files the same.
@@ -113,39 +117,38 @@ package struct CoverageRecorder: Sendable {
         var items: [CoverageItem] = []
         let unreachable = Set(Linter.lint(LoadedDocument(file: flow.file, format: .yaml, root: nil, isScript: false, flow: flow, diagnostics: []),
                                           rules: [UnreachableOptionRule.self]).map(\.position))
-        func add(_ kind: CoverageItem.Kind, _ key: String, _ description: String, at position: SourcePosition, shared: String? = nil) {
-            items.append(CoverageItem(kind: kind, key: key, description: description, line: position.line, column: position.column,
-                                      coverable: !(kind == .transition && unreachable.contains(position)), shared: shared))
+        func add(_ identity: CoverageIdentity, _ description: String, at position: SourcePosition) {
+            items.append(CoverageItem(identity, description: description, line: position.line, column: position.column,
+                                      coverable: !(identity.kind == .transition && unreachable.contains(position))))
         }
         for event in flow.events where event.expression != nil {
-            add(.event, "event " + event.name.text, "event '\(event.name.text)'", at: event.name.position)
+            add(.event(event.name.text), "event '\(event.name.text)'", at: event.name.position)
         }
         for entry in flow.entries {
-            add(.entry, "entry " + entry.name.text, "entry '\(entry.name.text)'", at: entry.name.position)
+            add(.entry(entry.name.text), "entry '\(entry.name.text)'", at: entry.name.position)
         }
         var outcomes: Set<String> = []
         for step in flow.steps {
             let name = step.name.text
-            add(.step, "step " + name, "step '\(name)'", at: step.name.position)
+            add(.step(name), "step '\(name)'", at: step.name.position)
             if step.kind == .finish {
                 let outcome = step.outcome?.text ?? name
                 if outcomes.insert(outcome).inserted {
-                    add(.outcome, "outcome " + outcome, "outcome '\(outcome)'", at: step.outcome?.position ?? step.name.position)
+                    add(.outcome(outcome), "outcome '\(outcome)'", at: step.outcome?.position ?? step.name.position)
                 }
                 continue
             }
-            func options(_ targets: [Target], list: String, label: String, shared: Bool) {
+            func options(_ targets: [Target], list: CoverageIdentity.OptionList, shared: Bool) {
                 for (index, target) in targets.enumerated() {
-                    let arrow = targets.count > 1 ? "--\(label) [\(index)]-->" : "--\(label)-->"
-                    let key = "transition \(name) " + (shared ? "* " : "") + "\(list) \(index)"
+                    let arrow = targets.count > 1 ? "--\(list.text) [\(index)]-->" : "--\(list.text)-->"
                     let description = shared ? "* \(arrow) \(describe(target)) at \(name)" : "\(name) \(arrow) \(describe(target))"
-                    add(.transition, key, description, at: target.position, shared: shared ? "* \(list) \(index)" : nil)
+                    add(.transition(step: name, list: list, index: index, viaStar: shared), description, at: target.position)
                 }
             }
             for handler in step.on {
-                options(handler.targets, list: "on " + handler.event.text, label: "on " + handler.event.text, shared: false)
+                options(handler.targets, list: .on(handler.event.text), shared: false)
             }
-            if let next = step.next { options(next, list: "next", label: "next", shared: false) }
+            if let next = step.next { options(next, list: .next, shared: false) }
             guard let any = flow.anyStep else { continue }
             for handler in any.on where step.handler(for: handler.event.text) == nil {
                 let event = handler.event.text
@@ -155,9 +158,9 @@ package struct CoverageRecorder: Sendable {
                 } else if step.kind != .screen && step.kind != .action {
                     continue
                 }
-                options(handler.targets, list: "on " + event, label: "on " + event, shared: true)
+                options(handler.targets, list: .on(event), shared: true)
             }
-            if step.next == nil, let next = any.next { options(next, list: "next", label: "next", shared: true) }
+            if step.next == nil, let next = any.next { options(next, list: .next, shared: true) }
         }
         // In the order of the text; items at one place (a "*" option at each step) in the order they were listed.
         return items.enumerated().sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }.map(\.element)

@@ -90,19 +90,19 @@ package struct ScenarioGenerator {
         for file in recorder.coverage.files {
             let already = baseline.files.first { $0.file == file.file }
             for item in file.items where item.kind == .transition && item.coverable {
-                if let done = already?.items.first(where: { $0.key == item.key }), done.hits > 0 { continue }
+                if let done = already?.items.first(where: { $0.identity == item.identity }), done.hits > 0 { continue }
                 wanted.append((file.file, item))
             }
         }
-        let wantedKeys = Set(wanted.map { $0.file + "\n" + $0.item.key })
+        let wantedKeys = Set(wanted.map { PlacedItem(file: $0.file, identity: $0.item.identity) })
 
         // Breadth-first over run states: the first node whose move takes an item witnesses it.
         var nodes: [SearchNode] = []
         var seen: Set<String> = []
-        var witness: [String: Int] = [:]
+        var witness: [PlacedItem: Int] = [:]
         var reachedSteps: Set<String> = []
-        // Every option a run took (coverage keys), to blame what was never taken.
-        var taken: Set<String> = []
+        // Every option a run took, to blame what was never taken.
+        var taken: Set<PlacedItem> = []
         var queue: [Int] = []
         var head = 0
         // The state text the held run states hold; past `maxStateBytes` the search stops.
@@ -146,7 +146,7 @@ package struct ScenarioGenerator {
                 var newNode: Int?
                 for entry in run.trace[before...] {
                     guard let option = entry.taken else { continue }
-                    let key = CoverageRecorder.display(option.file) + "\n" + Self.transitionKey(entry, option)
+                    let key = PlacedItem(file: CoverageRecorder.display(option.file), identity: CoverageRecorder.transition(entry, option))
                     taken.insert(key)
                     guard wantedKeys.contains(key), witness[key] == nil else { continue }
                     if newNode == nil {
@@ -169,14 +169,14 @@ package struct ScenarioGenerator {
 
         // Greedy: the witness of the first item not yet covered, carried on to a finish, as long as items remain.
         var scenarios: [GeneratedScenario] = []
-        var coveredKeys: Set<String> = []
-        var failed: [String: String] = [:]
+        var coveredKeys: Set<PlacedItem> = []
+        var failed: [PlacedItem: String] = [:]
         // The searches on to a finish share one budget, each taking at most a quarter of it, so that work stays
         // bounded however many items are witnessed.
         var finishBudget = budget
         var noFinish: Set<String> = []
         for (file, item) in wanted {
-            let key = file + "\n" + item.key
+            let key = PlacedItem(file: file, identity: item.identity)
             guard !coveredKeys.contains(key), let witnessNode = witness[key] else { continue }
             var moves: [Move] = []
             var cursor: Int? = witnessNode
@@ -201,7 +201,7 @@ package struct ScenarioGenerator {
             var newlyCovered: [String] = []
             for coverageFile in single.coverage.files {
                 for covered in coverageFile.items where covered.hits > 0 && covered.kind == .transition {
-                    let coveredKey = coverageFile.file + "\n" + covered.key
+                    let coveredKey = PlacedItem(file: coverageFile.file, identity: covered.identity)
                     if wantedKeys.contains(coveredKey), coveredKeys.insert(coveredKey).inserted {
                         newlyCovered.append("\(coverageFile.file):\(covered.line):\(covered.column): \(covered.description)")
                     }
@@ -213,12 +213,12 @@ package struct ScenarioGenerator {
         }
         var uncovered: [String] = []
         let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), reached: reachedSteps, taken: taken)
-        for (file, item) in wanted where !coveredKeys.contains(file + "\n" + item.key) {
-            let key = file + "\n" + item.key
-            let owner = item.key.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        for (file, item) in wanted where !coveredKeys.contains(PlacedItem(file: file, identity: item.identity)) {
+            let key = PlacedItem(file: file, identity: item.identity)
+            let owner = item.identity.step ?? ""
             // When the search stopped at a bound, a step it did not reach may lie past the states it left.
             let stopped = reachedSteps.contains(file + "\n" + owner) ? nil : cut.map { "no run reaches step '\(owner)': \($0)" }
-            let reason = failed[key] ?? stopped ?? blame.reason(for: item.key, in: file)
+            let reason = failed[key] ?? stopped ?? blame.reason(for: item.identity, in: file)
                 ?? (reachedSteps.contains(file + "\n" + owner)
                     ? "step '\(owner)' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"
                     : (cut.map { "no run reaches step '\(owner)': \($0)" } ?? "no run reaches step '\(owner)' within the budget of \(budget) run states"))
@@ -327,12 +327,6 @@ package struct ScenarioGenerator {
                                     path: run.path, outcome: run.outcome, state: run.state, trace: run.trace)
         if case .entry(let name, _, _) = start.0 { result.entry = name }
         return result
-    }
-
-    /// The coverage key of the option a trace entry took (as `CoverageRecorder` counts it).
-    static func transitionKey(_ entry: TraceEntry, _ taken: TraceEntry.Taken) -> String {
-        let step = String(entry.step.split(separator: "/").last ?? Substring(entry.step))
-        return "transition \(step) " + (taken.shared ? "* " : "") + (taken.handler.map { "on " + $0 } ?? "next") + " \(taken.option)"
     }
 
     /// What identifies a run's situation: each level's flow, history and state (the trace and path left out), a
@@ -602,15 +596,15 @@ struct Blame {
     let host: Set<String>
     /// Steps runs reached, as `file\nstep`.
     let reached: Set<String>
-    /// Options runs took, as `file\ncoverage key`.
-    let taken: Set<String>
-    /// Per file, per step: the options that lead to it, with their coverage keys.
-    let predecessors: [String: [String: [(option: Option, key: String)]]]
+    /// Options runs took.
+    let taken: Set<PlacedItem>
+    /// Per file, per step: the options that lead to it, with what they are as coverage items.
+    let predecessors: [String: [String: [(option: Option, identity: CoverageIdentity)]]]
     /// Per file: the `flow` steps that run it, as (file, step), in file-name order.
     let parents: [String: [(file: String, step: String)]]
 
     /// `flows` as `ScenarioGenerator.flows(of:resolver:)` gives them, the generated-for flow first.
-    init(flows: [(name: String, flow: Flow)], reached: Set<String>, taken: Set<String>) {
+    init(flows: [(name: String, flow: Flow)], reached: Set<String>, taken: Set<PlacedItem>) {
         self.flows = Dictionary(flows.map { ($0.name, $0.flow) }, uniquingKeysWith: { first, _ in first })
         main = flows.first?.name ?? ""
         host = Set(flows.first.map { ScenarioGenerator.hostKeys($0.flow).map(\.name.text) } ?? [])
@@ -628,32 +622,33 @@ struct Blame {
         self.parents = parents
     }
 
-    /// The options of `flow` that lead to each step (its own and the `"*"` ones each step uses), with their
-    /// coverage keys.
-    static func predecessors(of flow: Flow) -> [String: [(option: Option, key: String)]] {
-        var predecessors: [String: [(option: Option, key: String)]] = [:]
+    /// The options of `flow` that lead to each step (its own and the `"*"` ones each step uses), with what they
+    /// are as coverage items.
+    static func predecessors(of flow: Flow) -> [String: [(option: Option, identity: CoverageIdentity)]] {
+        var predecessors: [String: [(option: Option, identity: CoverageIdentity)]] = [:]
         for step in flow.steps where step.kind != .finish {
-            var lists: [(String, String, [Target])] = step.on.map { ("on " + $0.event.text, "on " + $0.event.text, $0.targets) }
-            if let next = step.next { lists.append(("next", "next", next)) }
+            var lists: [(CoverageIdentity.OptionList, Bool, [Target])] = step.on.map { (.on($0.event.text), false, $0.targets) }
+            if let next = step.next { lists.append((.next, false, next)) }
             if let any = flow.anyStep {
                 for handler in any.on where step.handler(for: handler.event.text) == nil {
-                    lists.append(("on " + handler.event.text, "* on " + handler.event.text, handler.targets))
+                    lists.append((.on(handler.event.text), true, handler.targets))
                 }
-                if step.next == nil, let next = any.next { lists.append(("next", "* next", next)) }
+                if step.next == nil, let next = any.next { lists.append((.next, true, next)) }
             }
-            for (list, keyPart, targets) in lists {
+            for (list, viaStar, targets) in lists {
                 for (index, option) in targets.enumerated() {
                     guard let to = option.stepName?.text else { continue }
-                    predecessors[to, default: []].append(((step.name.text, option, list, index), "transition \(step.name.text) \(keyPart) \(index)"))
+                    predecessors[to, default: []].append(((step.name.text, option, list.text, index),
+                                                          .transition(step: step.name.text, list: list, index: index, viaStar: viaStar)))
                 }
             }
         }
         return predecessors
     }
 
-    /// The reason for the option of coverage key `key` in `file`, nil when there is nothing to blame.
-    func reason(for key: String, in file: String) -> String? {
-        guard let flow = flows[file], let option = Self.option(key, in: flow) else { return nil }
+    /// The reason for the option `identity` of `file`, nil when there is nothing to blame.
+    func reason(for identity: CoverageIdentity, in file: String) -> String? {
+        guard let flow = flows[file], let option = Self.option(identity, in: flow) else { return nil }
         if reached.contains(file + "\n" + option.step) {
             guard let condition = option.target.condition else { return nil }
             return describe(option) + " is never taken at step '\(option.step)', which runs reach" + hostNote(condition, in: file)
@@ -670,9 +665,9 @@ struct Blame {
         var seen: Set<String> = [target]
         var blamed: [Option] = []
         while let step = queue.popLast() {
-            for (option, key) in leading[step] ?? [] {
+            for (option, identity) in leading[step] ?? [] {
                 if reached.contains(file + "\n" + option.step) {
-                    if !taken.contains(file + "\n" + key) { blamed.append(option) }
+                    if !taken.contains(PlacedItem(file: file, identity: identity)) { blamed.append(option) }
                 } else if seen.insert(option.step).inserted {
                     queue.append(option.step)
                 }
@@ -691,26 +686,17 @@ struct Blame {
         return nil
     }
 
-    /// The option a coverage key names: its step, target, list and place.
-    static func option(_ key: String, in flow: Flow) -> Option? {
-        var parts = key.split(separator: " ").map(String.init)
-        guard parts.count >= 4, parts[0] == "transition", let index = Int(parts.last!) else { return nil }
-        let step = parts[1]
-        parts = Array(parts.dropFirst(2).dropLast())
-        let shared = parts.first == "*"
-        if shared { parts.removeFirst() }
-        guard let owner = shared ? flow.anyStep : flow.step(named: step) else { return nil }
+    /// The option a transition is: its step, target, list and place.
+    static func option(_ identity: CoverageIdentity, in flow: Flow) -> Option? {
+        guard case .transition(let step, let list, let index, let viaStar) = identity,
+              let owner = viaStar ? flow.anyStep : flow.step(named: step) else { return nil }
         let targets: [Target]?
-        let list: String
-        if parts.first == "on", parts.count == 2 {
-            targets = owner.handler(for: parts[1])?.targets
-            list = "on " + parts[1]
-        } else {
-            targets = owner.next
-            list = "next"
+        switch list {
+        case .on(let event): targets = owner.handler(for: event)?.targets
+        case .next: targets = owner.next
         }
         guard let targets, index < targets.count else { return nil }
-        return (step, targets[index], list, index)
+        return (step, targets[index], list.text, index)
     }
 
     /// `option 'STEP --LIST [i]--> TARGET' (if CONDITION)`.
@@ -739,4 +725,12 @@ struct Blame {
         guard !read.isEmpty else { return "" }
         return ": it reads state " + read.map { "'\($0)'" }.joined(separator: ", ") + ", which only the host can give, and no host state tried makes it hold"
     }
+}
+
+/// A coverage item of a file: what the search looks for, witnesses, takes and blames.
+struct PlacedItem: Hashable, Sendable {
+    /// The flow file, as coverage names it.
+    var file: String
+    /// The item.
+    var identity: CoverageIdentity
 }

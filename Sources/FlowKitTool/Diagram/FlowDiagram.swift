@@ -418,7 +418,7 @@ extension FlowDiagram {
             for item in coverage.items {
                 switch item.kind {
                 case .step:
-                    if item.hits == 0 { neverShown.insert(String(item.key.dropFirst("step ".count))) }
+                    if item.hits == 0, case .step(let name) = item.identity { neverShown.insert(name) }
                 case .transition where item.coverable:
                     let at = Position(line: item.line, column: item.column)
                     if item.shared != nil {

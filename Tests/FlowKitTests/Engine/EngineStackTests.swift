@@ -63,7 +63,7 @@ struct EngineStackTests {
               again: { kind: flow, flow: instant.yaml, next: again }
               done: { kind: finish }
             """)
-        let resolver = MemoryResolver(flows: ["instant.yaml": try compiled(Self.instantChild)])
+        let resolver = InMemoryResolver(["instant.yaml": try compiled(Self.instantChild)])
         let summary = onSmallStack { runToTheEnd(parent, resolver: resolver) }
         #expect(summary.error == "the run showed more than 10000 steps without finishing; does the flow loop?")
     }
@@ -78,7 +78,7 @@ struct EngineStackTests {
               again: { kind: flow, flow: instant.yaml, next: again }
               done: { kind: finish }
             """)
-        let resolver = MemoryResolver(flows: ["instant.yaml": try compiled(Self.instantChild)])
+        let resolver = InMemoryResolver(["instant.yaml": try compiled(Self.instantChild)])
         let summary = onSmallStack { runToTheEnd(parent, resolver: resolver, maxSteps: 5_000) }
         #expect(summary.error == "the run showed more than 5000 steps without finishing; does the flow loop?")
         #expect(summary.path.count == 5_000, "the steps shown before the bound are on the path")
@@ -92,7 +92,7 @@ struct EngineStackTests {
         for i in 0..<count { text += "  s\(i): { kind: flow, flow: instant.yaml, next: \(i + 1 < count ? "s\(i + 1)" : "done") }\n" }
         text += "  done: { kind: finish }\n"
         let parent = try compiled(text)
-        let resolver = MemoryResolver(flows: ["instant.yaml": try compiled(Self.instantChild)])
+        let resolver = InMemoryResolver(["instant.yaml": try compiled(Self.instantChild)])
         let summary = onSmallStack { runToTheEnd(parent, resolver: resolver) }
         #expect(summary.error == nil)
         #expect(summary.outcome == "done")
@@ -116,7 +116,7 @@ struct EngineStackTests {
               inner: { kind: flow, flow: again.yaml, next: done }
               done: { kind: finish }
             """)
-        let resolver = MemoryResolver(flows: ["again.yaml": selfNesting])
+        let resolver = InMemoryResolver(["again.yaml": selfNesting])
         let summary = onSmallStack { runToTheEnd(selfNesting, resolver: resolver) }
         let inner = Array(repeating: "inner", count: FlowRun.maxNesting).joined(separator: "/")
         #expect(summary.error == "nested flows are deeper than 32 levels at '\(inner)'; do flows nest each other?")
@@ -141,7 +141,7 @@ struct EngineStackTests {
               check: { kind: flow, flow: instant.yaml, on: { ok: fin } }
               fin: { kind: finish, outcome: ok }
             """)
-        let resolver = MemoryResolver(flows: ["middle.yaml": middle, "instant.yaml": try compiled(Self.instantChild)])
+        let resolver = InMemoryResolver(["middle.yaml": middle, "instant.yaml": try compiled(Self.instantChild)])
         var run = try FlowRun(flow: outer, resolver: resolver)
         #expect(run.currentStep == "pay/ask")
         try run.complete()

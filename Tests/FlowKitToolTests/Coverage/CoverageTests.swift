@@ -114,6 +114,11 @@ struct CoverageTests {
                 for name in result.path where !name.contains("/") { shown[name, default: 0] += 1 }
             }
             let coverage = recorder.coverage
+            // Every item is a value that its key, as coverage files write it, gives back; the file reads back equal.
+            for file in coverage.files {
+                for item in file.items { #expect(CoverageIdentity(key: item.key) == item.identity, "seed \(seed): \(item.key)") }
+            }
+            #expect(try JSONDecoder().decode(Coverage.self, from: Data(coverage.json())) == coverage, "seed \(seed)")
             for (file, keys) in expected {
                 let items = try #require(coverage.files.first { $0.file == file }, "seed \(seed): no coverage of \(file)")
                 for (key, count) in keys {
@@ -131,6 +136,23 @@ struct CoverageTests {
             checked += 1
         }
         #expect(checked > 100)
+    }
+
+    /// A coverage file's item is read only when its key names an item of its kind (and `shared`, the `"*"` option
+    /// the key names): anything else is not coverage flowkit wrote.
+    @Test func keysThatNameNoItemAreRefused() throws {
+        func item(_ kind: String, _ key: String, shared: String? = nil) -> String {
+            #"{"flowkit-coverage": 1, "files": [{"file": "f.yaml", "items": [{"kind": "\#(kind)", "key": "\#(key)", "description": "d", "line": 1, "column": 1, "hits": 0, "coverable": true"#
+                + (shared.map { #", "shared": "\#($0)""# } ?? "") + "}]}]}"
+        }
+        let good = [item("step", "step a"), item("transition", "transition a on go 0"), item("transition", "transition a * next 2", shared: "* next 2"),
+                    item("event", "event e"), item("outcome", "outcome done"), item("entry", "entry deep")]
+        for text in good { #expect((try? JSONDecoder().decode(Coverage.self, from: Data(text.utf8))) != nil, "\(text)") }
+        let bad = [item("step", "step"), item("step", "step a b"), item("step", "event a"), item("transition", "transition a on 0"),
+                   item("transition", "transition a next -1"), item("transition", "transition a next 01"), item("transition", "transition a next x"),
+                   item("transition", "transition a on go 0 1"), item("transition", "transition a * next 2"), item("transition", "transition a next 2", shared: "* next 2"),
+                   item("transition", "transition a * next 2", shared: "* next 3"), item("entry", "bogus a"), item("event", "event "), item("outcome", "outcome  x")]
+        for text in bad { #expect((try? JSONDecoder().decode(Coverage.self, from: Data(text.utf8))) == nil, "\(text)") }
     }
 
     @Test func coverageMergesByAddingHits() throws {

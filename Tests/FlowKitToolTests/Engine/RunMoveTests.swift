@@ -79,7 +79,7 @@ struct RunMoveTests {
         """
 
     @Test func theBackButtonPopsOneStepAndLeavesANestedFlowAtItsFirstStep() throws {
-        let resolver = MemoryResolver(flows: ["child.yaml": try compiled(Self.child)])
+        let resolver = InMemoryResolver(["child.yaml": try compiled(Self.child)])
         var run = try FlowRun(flow: try compiled(Self.flow), resolver: resolver)
         #expect(throws: RunError("step 'a' is the first step of the run: there is nothing to go back to", kind: .backAtFirstStep, step: "a")) {
             try run.goBack()

@@ -80,7 +80,7 @@ struct MarkdownTextTests {
                                     pictures: [DiffReport.Picture(file: Self.name(&rng), mermaid: "stateDiagram-v2\n    state \"x\" as n0\n")])
             let comment = try Self.html(DiffMarkdownReporter().render(report))
             let coverage = Coverage(files: [FileCoverage(file: Self.name(&rng), items: [
-                CoverageItem(kind: .step, key: "s", description: "step '\(Self.name(&rng))'", line: 1, column: 1),
+                CoverageItem(.step("s"), description: "step '\(Self.name(&rng))'", line: 1, column: 1),
             ])])
             let summary = try Self.html(CoverageMarkdownReporter().render(coverage))
             let changelog = try Self.html(DiffChangelogReporter().render(report))
