@@ -152,7 +152,7 @@ package enum ScriptFixer {
         let end = start + oldBytes.count
         guard end <= bytes.count, Array(bytes[start..<end]) == oldBytes else { return nil }
         if end < bytes.count, !" \t\r\n:,]}#".utf8.contains(bytes[end]) { return nil }
-        return (end, GeneratedScript.name(new))
+        return (end, ScriptWriter.name(new))
     }
 
     static func decode(_ bytes: [UInt8], file: String) -> Script? {

@@ -155,26 +155,18 @@ package struct PlaySession: Sendable {
     /// The run as a scenario of a simulation script (YAML), named `name`, for a script beside `flowPath` (as the
     /// script's `flow` names it): its start state, every move, and what the run did as `expect`.
     package func scenarioScript(name: String, flowPath: String) -> String {
-        // Written as `generate scenarios` writes its scripts, so that every name reads back (long keys explicit).
-        func json(_ text: String) -> String { JSONText.string(text) }
-        var text = "flowkit-script: 1\nflow: \(json(flowPath))\nscenarios:\n"
-        text += "  - name: \(json(name))\n"
-        text += "    start: { state: \(GeneratedScript.object(initialState)) }\n"
-        text += "    steps:\n"
-        for (step, move) in moves {
-            let how: String
+        let steps = moves.map { step, move -> ScriptStep in
+            let at = Name(step, at: .start)
             switch move {
-            case .event(let event): how = "{ event: \(GeneratedScript.name(event)) }"
-            case .next: how = "{}"
-            case .back: how = "{ back: true }"
-            case .result(let values, _): how = "{ result: \(GeneratedScript.object(values)) }"
+            case .event(let event): return ScriptStep(step: at, event: Name(event, at: .start), result: nil)
+            case .next: return ScriptStep(step: at, event: nil, result: nil)
+            case .back: return ScriptStep(step: at, event: nil, result: nil, back: true)
+            case .result(let values, _): return ScriptStep(step: at, event: nil, result: values)
             }
-            text += "      - " + GeneratedScript.item(step, how) + "\n"
         }
-        text += "    expect:\n"
-        if let outcome = run.outcome { text += "      outcome: \(GeneratedScript.name(outcome))\n" }
-        text += "      path: [" + run.path.map(GeneratedScript.name).joined(separator: ", ") + "]\n"
-        text += "      state: \(GeneratedScript.object(run.state))\n"
-        return text
+        let expect = Expectation(outcome: run.outcome.map { Name($0, at: .start) }, path: run.path.map { Name($0, at: .start) },
+                                 state: run.state.keys.sorted().map { (Name($0, at: .start), run.state[$0]!) })
+        let scenario = Scenario(name: name, position: .start, start: .state(initialState), steps: steps, expect: expect)
+        return ScriptWriter.text(Script(file: "", flow: flowPath, flowPosition: nil, scenarios: [scenario]))
     }
 }
