@@ -10,28 +10,26 @@ extension FlowDiagram {
         let changes = FlowDiff.compare(old: old, new: new)
         let renames = FlowRenames.find(old: old, new: new)
         let renamed = renames.stepNames
-        func key(_ position: SourcePosition) -> Int64 { Int64(position.line) << 32 | Int64(position.column) }
-        func key(_ place: FlowChange.Place) -> Int64 { Int64(place.line) << 32 | Int64(place.column) }
         // What sits at each position of either file: steps by their name, options by their own position.
-        var newSteps: [Int64: String] = [:]
-        var oldSteps: [Int64: Step] = [:]
-        var oldOptions: [Int64: (step: String, target: Target, event: String?, count: Int, index: Int)] = [:]
-        for step in new.steps { newSteps[key(step.name.position)] = step.name.text }
+        var newSteps: [SourcePosition: String] = [:]
+        var oldSteps: [SourcePosition: Step] = [:]
+        var oldOptions: [SourcePosition: (step: String, target: Target, event: String?, count: Int, index: Int)] = [:]
+        for step in new.steps { newSteps[step.name.position] = step.name.text }
         for step in old.steps + (old.anyStep.map { [$0] } ?? []) {
-            oldSteps[key(step.name.position)] = step
+            oldSteps[step.name.position] = step
             for (event, targets) in step.on.map({ ($0.event.text as String?, $0.targets) }) + [(nil, step.next ?? [])] {
                 for (index, target) in targets.enumerated() {
-                    oldOptions[key(target.position)] = (step.name.text, target, event, targets.count, index)
+                    oldOptions[target.position] = (step.name.text, target, event, targets.count, index)
                 }
             }
         }
         // Entries by the positions of their name, path and step, where their changes are reported.
-        var entryAt: [Int64: Entry] = [:]
+        var entryAt: [SourcePosition: Entry] = [:]
         for entry in new.entries {
-            for position in [entry.name.position, entry.pathPosition, entry.step.position] where entryAt[key(position)] == nil { entryAt[key(position)] = entry }
+            for position in [entry.name.position, entry.pathPosition, entry.step.position] where entryAt[position] == nil { entryAt[position] = entry }
         }
         var stepMarks: [String: ChangeMark] = [:]
-        var optionMarks: [Int64: ChangeMark] = [:]
+        var optionMarks: [SourcePosition: ChangeMark] = [:]
         var ghostSteps: [Step] = []
         var ghostOptions: [(step: String, target: Target, event: String?, count: Int, index: Int)] = []
         var entryMarks: [String: ChangeMark] = [:]
@@ -43,7 +41,7 @@ extension FlowDiagram {
         var outcomeWas: [String: String] = [:]
         var requiredInputs: [String] = []
         var notes: [FlowChange] = []
-        let oldEntries = Dictionary(old.entries.map { (key($0.name.position), $0) }, uniquingKeysWith: { first, _ in first })
+        let oldEntries = Dictionary(old.entries.map { ($0.name.position, $0) }, uniquingKeysWith: { first, _ in first })
         // Finish steps in both files whose outcome is another now, by their new names: what they gave.
         for step in old.steps where step.kind == .finish {
             let name = renamed[step.name.text] ?? step.name.text
@@ -60,26 +58,26 @@ extension FlowDiagram {
             var placed = true
             switch change.check {
             case .entryRemoved:
-                if let at = change.old, let entry = oldEntries[key(at)] { ghostEntries.append(entry) } else { placed = false }
+                if let at = change.old, let entry = oldEntries[at.position] { ghostEntries.append(entry) } else { placed = false }
             case .eventRenamed:
                 for rename in renames.events { eventWas[rename.new.text] = rename.old.text }
             case .outcomeRenamed, .outcomeRemoved:
                 // Drawn at the finish steps that gave it and give another outcome now, or as their ghosts.
                 let givers = old.steps.filter { step in
-                    step.kind == .finish && change.old.map { key($0) == key(step.outcome?.position ?? step.name.position) || key($0) == key(step.name.position) } ?? false
+                    step.kind == .finish && change.old.map { $0.position == (step.outcome?.position ?? step.name.position) || $0.position == step.name.position } ?? false
                 }
                 let outcome = givers.first.map { $0.outcome?.text ?? $0.name.text }
                 let steps = old.steps.filter { $0.kind == .finish && ($0.outcome?.text ?? $0.name.text) == outcome }
                 placed = !steps.isEmpty && steps.allSatisfy { outcomeWas[renamed[$0.name.text] ?? $0.name.text] != nil || new.step(named: renamed[$0.name.text] ?? $0.name.text) == nil }
             case .inputAdded:
-                if change.level == .breaking, let at = change.new, let input = new.inputs.first(where: { key($0.position) == key(at) }) {
+                if change.level == .breaking, let at = change.new, let input = new.inputs.first(where: { $0.position == at.position }) {
                     requiredInputs.append(input.text)
                 } else {
                     placed = change.level != .breaking
                 }
             case .eventRemoved:
                 // Its options are drawn removed where some step handled it; else a note says so.
-                placed = change.old.map { at in old.events.contains { key($0.name.position) == key(at) && oldHandled.contains($0.name.text) } } ?? false
+                placed = change.old.map { at in old.events.contains { $0.name.position == at.position && oldHandled.contains($0.name.text) } } ?? false
             case .handlerRemoved:
                 // Drawn by the ghosts of its removed options; an event that became derived removes none: a note.
                 placed = changes.contains { $0.check == .transitionRemoved }
@@ -90,9 +88,9 @@ extension FlowDiagram {
             if !placed && change.level == .breaking { notes.append(change) }
             switch change.check {
             case .stepAdded:
-                if let at = change.new, let name = newSteps[key(at)] { stepMarks[name] = .added }
+                if let at = change.new, let name = newSteps[at.position] { stepMarks[name] = .added }
             case .stepRemoved:
-                if let at = change.old, let step = oldSteps[key(at)] {
+                if let at = change.old, let step = oldSteps[at.position] {
                     ghostSteps.append(step)
                     for (event, targets) in step.on.map({ ($0.event.text as String?, $0.targets) }) + [(nil, step.next ?? [])] {
                         for (index, target) in targets.enumerated() { ghostOptions.append((step.name.text, target, event, targets.count, index)) }
@@ -100,27 +98,27 @@ extension FlowDiagram {
                 }
             case .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged, .setChanged:
                 if let at = change.new {
-                    if let name = newSteps[key(at)] {
+                    if let name = newSteps[at.position] {
                         if stepMarks[name] == nil { stepMarks[name] = .changed }
                     } else {
-                        optionMarks[key(at)] = .changed
+                        optionMarks[at.position] = .changed
                     }
                 }
             case .transitionAdded:
-                if let at = change.new { optionMarks[key(at)] = .added }
+                if let at = change.new { optionMarks[at.position] = .added }
             case .transitionRetargeted:
-                if let at = change.new { optionMarks[key(at)] = .changed }
-                if let at = change.old, let option = oldOptions[key(at)] { ghostOptions.append(option) }
+                if let at = change.new { optionMarks[at.position] = .changed }
+                if let at = change.old, let option = oldOptions[at.position] { ghostOptions.append(option) }
             case .guardChanged:
-                if let at = change.new { optionMarks[key(at)] = .changed }
+                if let at = change.new { optionMarks[at.position] = .changed }
             case .transitionRemoved:
-                if let at = change.old, let option = oldOptions[key(at)] { ghostOptions.append(option) }
+                if let at = change.old, let option = oldOptions[at.position] { ghostOptions.append(option) }
             case .entryAdded:
-                if let at = change.new, let entry = entryAt[key(at)] {
+                if let at = change.new, let entry = entryAt[at.position] {
                     entryMarks[entry.name.text] = .added
                 }
             case .entryPathChanged, .entryStepChanged:
-                if let at = change.new, let entry = entryAt[key(at)] {
+                if let at = change.new, let entry = entryAt[at.position] {
                     entryMarks[entry.name.text] = .changed
                 }
             default:
@@ -134,7 +132,7 @@ extension FlowDiagram {
         if focusOnChanges {
             var touched = Set(stepMarks.keys)
             for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
-                for target in step.on.flatMap(\.targets) + (step.next ?? []) where optionMarks[key(target.position)] != nil {
+                for target in step.on.flatMap(\.targets) + (step.next ?? []) where optionMarks[target.position] != nil {
                     touched.insert(step.name.text)
                     if let to = target.stepName?.text { touched.insert(to) }
                 }
@@ -178,16 +176,16 @@ extension FlowDiagram {
             }
         }
         // The options of a renamed event, by their positions.
-        var renamedOptions: [Int64: String] = [:]
+        var renamedOptions: [SourcePosition: String] = [:]
         for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
             for handler in step.on {
                 guard let was = eventWas[handler.event.text] else { continue }
-                for target in handler.targets { renamedOptions[key(target.position)] = was }
+                for target in handler.targets { renamedOptions[target.position] = was }
             }
         }
         for index in edges.indices where !edges[index].inLegend {
-            edges[index].change = edges[index].position.flatMap { optionMarks[key($0)] } ?? .unchanged
-            if let at = edges[index].position, let was = renamedOptions[key(at)] {
+            edges[index].change = edges[index].position.flatMap { optionMarks[$0] } ?? .unchanged
+            if let at = edges[index].position, let was = renamedOptions[at] {
                 edges[index].change = .changed
                 edges[index].label = (edges[index].label.map { $0 + "\n" } ?? "") + "(was on \(was))"
             }

@@ -176,6 +176,9 @@ package struct FlowChange: Sendable, Equatable, Codable {
             self.line = line
             self.column = column
         }
+
+        /// Where it is in its file.
+        package var position: SourcePosition { SourcePosition(line: line, column: column) }
     }
 
     /// The check that found the change.
