@@ -119,29 +119,94 @@ package struct FlowGraph: Sendable {
     /// The did-you-mean answers for the names the flow uses but does not define.
     package let suggestions: StepSuggestions
 
-    /// Builds the graph of `flow` and runs the analyses; `suggestions` (worked out from `flow` when not given, and
-    /// then only if it names a step it does not have) decide where a forward target or an entry that names no step
-    /// leads for reachability.
+    /// Builds the graph of `flow` and runs the analyses, one pass each; `suggestions` (worked out from `flow` when
+    /// not given, and then only if it names a step it does not have) decide where a forward target or an entry that
+    /// names no step leads for reachability.
     package init(flow: Flow, suggestions given: StepSuggestions? = nil) {
-        let steps = flow.steps
-        let n = steps.count
+        var resolved = Resolved(flow: flow, suggestions: given)
+        let layout = Layout(resolved)
+        let reach = Self.reachability(layout, entries: flow.entries, resolved: &resolved)
+        let detours = Self.detours(layout, reach: reach)
+        let escapes = Self.escapes(layout, reach: reach, detours: detours, steps: flow.steps, anyStep: flow.anyStep)
+
+        self.names = flow.steps.map(\.name.text)
+        self.ids = resolved.ids
+        self.startID = resolved.startID
+        self.isFinish = resolved.isFinish
+        self.ownMoves = resolved.ownMoves
+        self.slotMoves = resolved.slotMoves
+        self.reachable = reach.reachable
+        self.isDetour = detours.isDetour
+        self.deadEnds = escapes.deadEnds
+        self.closedGroups = escapes.closedGroups
+        self.goesOnlyBack = escapes.goesOnlyBack
+        self.suggestions = resolved.suggestions ?? (resolved.namesUndefined ? StepSuggestions(flow: flow) : .none)
+    }
+
+    // MARK: Pass 1: names to ids, targets to moves
+
+    /// Step ids by name, each target list's moves resolved to ids, and which `"*"` slots each step overrides.
+    struct Resolved {
+        let flow: Flow
         var ids: [String: Int32] = [:]
-        ids.reserveCapacity(n)
-        for (id, step) in steps.enumerated() where ids[step.name.text] == nil {
-            ids[step.name.text] = Int32(id)
+        var startID: Int32?
+        var isFinish: [Bool] = []
+        var ownMoves: [[Move]] = []
+        var slotMoves: [[Move]] = []
+        /// The `"*"` slots each step overrides with a handler (or `next`) of its own, sorted.
+        var overridden: [[Int]] = []
+        /// The suggestions, worked out only once a name is undefined: a flow that defines every step it names
+        /// (start, entries, targets) has none, and then building their index over all the names would be wasted.
+        var suggestions: StepSuggestions?
+        /// Whether a name the flow uses is no step's.
+        var namesUndefined = false
+
+        init(flow: Flow, suggestions given: StepSuggestions?) {
+            self.flow = flow
+            suggestions = given
+            let steps = flow.steps
+            ids.reserveCapacity(steps.count)
+            for (id, step) in steps.enumerated() where ids[step.name.text] == nil {
+                ids[step.name.text] = Int32(id)
+            }
+            startID = ids[flow.start.text]
+            namesUndefined = startID == nil || flow.entries.contains { ids[$0.step.text] == nil }
+            let anyStep = flow.anyStep
+            slotMoves = (anyStep?.on ?? []).map { $0.targets.map { resolve($0.move) } }
+            var slotByEvent: [String: Int] = [:]
+            for (slot, handler) in (anyStep?.on ?? []).enumerated() where slotByEvent[handler.event.text] == nil {
+                slotByEvent[handler.event.text] = slot
+            }
+            var nextSlot: Int?
+            if let next = anyStep?.next {
+                nextSlot = slotMoves.count
+                slotMoves.append(next.map { resolve($0.move) })
+            }
+            ownMoves.reserveCapacity(steps.count)
+            overridden.reserveCapacity(steps.count)
+            for id in steps.indices {
+                var moves: [Move] = []
+                // Moves are read in place (`targets[index].move`), not copied out with their target: every copy
+                // would retain what the lists share.
+                StepGraph.forEachTargetList(of: steps[id]) { _, targets in
+                    for index in targets.indices { moves.append(resolve(targets[index].move)) }
+                }
+                ownMoves.append(moves)
+                var skipped: [Int] = steps[id].on.compactMap { slotByEvent[$0.event.text] }
+                if steps[id].next != nil, let nextSlot { skipped.append(nextSlot) }
+                if skipped.count > 1 { skipped = Array(Set(skipped)).sorted() }
+                overridden.append(skipped)
+            }
+            isFinish = steps.map { $0.kind == .finish }
         }
-        let startID = ids[flow.start.text]
-        // The suggestions are worked out only once a name is undefined: a flow that defines every step it names
-        // (start, entries, targets) has none, and then building their index over all the names would be wasted.
-        var suggestions = given
-        var namesUndefined = startID == nil || flow.entries.contains { ids[$0.step.text] == nil }
-        func suggestion(for name: String) -> String? {
+
+        /// The step suggested for the undefined `name`, working the suggestions out the first time.
+        mutating func suggestion(for name: String) -> String? {
             if suggestions == nil { suggestions = StepSuggestions(flow: flow) }
             return suggestions?.suggestion(for: name)
         }
-        // Moves are read in place (`targets[index].move`), not copied out with their target: the step graph is
-        // built from the same lists on the other core, and every copy would retain what they share.
-        func resolve(_ move: Target.Move) -> Move {
+
+        mutating func resolve(_ move: Target.Move) -> Move {
             switch move {
             case .forward(let name):
                 if let id = ids[name.text] { return .forward(id) }
@@ -155,83 +220,108 @@ package struct FlowGraph: Sendable {
             case .restart: return .restart
             }
         }
-        let anyStep = flow.anyStep
-        var slotMoves: [[Move]] = (anyStep?.on ?? []).map { $0.targets.map { resolve($0.move) } }
-        var slotByEvent: [String: Int] = [:]
-        for (slot, handler) in (anyStep?.on ?? []).enumerated() where slotByEvent[handler.event.text] == nil {
-            slotByEvent[handler.event.text] = slot
-        }
-        var nextSlot: Int?
-        if let next = anyStep?.next {
-            nextSlot = slotMoves.count
-            slotMoves.append(next.map { resolve($0.move) })
-        }
-        let slotCount = slotMoves.count
+    }
 
-        var ownMoves: [[Move]] = []
-        var overridden: [[Int]] = []
-        ownMoves.reserveCapacity(n)
-        overridden.reserveCapacity(n)
-        for id in steps.indices {
-            var moves: [Move] = []
-            StepGraph.forEachTargetList(of: steps[id]) { _, targets in
-                for index in targets.indices { moves.append(resolve(targets[index].move)) }
+    /// The nodes the passes share: the steps, then the `"*"` slot tree's virtual nodes, each step linked to the few
+    /// tree nodes that cover the slots it does not override.
+    struct Layout {
+        let n: Int
+        let startID: Int32?
+        let isFinish: [Bool]
+        let ownMoves: [[Move]]
+        let slotMoves: [[Move]]
+        let overridden: [[Int]]
+        let slotTree: SegmentCover
+        /// The slot-tree nodes each step inherits `"*"` handlers through (none for a finish step).
+        let slotCover: [[Int32]]
+        /// One past the last virtual node.
+        let virtualEnd: Int
+
+        var slotCount: Int { slotMoves.count }
+
+        init(_ resolved: Resolved) {
+            n = resolved.ownMoves.count
+            (startID, isFinish, ownMoves, slotMoves, overridden) = (resolved.startID, resolved.isFinish, resolved.ownMoves, resolved.slotMoves, resolved.overridden)
+            let slotCount = resolved.slotMoves.count
+            slotTree = SegmentCover(count: slotCount, base: Int32(n))
+            slotCover = (0..<n).map { [slotTree, isFinish, overridden] id in
+                isFinish[id] || slotCount == 0 ? [] : slotTree.coverAll(except: overridden[id])
             }
-            ownMoves.append(moves)
-            var skipped: [Int] = steps[id].on.compactMap { slotByEvent[$0.event.text] }
-            if steps[id].next != nil, let nextSlot { skipped.append(nextSlot) }
-            if skipped.count > 1 { skipped = Array(Set(skipped)).sorted() }
-            overridden.append(skipped)
+            virtualEnd = n + slotTree.nodeSpan
         }
-        let isFinish = steps.map { $0.kind == .finish }
+    }
 
-        // Virtual nodes: the "*" slot tree sits after the steps.
-        let slotTree = SegmentCover(count: slotCount, base: Int32(n))
-        let slotCover: [[Int32]] = (0..<n).map { id in
-            isFinish[id] || slotCount == 0 ? [] : slotTree.coverAll(except: overridden[id])
-        }
-        let virtualEnd = n + slotTree.nodeSpan
+    // MARK: Pass 2: reachability by forward and restart moves
 
-        // Reachability: forward and restart moves.
+    struct Reach {
+        /// The forward graph over steps and slot-tree nodes.
+        let forwardGraph: Digraph
+        /// Where runs start: `start` and the entries' steps.
+        let sources: [Int]
+        let reachable: [Bool]
+        /// Reachable steps that are not finish steps.
+        let member: [Bool]
+    }
+
+    static func reachability(_ layout: Layout, entries: [Entry], resolved: inout Resolved) -> Reach {
+        let n = layout.n
         var forwardEdges: [(Int32, Int32)] = []
         // At most one edge a move and a cover node, and the slot tree's own: reserved, so that a large flow's list
         // is not copied (and its old buffers left free) each time it doubles.
-        var edgeBound = 2 * slotTree.size
-        for moves in slotMoves { edgeBound += moves.count }
-        for id in 0..<n where !isFinish[id] { edgeBound += ownMoves[id].count + slotCover[id].count }
+        var edgeBound = 2 * layout.slotTree.size
+        for moves in layout.slotMoves { edgeBound += moves.count }
+        for id in 0..<n where !layout.isFinish[id] { edgeBound += layout.ownMoves[id].count + layout.slotCover[id].count }
         forwardEdges.reserveCapacity(edgeBound)
-        slotTree.internalEdges(into: &forwardEdges)
+        layout.slotTree.internalEdges(into: &forwardEdges)
         func addForward(from node: Int32, _ moves: [Move]) {
             for move in moves {
                 switch move {
                 case .forward(let target), .suggested(let target): forwardEdges.append((node, target))
-                case .restart: if let startID { forwardEdges.append((node, startID)) }
+                case .restart: if let startID = layout.startID { forwardEdges.append((node, startID)) }
                 default: break
                 }
             }
         }
-        for id in 0..<n where !isFinish[id] {
-            addForward(from: Int32(id), ownMoves[id])
-            for node in slotCover[id] { forwardEdges.append((Int32(id), node)) }
+        for id in 0..<n where !layout.isFinish[id] {
+            addForward(from: Int32(id), layout.ownMoves[id])
+            for node in layout.slotCover[id] { forwardEdges.append((Int32(id), node)) }
         }
-        for slot in 0..<slotCount { addForward(from: slotTree.leaf(slot), slotMoves[slot]) }
-        let forwardGraph = Digraph(nodeCount: virtualEnd, edges: forwardEdges)
-        var sources: [Int] = startID.map { [Int($0)] } ?? []
-        if startID != nil {
-            for entry in flow.entries {
-                if let id = ids[entry.step.text] ?? suggestion(for: entry.step.text).flatMap({ ids[$0] }) { sources.append(Int(id)) }
+        for slot in 0..<layout.slotCount { addForward(from: layout.slotTree.leaf(slot), layout.slotMoves[slot]) }
+        let forwardGraph = Digraph(nodeCount: layout.virtualEnd, edges: forwardEdges)
+        var sources: [Int] = layout.startID.map { [Int($0)] } ?? []
+        if layout.startID != nil {
+            for entry in entries {
+                if let id = resolved.ids[entry.step.text] ?? resolved.suggestion(for: entry.step.text).flatMap({ resolved.ids[$0] }) { sources.append(Int(id)) }
             }
         }
         let reachAll = forwardGraph.reach(from: sources)
         let reachable = Array(reachAll[0..<n])
-        let member = (0..<n).map { reachable[$0] && !isFinish[$0] }
+        return Reach(forwardGraph: forwardGraph, sources: sources, reachable: reachable, member: (0..<n).map { reachable[$0] && !layout.isFinish[$0] })
+    }
 
-        // Whether a slot-tree node's handlers include `back: true`, or another move, somewhere below it.
+    // MARK: Pass 3: detours
+
+    struct Detours {
+        /// Whether each node (steps and slot-tree nodes) is a detour.
+        let detourAll: [Bool]
+        /// Whether each step is a detour.
+        let isDetour: [Bool]
+        /// Whether a slot-tree node's handlers include `back: true`, or another move, somewhere below it.
+        let subtreeBackOne: [Bool]
+        let subtreeOther: [Bool]
+    }
+
+    /// Detours: the greatest set of steps that have a `back: true` exit (own or from "*") and whose other exits
+    /// lead into the set. A detour pops itself and so returns to whoever showed it; a step without `back: true`
+    /// can never return (an exit into a detour comes back to it), so it is no detour even if it only leads to
+    /// detours: a loop of steps whose one way out is the "*" alert is still a loop with no way out.
+    static func detours(_ layout: Layout, reach: Reach) -> Detours {
+        let (n, slotTree, slotCount) = (layout.n, layout.slotTree, layout.slotCount)
         var subtreeBackOne = [Bool](repeating: false, count: slotTree.nodeSpan)
         var subtreeOther = [Bool](repeating: false, count: slotTree.nodeSpan)
         for position in 0..<slotCount {
-            subtreeBackOne[slotTree.size + position] = slotMoves[position].contains(.backOne)
-            subtreeOther[slotTree.size + position] = slotMoves[position].contains { $0 != .backOne }
+            subtreeBackOne[slotTree.size + position] = layout.slotMoves[position].contains(.backOne)
+            subtreeOther[slotTree.size + position] = layout.slotMoves[position].contains { $0 != .backOne }
         }
         if slotTree.size > 1 {
             for treeIndex in stride(from: slotTree.size - 1, through: 1, by: -1) {
@@ -239,12 +329,8 @@ package struct FlowGraph: Sendable {
                 subtreeOther[treeIndex] = subtreeOther[2 * treeIndex] || subtreeOther[2 * treeIndex + 1]
             }
         }
-        // Detours: the greatest set of steps that have a `back: true` exit (own or from "*") and whose other exits
-        // lead into the set. A detour pops itself and so returns to whoever showed it; a step without `back: true`
-        // can never return (an exit into a detour comes back to it), so it is no detour even if it only leads to
-        // detours: a loop of steps whose one way out is the "*" alert is still a loop with no way out.
-        var bad = [Bool](repeating: false, count: virtualEnd)
-        var backOne = [Bool](repeating: false, count: virtualEnd)
+        var bad = [Bool](repeating: false, count: layout.virtualEnd)
+        var backOne = [Bool](repeating: false, count: layout.virtualEnd)
         func classify(_ node: Int, _ moves: [Move]) {
             for move in moves {
                 switch move {
@@ -255,41 +341,55 @@ package struct FlowGraph: Sendable {
             }
         }
         for id in 0..<n {
-            if !member[id] {
+            if !reach.member[id] {
                 bad[id] = true
                 continue
             }
-            classify(id, ownMoves[id])
-            if ownMoves[id].isEmpty && slotCover[id].isEmpty { bad[id] = true }
+            classify(id, layout.ownMoves[id])
+            if layout.ownMoves[id].isEmpty && layout.slotCover[id].isEmpty { bad[id] = true }
         }
         // A step the run starts at was shown by nobody, so it has nobody to return to: never a detour.
-        for source in sources { bad[source] = true }
-        for slot in 0..<slotCount { classify(Int(slotTree.leaf(slot)), slotMoves[slot]) }
+        for source in reach.sources { bad[source] = true }
+        for slot in 0..<slotCount { classify(Int(slotTree.leaf(slot)), layout.slotMoves[slot]) }
         for position in slotCount..<slotTree.size { bad[Int(slotTree.leaf(position))] = true }
         for id in 0..<n where !bad[id] {
-            let inheritsBackOne = slotCover[id].contains { subtreeBackOne[Int($0 - slotTree.base)] }
+            let inheritsBackOne = layout.slotCover[id].contains { subtreeBackOne[Int($0 - slotTree.base)] }
             if !backOne[id] && !inheritsBackOne { bad[id] = true }
         }
-        let spoiled = forwardGraph.reversed().reach(from: (0..<virtualEnd).filter { bad[$0] })
+        let spoiled = reach.forwardGraph.reversed().reach(from: (0..<layout.virtualEnd).filter { bad[$0] })
         let detourAll = spoiled.map { !$0 }
-        let isDetour = Array(detourAll[0..<n])
+        return Detours(detourAll: detourAll, isDetour: Array(detourAll[0..<n]), subtreeBackOne: subtreeBackOne, subtreeOther: subtreeOther)
+    }
 
-        let inGroupGraph = (0..<n).map { member[$0] && !isDetour[$0] }
+    // MARK: Pass 4: dead ends and closed groups
+
+    struct Escapes {
+        let deadEnds: [Int32]
+        let closedGroups: [[Int32]]
+        let goesOnlyBack: [Bool]
+    }
+
+    /// The escape graph for closed groups: forward, restart and `back: X` edges; edges into detours dropped; a
+    /// step mixing `back: true` with other exits gets an edge back to every step that forwards to it. A group of
+    /// steps in one strongly connected component with no edge out (to a finish step, another component or the
+    /// exit) is closed; a reachable step with no transitions at all is a dead end.
+    static func escapes(_ layout: Layout, reach: Reach, detours: Detours, steps: [Step], anyStep: Step?) -> Escapes {
+        let (n, slotTree, slotCount, isFinish) = (layout.n, layout.slotTree, layout.slotCount, layout.isFinish)
+        let (isDetour, detourAll, reachable) = (detours.isDetour, detours.detourAll, reach.reachable)
+        let inGroupGraph = (0..<n).map { reach.member[$0] && !isDetour[$0] }
         // A step that mixes `back: true` with other exits. (A start or entry step whose only exit is `back: true`
         // is no detour and has nobody to go back to, so it gets no return edges.)
         var mixed = [Bool](repeating: false, count: n)
         var goesOnlyBack = [Bool](repeating: false, count: n)
         for id in 0..<n where inGroupGraph[id] {
-            let covers = slotCover[id].map { Int($0 - slotTree.base) }
-            let backOne = ownMoves[id].contains(.backOne) || covers.contains { subtreeBackOne[$0] }
-            let other = ownMoves[id].contains { $0 != .backOne } || covers.contains { subtreeOther[$0] }
+            let covers = layout.slotCover[id].map { Int($0 - slotTree.base) }
+            let backOne = layout.ownMoves[id].contains(.backOne) || covers.contains { detours.subtreeBackOne[$0] }
+            let other = layout.ownMoves[id].contains { $0 != .backOne } || covers.contains { detours.subtreeOther[$0] }
             mixed[id] = backOne && other
             goesOnlyBack[id] = backOne && !other
         }
 
-        // The escape graph for closed groups: forward, restart and `back: X` edges; edges into detours dropped;
-        // a step mixing `back: true` with other exits gets an edge back to every step that forwards to it.
-        let exitNode = Int32(virtualEnd)
+        let exitNode = Int32(layout.virtualEnd)
         let memberIDs = (0..<n).filter { inGroupGraph[$0] }
         var memberPosition = [Int](repeating: -1, count: n)
         for (position, id) in memberIDs.enumerated() { memberPosition[id] = position }
@@ -305,7 +405,7 @@ package struct FlowGraph: Sendable {
                 case .back(let target):
                     if isFinish[Int(target)] && reachable[Int(target)] { edges.append((node, exitNode)) } else if inGroupGraph[Int(target)] { edges.append((node, target)) }
                 case .restart:
-                    if let startID {
+                    if let startID = layout.startID {
                         if isFinish[Int(startID)] { edges.append((node, exitNode)) } else if !isDetour[Int(startID)] { edges.append((node, startID)) }
                     }
                 case .undefined, .suggested:
@@ -318,21 +418,21 @@ package struct FlowGraph: Sendable {
         var slotTreeEdges: [(Int32, Int32)] = []
         slotTree.internalEdges(into: &slotTreeEdges)
         edges += slotTreeEdges.filter { !detourAll[Int($0.1)] }
-        for slot in 0..<slotCount { escape(from: slotTree.leaf(slot), slotMoves[slot]) }
+        for slot in 0..<slotCount { escape(from: slotTree.leaf(slot), layout.slotMoves[slot]) }
         var overriders = [[Int]](repeating: [], count: slotCount)
         for id in memberIDs {
-            for slot in overridden[id] { overriders[slot].append(memberPosition[id]) }
+            for slot in layout.overridden[id] { overriders[slot].append(memberPosition[id]) }
         }
         for id in memberIDs {
             let node = Int32(id)
-            escape(from: node, ownMoves[id])
-            for cover in slotCover[id] where !detourAll[Int(cover)] { edges.append((node, cover)) }
-            for move in ownMoves[id] {
+            escape(from: node, layout.ownMoves[id])
+            for cover in layout.slotCover[id] where !detourAll[Int(cover)] { edges.append((node, cover)) }
+            for move in layout.ownMoves[id] {
                 if case .forward(let target) = move, mixed[Int(target)] { edges.append((target, node)) }
             }
         }
         for slot in 0..<slotCount {
-            for move in slotMoves[slot] {
+            for move in layout.slotMoves[slot] {
                 guard case .forward(let target) = move, mixed[Int(target)] else { continue }
                 let returnNode: Int32
                 if let existing = returnNodeBySlot[slot] {
@@ -374,18 +474,6 @@ package struct FlowGraph: Sendable {
             let c = component[id]
             if !leaves[Int(c)] { groups[c, default: []].append(Int32(id)) }
         }
-
-        self.names = steps.map(\.name.text)
-        self.ids = ids
-        self.startID = startID
-        self.isFinish = isFinish
-        self.ownMoves = ownMoves
-        self.slotMoves = slotMoves
-        self.reachable = reachable
-        self.isDetour = isDetour
-        self.deadEnds = deadEnds
-        self.closedGroups = groups.values.sorted { $0[0] < $1[0] }
-        self.goesOnlyBack = goesOnlyBack
-        self.suggestions = suggestions ?? (namesUndefined ? StepSuggestions(flow: flow) : .none)
+        return Escapes(deadEnds: deadEnds, closedGroups: groups.values.sorted { $0[0] < $1[0] }, goesOnlyBack: goesOnlyBack)
     }
 }
