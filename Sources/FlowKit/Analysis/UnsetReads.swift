@@ -1,0 +1,387 @@
+/// The data flow analysis behind `maybe_unset` (docs/format.md): which reads of a declared, non-optional state key
+/// may find it unset, on which step, and by which path. Reads are tracked where they are evaluated (a step's `set`
+/// and `input`, its targets' `if` and `set`, derived events, `"*"` targets); what leaving each graph node sets is a
+/// step's or option's `set` and the keys an option's `if` proves set; a read made on every evaluation counts the key
+/// as set after it (one cause, one finding). The rule turns what it finds into findings.
+struct UnsetReads {
+    /// Where a read is evaluated.
+    enum Place {
+        /// In a step's own `set` or `input`: before the step's `set` runs.
+        case before(step: Int)
+        /// In a step's own targets: when the move leaves `node` (the step's, or its after-`set` node).
+        case leaving(step: Int, node: Int)
+        /// In a derived event's expression, at the steps that evaluate it.
+        case event(Int)
+        /// In a `"*"` target of a slot, at the steps that use the slot.
+        case slot(Int)
+    }
+
+    /// One read of a tracked key, at one place.
+    struct Read {
+        let key: Int
+        let offset: Int
+        let source: ExpressionSource
+        let place: Place
+    }
+
+    /// The most keys the reads of a list's earlier options count as set for its later ones (one cause, one
+    /// finding); past it, later reads are reported as if no earlier option had read them, which only says more.
+    static let readSetLimit = 64
+
+    /// The most keys whose witness paths are searched (one breadth-first search each); later keys' findings name
+    /// no path, which keeps the rule near-linear however many keys a flow reads.
+    static let witnessKeyLimit = 32
+    /// A read that may find its key unset.
+    struct UnsetRead {
+        /// Where the read was made, as the rule reports it.
+        enum Place {
+            /// In a step's own `set`, `input` or targets.
+            case step
+            /// In the expression of the derived event named.
+            case event(String)
+            /// In a `"*"` handler's targets (for the event named; nil: the `"*"` `next`).
+            case starHandler(String?)
+        }
+
+        /// The position of the read key in its expression.
+        let position: SourcePosition
+        /// The step the finding names.
+        let step: String
+        /// The key.
+        let key: String
+        /// Where the read was made.
+        let place: Place
+        /// A path on which the key is not set, in words, when one was searched.
+        let path: String?
+        /// For the first read of a key reported: the steps that read it later, after a read that fails first.
+        let laterReads: [String]
+    }
+
+    /// What the analysis found.
+    enum Outcome {
+        /// No tracked key is read.
+        case nothingToCheck
+        /// More (key × node) pairs than the limit: not analysed.
+        case tooLarge(keys: Int, nodes: Int)
+        /// The reads that may find their key unset, in the order found.
+        case unset([UnsetRead])
+    }
+
+    /// Analyses `flow` over its step graph, as many keys at once as `bitBudget` bits of state allow (at least 64),
+    /// no more than `pairLimit` key-node pairs; a step that allows `rule` is named only when no other can be.
+    static func analyse(_ context: LintContext, flow: Flow, graph: StepGraph, rule: RuleID, bitBudget: Int, pairLimit: Int) -> Outcome {
+        let steps = flow.steps
+        let n = steps.count
+
+        // Tracked keys: declared and not optional.
+        var keyIndex: [String: Int] = [:]
+        var keyNames: [String] = []
+        var declared: Set<String> = []
+        for field in flow.state where declared.insert(field.name.text).inserted && !field.type.optional {
+            keyIndex[field.name.text] = keyNames.count
+            keyNames.append(field.name.text)
+        }
+        // A flow with no non-optional key of its own can still read a nested flow's result it may lack.
+        guard !keyNames.isEmpty else { return .nothingToCheck }
+        func tracked(_ names: some Sequence<String>) -> [Int] {
+            var keys: [Int] = []
+            for name in names { if let key = keyIndex[name] { keys.append(key) } }
+            return keys.count > 1 ? Array(Set(keys)).sorted() : keys
+        }
+
+        var reads: [Read] = []
+        func mustReads(_ source: ExpressionSource) -> Set<String> {
+            guard case .success(let expression) = context.memo.parse(source) else { return [] }
+            return Guards.mustReads(expression.root)
+        }
+        func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
+            guard case .success(let expression) = context.memo.parse(source) else { return }
+            var seen: Set<Int> = []
+            for path in Guards.reads(expression.root, guarded: guarded) {
+                guard let key = keyIndex[path.keys[0]], seen.insert(key).inserted else { continue }
+                reads.append(Read(key: key, offset: path.span.start, source: source, place: place))
+            }
+        }
+        // Collects the reads of a target list and returns, per option, the keys its `if` proves set when it is
+        // taken (its own `if` held and every earlier option's `if` failed); an empty list when no option has an
+        // `if` (the usual list), which proves nothing for any option.
+        // `proved`: the keys set before any option is tried (the condition of the derived event the list handles).
+        func collect(_ list: [Target], place: Place, proved: Set<String> = []) -> [Set<String>] {
+            if !list.contains(where: { $0.condition != nil }) {
+                for target in list {
+                    for assignment in target.set { collect(assignment.expression, guarded: proved, place: place) }
+                }
+                return proved.isEmpty ? [] : Array(repeating: proved, count: list.count)
+            }
+            let guards = Guards.options(list, parse: context.memo.parse)
+            // The options' `if`s are evaluated in order, then the taken option's `set`: a key read on every
+            // evaluation of an earlier one is set (or the run stopped there).
+            var read: Set<String> = []
+            for (target, guarding) in zip(list, guards) {
+                if let condition = target.condition {
+                    collect(condition, guarded: guarding.failed.union(proved).union(read), place: place)
+                    // (Bounded: fewer keys counted as read only reports more.)
+                    if read.count < Self.readSetLimit { read.formUnion(mustReads(condition)) }
+                }
+                var earlier = read
+                for assignment in target.set {
+                    collect(assignment.expression, guarded: guarding.holds.union(proved).union(earlier), place: place)
+                    if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
+                }
+            }
+            return guards.map { $0.holds.union(proved) }
+        }
+        // A handler of a derived event runs only when the event was raised: its condition held (docs/format.md,
+        // "Guards"), so the keys it proves set are set for the handler's targets.
+        var eventKeys: [String: Set<String>] = [:]
+        for event in flow.events where eventKeys[event.name.text] == nil {
+            guard let source = event.expression, case .success(let expression) = context.memo.parse(source) else { continue }
+            let proved = Guards.whenTrue(expression.root)
+            if !proved.isEmpty { eventKeys[event.name.text] = proved }
+        }
+
+        // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
+        var ownKnown = [[[Set<String>]]](repeating: [], count: n)
+        for (id, step) in steps.enumerated() where step.kind != .finish {
+            // A `set` that never runs (a step without `result`) reads nothing.
+            if graph.setNode(of: id) != nil {
+                // Assignments are worked out in order: a key the ones before read on every evaluation is set here.
+                var earlier: Set<String> = []
+                for assignment in step.set {
+                    collect(assignment.expression, guarded: earlier, place: .before(step: id))
+                    if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
+                }
+            }
+            var earlier: Set<String> = []
+            for assignment in step.input {
+                collect(assignment.expression, guarded: earlier, place: .before(step: id))
+                if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
+            }
+            var known: [[Set<String>]] = []
+            StepGraph.forEachTargetList(of: step) { listIndex, list in
+                // (A `flow` step's handlers run for its nested flow's outcomes, never for a derived event.)
+                let proved = listIndex < step.on.count && step.kind != .flow ? eventKeys[step.on[listIndex].event.text] ?? [] : []
+                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: proved))
+            }
+            ownKnown[id] = known
+        }
+        let flowStepHandlers = FlowStepHandlers(flow)
+        let slotKnown = graph.slotTargets.indices.map { slot -> [Set<String>] in
+            // A `"*"` handler a `flow` step uses runs there for an outcome of that name: then it proves nothing.
+            guard let event = graph.slotEvents[slot], let proved = eventKeys[event], !flowStepHandlers.someFlowStepUsesTheShared(event) else {
+                return collect(graph.slotTargets[slot], place: .slot(slot))
+            }
+            return collect(graph.slotTargets[slot], place: .slot(slot), proved: proved)
+        }
+        var eventIndex: [String: Int] = [:]
+        for (index, event) in flow.events.enumerated() where eventIndex[event.name.text] == nil {
+            eventIndex[event.name.text] = index
+            if let source = event.expression { collect(source, guarded: [], place: .event(index)) }
+        }
+        guard !reads.isEmpty else { return .nothingToCheck }
+
+
+        // Only keys that are read take part: a flow that declares tens of thousands of keys and reads a few
+        // analyses a few.
+        var renumbered = [Int](repeating: -1, count: keyNames.count)
+        var readNames: [String] = []
+        for read in reads where renumbered[read.key] < 0 {
+            renumbered[read.key] = readNames.count
+            readNames.append(keyNames[read.key])
+        }
+        reads = reads.map { Read(key: renumbered[$0.key], offset: $0.offset, source: $0.source, place: $0.place) }
+        keyNames = readNames
+        keyIndex = Dictionary(uniqueKeysWithValues: readNames.enumerated().map { ($1, $0) })
+        // Past the work limit the rule says so once rather than take minutes.
+        let pairs = keyNames.count.multipliedReportingOverflow(by: graph.graph.nodeCount)
+        if pairs.overflow || pairs.partialValue > pairLimit { return .tooLarge(keys: keyNames.count, nodes: graph.graph.nodeCount) }
+
+        // What leaving a node sets: a step's `set` (at the node of the moves that run it); an option's `set` and the
+        // keys its `if` proves set.
+        var gen = [[Int]](repeating: [], count: graph.graph.nodeCount)
+        for (id, step) in steps.enumerated() {
+            if let node = graph.setNode(of: id) { gen[node] = tracked(step.set.map(\.key.text)) }
+        }
+        for option in graph.options {
+            let known: Set<String>
+            switch option.owner {
+            case .step(let id):
+                let list = ownKnown[id][option.listIndex]
+                known = list.isEmpty ? [] : list[option.index]
+            case .slot(let slot): known = slotKnown[slot].isEmpty ? [] : slotKnown[slot][option.index]
+            }
+            let assigned = option.list[option.index].set
+            gen[option.node] = known.isEmpty ? tracked(assigned.lazy.map(\.key.text)) : tracked(known.union(assigned.map(\.key.text)))
+        }
+        // The required inputs are set at `start`; an entry's path parameters are set at its step, and at `start`
+        // when a run begun at the entry can restart.
+        // The parameters of an entry into a nested flow go to the nested flow, not to this flow's state.
+        let entryKeys = flow.entries.map { tracked($0.nestedEntry == nil ? EntryPath.parameters($0.path) : []) }
+        let startKeys = tracked(flow.requiredInputs)
+        var roots = graph.startID.map { [DataFlow.Root(node: $0, keys: startKeys)] } ?? []
+        let restarts = graph.startID == nil ? [] : graph.stepsReachingRestart()
+        var restartingEntries: [Int] = []
+        for (index, entry) in flow.entries.enumerated() {
+            guard let id = graph.ids[entry.step.text] else { continue }
+            roots.append(DataFlow.Root(node: id, keys: entryKeys[index]))
+            if restarts.contains(id), let start = graph.startID {
+                roots.append(DataFlow.Root(node: start, keys: entryKeys[index]))
+                restartingEntries.append(index)
+            }
+        }
+
+        // The steps that evaluate each derived event: those handling it, or every step when "*" handles it.
+        let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        var handlers: [Int: [Int]] = [:]
+        for (id, step) in steps.enumerated() {
+            for handler in step.on {
+                if let index = eventIndex[handler.event.text] { handlers[index, default: []].append(id) }
+            }
+        }
+        let evaluatesEvents = { (id: Int) in steps[id].kind != .finish && steps[id].kind != .flow }
+
+        // A run that reads an unset key fails at that read, so on the moves after a read that is made on every
+        // evaluation (docs/format.md, "one cause, one finding"), the key counts as set: a step's `set` and a `flow`
+        // step's `input` on the moves that run them, an option's `if` on the moves through it and the options after
+        // it, an option's `set` on its own move.
+        var readGen = [[Int]](repeating: [], count: graph.graph.nodeCount)
+        func mustRead(_ sources: some Sequence<ExpressionSource>) -> [Int] {
+            tracked(sources.reduce(into: Set<String>()) { $0.formUnion(mustReads($1)) })
+        }
+        for (id, step) in steps.enumerated() where step.kind != .finish {
+            if let node = graph.setNode(of: id) { readGen[node] += mustRead(step.set.lazy.map(\.expression)) }
+            if step.kind == .flow { readGen[id] += mustRead(step.input.lazy.map(\.expression)) }
+        }
+        // The `if`s read before each option, worked out once per list as its options come (they come in order);
+        // at most `readSetLimit` keys a list, so that a list of many options costs linear time and memory.
+        var listReads: (owner: Int, list: Int, upTo: Int, keys: [Int])?
+        for option in graph.options {
+            let owner: Int
+            switch option.owner {
+            case .step(let id): owner = id
+            case .slot(let slot): owner = -1 - slot
+            }
+            if listReads == nil || listReads!.owner != owner || listReads!.list != option.listIndex || listReads!.upTo > option.index {
+                listReads = (owner, option.listIndex, 0, [])
+            }
+            while listReads!.upTo <= option.index {
+                if listReads!.keys.count < Self.readSetLimit, let condition = option.list[listReads!.upTo].condition {
+                    listReads!.keys = Array(Set(listReads!.keys + mustRead([condition]))).sorted()
+                }
+                listReads!.upTo += 1
+            }
+            readGen[option.node] += listReads!.keys + mustRead(option.list[option.index].set.lazy.map(\.expression))
+        }
+        var readsSet = gen
+        var anyReadSets = false
+        for node in readGen.indices where !readGen[node].isEmpty {
+            readsSet[node] = Array(Set(gen[node] + readGen[node])).sorted()
+            anyReadSets = true
+        }
+
+        // The first step in file order that lacks the key, preferring one that does not allow the rule.
+        func witness(_ candidates: some Sequence<Int>, _ lacking: (Int) -> Bool) -> Int? {
+            var first: Int?
+            for id in candidates where lacking(id) {
+                if !StepGraph.allows(steps[id], rule) { return id }
+                if first == nil { first = id }
+            }
+            return first
+        }
+        /// The reads of keys that may be unset when they are made, under `gen` (as indexes into `reads`), each with
+        /// the step it names. The analysis runs on chunks of keys, so that its memory stays bounded.
+        func unsetReads(_ gen: [[Int]]) -> [(read: Int, step: Int)] {
+            var found: [(read: Int, step: Int)] = []
+            DataFlow.mustSetInChunks(in: graph.graph, keyCount: keyNames.count, gen: gen, roots: roots, bitBudget: bitBudget) { chunk, must in
+                let chunkStart = chunk.lowerBound
+                func lacks(_ key: Int, before id: Int) -> Bool {
+                    must.isReachable(id) && !must.isSet(key - chunkStart, before: id)
+                }
+                func lacks(_ key: Int, leaving node: Int) -> Bool {
+                    lacks(key, before: node) && !gen[node].contains(key)
+                }
+                var starWitness: [Int: Int?] = [:]
+                for (index, read) in reads.enumerated() where chunk.contains(read.key) {
+                    let key = read.key
+                    let step: Int?
+                    switch read.place {
+                    case .before(let id):
+                        step = lacks(key, before: id) ? id : nil
+                    case .leaving(let id, let node):
+                        step = lacks(key, leaving: node) ? id : nil
+                    case .event(let eventNumber):
+                        let event = flow.events[eventNumber].name.text
+                        if starEvents.contains(event) {
+                            // Every step evaluates a '*' event: the witness depends on the key alone, so find it once.
+                            if let known = starWitness[key] {
+                                step = known
+                            } else {
+                                step = witness((0..<n).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                                starWitness[key] = .some(step)
+                            }
+                        } else {
+                            step = witness((handlers[eventNumber] ?? []).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                        }
+                    case .slot(let slot):
+                        // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
+                        let leaf = graph.leaf(slot)
+                        step = lacks(key, before: leaf)
+                            ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, leaving: graph.node(of: $0, slot: slot)) } : nil
+                    }
+                    if let step { found.append((index, step)) }
+                }
+            }
+            return found
+        }
+        let unset = unsetReads(readsSet)
+        // The reads a read before them on the way covers: those unset without that rule, and not with it. (Only
+        // keys with a finding can have them: the first read on every path is covered by a `set` otherwise.)
+        var later: [Int: [String]] = [:]
+        if anyReadSets && !unset.isEmpty {
+            let reported = Set(unset.map(\.read))
+            for (index, step) in unsetReads(gen) where !reported.contains(index) {
+                let name = steps[step].name.text
+                if later[reads[index].key]?.contains(name) != true { later[reads[index].key, default: []].append(name) }
+            }
+        }
+
+        var found: [UnsetRead] = []
+        var witnesses: [Int: DataFlow.Paths] = [:]
+        var namedLater: Set<Int> = []
+        for (index, step) in unset {
+            let read = reads[index]
+            let key = read.key
+            let place: UnsetRead.Place
+            switch read.place {
+            case .event(let eventNumber): place = .event(flow.events[eventNumber].name.text)
+            case .slot(let slot): place = .starHandler(graph.slotEvents[slot])
+            default: place = .step
+            }
+            if witnesses[key] == nil && witnesses.count < witnessKeyLimit {
+                witnesses[key] = DataFlow.unsetPaths(in: graph.graph, key: key, gen: readsSet, roots: roots)
+            }
+            let name = keyNames[key]
+            let setter = { (id: Int) in steps[id].set.contains { $0.key.text == name } }
+            var path = witnesses[key].flatMap { paths in
+                graph.explain(paths, to: step, entryCounts: { !entryKeys[$0].contains(key) }, setter: setter)
+            }
+            // A path from `start` that lacks an input comes from a restart in a run begun at an entry.
+            if startKeys.contains(key), let witness = path, let entry = restartingEntries.first(where: { !entryKeys[$0].contains(key) }),
+               let paths = witnesses[key], paths.tail(to: step, limit: 64)?.first == graph.startID {
+                let rest: String
+                if witness.hasPrefix("not when the run starts at") {
+                    rest = ""
+                } else if witness.hasPrefix("not on the path ") {
+                    rest = ", on the path " + witness.dropFirst("not on the path ".count)
+                } else {
+                    rest = "; " + witness
+                }
+                path = "not after a restart in a run begun at entry '\(flow.entries[entry].name.text)'\(rest)"
+            }
+            let laterReads = namedLater.insert(key).inserted ? later[key] ?? [] : []
+            found.append(UnsetRead(position: read.source.position(ofOffset: read.offset), step: steps[step].name.text, key: name, place: place,
+                                   path: path, laterReads: laterReads))
+        }
+        return .unset(found)
+    }
+}
