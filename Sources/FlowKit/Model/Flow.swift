@@ -125,63 +125,21 @@ public struct Target: Hashable, Sendable {
         case restart
     }
 
-    /// A condition and `set` updates, behind one reference: most targets have neither (a target is then 48 bytes
-    /// rather than 88), and a target never stores an empty one, so that equal targets are stored alike.
-    private enum Guarded: Hashable, Sendable {
-        indirect case guarded(condition: ExpressionSource?, set: [Assignment])
-
-        init?(condition: ExpressionSource?, set: [Assignment]) {
-            if condition == nil && set.isEmpty { return nil }
-            self = .guarded(condition: condition, set: set)
-        }
-
-        var condition: ExpressionSource? {
-            switch self { case .guarded(let condition, _): return condition }
-        }
-
-        var set: [Assignment] {
-            switch self { case .guarded(_, let set): return set }
-        }
-    }
-
     /// The navigation.
     public var move: Move
     /// Where the target was written.
     public var position: SourcePosition
-    private var guarded: Guarded?
-
-    /// The condition and updates, for writing: both are taken out of the box and the box dropped, so that a change
-    /// made in place (an append to `set`) finds its storage unshared and is not a copy; the box is made again
-    /// afterwards (or not, when both are absent).
-    private var guardedFields: (condition: ExpressionSource?, set: [Assignment]) {
-        get { (guarded?.condition, guarded?.set ?? []) }
-        _modify {
-            var fields = (condition: guarded?.condition, set: guarded?.set ?? [])
-            guarded = nil
-            defer { guarded = Guarded(condition: fields.condition, set: fields.set) }
-            yield &fields
-        }
-    }
-
     /// The `if` condition, when there is one.
-    public var condition: ExpressionSource? {
-        get { guarded?.condition }
-        _modify { yield &guardedFields.condition }
-    }
+    public var condition: ExpressionSource?
     /// The `set` updates applied when taken.
-    public var set: [Assignment] {
-        get { guarded?.set ?? [] }
-        _modify { yield &guardedFields.set }
-    }
-
-    /// Whether the target keeps a box for its condition and updates (only when it has one of them).
-    var hasGuardedBox: Bool { guarded != nil }
+    public var set: [Assignment]
 
     /// Creates a target.
     public init(move: Move, condition: ExpressionSource? = nil, set: [Assignment] = [], position: SourcePosition) {
         self.move = move
         self.position = position
-        self.guarded = Guarded(condition: condition, set: set)
+        self.condition = condition
+        self.set = set
     }
 
     /// The step a forward or `back: X` target names.
@@ -241,55 +199,21 @@ public struct Suppression: Hashable, Sendable {
 /// A value type whose fields live in one shared, copy-on-write box: the analyses pass steps around a lot, and
 /// copying a step is then one reference count rather than one per field.
 public struct Step: Hashable, Sendable {
-    /// The step's fields. Those most steps leave out (they are for finish and `flow` steps, or written seldom) are
-    /// kept in a box of their own, nil when all are absent: a step then takes about half the memory.
+    /// The step's fields.
     private struct Fields: Hashable, Sendable {
-        package var name: Name
+        var name: Name
         var kind: StepKind
         var title: String?
+        var description: String?
         var result: [Field]?
         var set: [Assignment]
         var on: [Handler]
         var next: [Target]?
-        var seldom: Seldom?
-
-        /// The fields most steps leave out. A step never keeps a box with all of them absent (it keeps nil), so
-        /// that equal steps are stored alike.
-        struct SeldomFields: Hashable, Sendable {
-            var description: String?
-            var outcome: Name?
-            var flowPath: String?
-            var flowPathPosition: SourcePosition?
-            var input: [Assignment] = []
-            var suppression: Suppression?
-
-            var isEmpty: Bool {
-                description == nil && outcome == nil && flowPath == nil && flowPathPosition == nil && input.isEmpty
-                    && suppression == nil
-            }
-        }
-
-        /// `SeldomFields` behind one reference.
-        enum Seldom: Hashable, Sendable {
-            indirect case fields(SeldomFields)
-
-            package var fields: SeldomFields {
-                switch self { case .fields(let fields): return fields }
-            }
-        }
-
-        /// The seldom fields, for reading (all absent when there is no box) and writing (the box dropped when a
-        /// write leaves them all absent). A write takes them out of the box and drops it first, so that a change
-        /// made in place (an append to `input`) finds its storage unshared and is not a copy.
-        var seldomFields: SeldomFields {
-            get { seldom?.fields ?? SeldomFields() }
-            _modify {
-                var fields = seldom?.fields ?? SeldomFields()
-                seldom = nil
-                defer { seldom = fields.isEmpty ? nil : .fields(fields) }
-                yield &fields
-            }
-        }
+        var outcome: Name?
+        var flowPath: String?
+        var flowPathPosition: SourcePosition?
+        var input: [Assignment]
+        var suppression: Suppression?
     }
 
     /// The box the fields live in; replaced by a copy before a write when it is shared.
@@ -333,8 +257,8 @@ public struct Step: Hashable, Sendable {
     }
     /// Free text for people.
     public var description: String? {
-        get { storage.fields.seldom?.fields.description }
-        _modify { yield &unique.seldomFields.description }
+        get { storage.fields.description }
+        _modify { yield &unique.description }
     }
     /// The declared shape of the step's result.
     public var result: [Field]? {
@@ -358,38 +282,36 @@ public struct Step: Hashable, Sendable {
     }
     /// On a finish step: the flow's outcome (default: the step's name).
     public var outcome: Name? {
-        get { storage.fields.seldom?.fields.outcome }
-        _modify { yield &unique.seldomFields.outcome }
+        get { storage.fields.outcome }
+        _modify { yield &unique.outcome }
     }
     /// On a flow step: the nested flow file, relative to this file.
     public var flowPath: String? {
-        get { storage.fields.seldom?.fields.flowPath }
-        _modify { yield &unique.seldomFields.flowPath }
+        get { storage.fields.flowPath }
+        _modify { yield &unique.flowPath }
     }
     /// Where `flow` was written.
     public var flowPathPosition: SourcePosition? {
-        get { storage.fields.seldom?.fields.flowPathPosition }
-        _modify { yield &unique.seldomFields.flowPathPosition }
+        get { storage.fields.flowPathPosition }
+        _modify { yield &unique.flowPathPosition }
     }
     /// On a flow step: the nested flow's initial state.
     public var input: [Assignment] {
-        get { storage.fields.seldom?.fields.input ?? [] }
-        _modify { yield &unique.seldomFields.input }
+        get { storage.fields.input }
+        _modify { yield &unique.input }
     }
     /// Rules silenced on this step.
     public var suppression: Suppression? {
-        get { storage.fields.seldom?.fields.suppression }
-        _modify { yield &unique.seldomFields.suppression }
+        get { storage.fields.suppression }
+        _modify { yield &unique.suppression }
     }
 
     /// Creates a step.
     public init(name: Name, kind: StepKind = .screen, title: String? = nil, description: String? = nil, result: [Field]? = nil,
                 set: [Assignment] = [], on: [Handler] = [], next: [Target]? = nil, outcome: Name? = nil,
                 flowPath: String? = nil, flowPathPosition: SourcePosition? = nil, input: [Assignment] = [], suppression: Suppression? = nil) {
-        var fields = Fields(name: name, kind: kind, title: title, result: result, set: set, on: on, next: next, seldom: nil)
-        fields.seldomFields = Fields.SeldomFields(description: description, outcome: outcome, flowPath: flowPath,
-                                                  flowPathPosition: flowPathPosition, input: input, suppression: suppression)
-        storage = Storage(fields)
+        storage = Storage(Fields(name: name, kind: kind, title: title, description: description, result: result, set: set, on: on, next: next,
+                                 outcome: outcome, flowPath: flowPath, flowPathPosition: flowPathPosition, input: input, suppression: suppression))
     }
 
     public static func == (lhs: Step, rhs: Step) -> Bool {
@@ -399,9 +321,6 @@ public struct Step: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         storage.fields.hash(into: &hasher)
     }
-
-    /// Whether the step keeps a box for its seldom fields (only when it has one of them).
-    var hasSeldomBox: Bool { storage.fields.seldom != nil }
 
     /// Whether the step has any transition of its own.
     public var hasTransitions: Bool { !on.isEmpty || next != nil }
