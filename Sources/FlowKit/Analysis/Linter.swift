@@ -113,14 +113,14 @@ package enum Linter {
             let name = step.name.text
             for rule in suppression.rules where !identifiers.contains(rule.text) {
                 problems.append(context.finding(SchemaRule.self, at: rule.position, step: name,
-                                                "unknown rule '\(Identifier.display(rule.text))' in 'allow'\(Suggestions.didYouMean(rule.text, in: identifiers))"))
+                                                "unknown rule '\(name: rule.text)' in 'allow'\(verbatim: Suggestions.didYouMean(rule.text, in: identifiers))"))
             }
             for rule in suppression.rules where unsuppressible.contains(RuleID(rawValue: rule.text)) {
-                problems.append(context.finding(SchemaRule.self, at: rule.position, step: name, "rule '\(rule.text)' cannot be allowed on a step"))
+                problems.append(context.finding(SchemaRule.self, at: rule.position, step: name, "rule '\(name: rule.text)' cannot be allowed on a step"))
             }
             guard let reason = suppression.reason, !reason.allSatisfy(\.isWhitespace) else {
                 problems.append(context.finding(SchemaRule.self, at: suppression.position, step: name,
-                                                "the 'lint' of step '\(name)' allows rules without a 'reason'; say why they do not apply here"))
+                                                "the 'lint' of step '\(name: name)' allows rules without a 'reason'; say why they do not apply here"))
                 continue
             }
             allowed[name] = Set(suppression.rules.map { RuleID(rawValue: $0.text) }).subtracting(unsuppressible)

@@ -116,9 +116,9 @@ package struct LintContext: Sendable {
     /// A finding of `rule` in this file, with the rule's severity; `subject` names what it is about (see
     /// `Diagnostic.subject`).
     package func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
-                        _ message: String) -> Diagnostic {
+                        _ message: Message) -> Diagnostic {
         Diagnostic(file: document.file, position: position, severity: rule.description.severity,
-                   rule: rule.description.identifier, step: step, message: message, subject: subject)
+                   rule: rule.description.identifier, step: step, message: message.text, subject: subject)
     }
 
     /// The well-formed flow that `step` (a `flow` step) runs, from the lint run's workspace when it has one, else

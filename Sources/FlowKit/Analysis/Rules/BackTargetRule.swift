@@ -115,7 +115,7 @@ enum BackTargetRule: Rule {
             StepGraph.forEachTargetList(of: steps[id]) { _, list in
                 for target in list where target.move == .backOne {
                     findings.append(context.finding(self, at: target.position, step: name, subject: "true",
-                                                    "step '\(name)' goes back with 'back: true', but it can be alone on the history (\(why(id))): there is nothing to go back to"))
+                                                    "step '\(name: name)' goes back with 'back: true', but it can be alone on the history (\(verbatim: why(id))): there is nothing to go back to"))
                 }
             }
         }
@@ -128,7 +128,7 @@ enum BackTargetRule: Rule {
             let more = users.count > 1 ? " (and at \(users.count - 1) more step\(users.count == 2 ? "" : "s"))" : ""
             for target in list where target.move == .backOne {
                 findings.append(context.finding(self, at: target.position, step: name, subject: "true",
-                                                "\(handler) goes back with 'back: true' at step '\(name)'\(more), which can be alone on the history (\(why(chosen))): there is nothing to go back to"))
+                                                "\(verbatim: handler) goes back with 'back: true' at step '\(name: name)'\(verbatim: more), which can be alone on the history (\(verbatim: why(chosen))): there is nothing to go back to"))
             }
         }
         return findings
@@ -206,10 +206,10 @@ enum BackTargetRule: Rule {
             let back = steps[suspect.back].name.text
             if never(suspect) {
                 findings.append(context.finding(self, at: suspect.target.position, step: name, subject: back,
-                                                "step '\(name)' goes back to '\(back)', which is never on the history there: \(reason(suspect))"))
+                                                "step '\(name: name)' goes back to '\(name: back)', which is never on the history there: \(verbatim: reason(suspect))"))
             } else {
                 var finding = context.finding(self, at: suspect.target.position, step: name, subject: back,
-                                              "step '\(name)' goes back to '\(back)', which is not on every path to it\(skipping(suspect))")
+                                              "step '\(name: name)' goes back to '\(name: back)', which is not on every path to it\(verbatim: skipping(suspect))")
                 finding.severity = .warning
                 findings.append(finding)
             }
@@ -221,7 +221,7 @@ enum BackTargetRule: Rule {
             if suspects.count == users && suspects.allSatisfy(never) {
                 let unreachable = dominators.isReachable(suspects[0].back) ? "" : ": '\(back)' is not reachable"
                 findings.append(context.finding(self, at: target.position, step: "*", subject: back,
-                                                "\(handler) goes back to '\(back)', which is never on the history at any step that uses it\(unreachable)"))
+                                                "\(verbatim: handler) goes back to '\(name: back)', which is never on the history at any step that uses it\(verbatim: unreachable)"))
                 continue
             }
             // A step where the move always fails is an error, whatever the other steps do (steps that allow the
@@ -232,13 +232,13 @@ enum BackTargetRule: Rule {
                 let step = steps[chosen.step].name.text
                 let more = failing.count > 1 ? " (and at \(failing.count - 1) more step\(failing.count == 2 ? "" : "s"))" : ""
                 findings.append(context.finding(self, at: target.position, step: step, subject: back,
-                                                "\(handler) goes back to '\(back)', which is never on the history at step '\(step)'\(more): \(reason(chosen))"))
+                                                "\(verbatim: handler) goes back to '\(name: back)', which is never on the history at step '\(name: step)'\(verbatim: more): \(verbatim: reason(chosen))"))
                 continue
             }
             let chosen = suspects.first { !allowed($0) && !never($0) } ?? suspects[0]
             let step = steps[chosen.step].name.text
             var finding = context.finding(self, at: target.position, step: step, subject: back,
-                                          "\(handler) goes back to '\(back)', which is not on every path to step '\(step)'\(skipping(chosen))")
+                                          "\(verbatim: handler) goes back to '\(name: back)', which is not on every path to step '\(name: step)'\(verbatim: skipping(chosen))")
             finding.severity = .warning
             findings.append(finding)
         }

@@ -90,7 +90,7 @@ enum CannotFinishRule: Rule {
             } else {
                 message = "step '\(names[0])' can never reach a finish step: every way out of it leads back to it"
             }
-            return context.finding(self, at: first.name.position, step: first.name.text, subject: names.joined(separator: " "), message)
+            return context.finding(self, at: first.name.position, step: first.name.text, subject: names.joined(separator: " "), Message(verbatim: message))
         }
     }
 }

@@ -47,7 +47,7 @@ enum DeadEndRule: Rule {
         return graph.deadEnds.map { id in
             let step = flow.steps[Int(id)]
             return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text,
-                                   "step '\(step.name.text)' has no transition and is not a finish step")
+                                   "step '\(name: step.name.text)' has no transition and is not a finish step")
         }
     }
 }

@@ -54,13 +54,13 @@ enum EntryParamRule: Rule {
         for entry in flow.entries {
             let name = entry.name.text
             if let problem = problem(in: entry.path) {
-                findings.append(context.finding(self, at: entry.pathPosition, subject: name, "the path of entry '\(name)' does not parse: \(problem)"))
+                findings.append(context.finding(self, at: entry.pathPosition, subject: name, "the path of entry '\(name: name)' does not parse: \(verbatim: problem)"))
                 continue
             }
             let segments = entry.path.split(separator: "/")
             if let mixed = segments.first(where: { $0.contains("{") && !($0.hasPrefix("{") && $0.hasSuffix("}") && $0.filter { $0 == "{" }.count == 1) }) {
                 findings.append(context.finding(self, at: entry.pathPosition, subject: name,
-                                                "the path of entry '\(name)' has a parameter inside the segment '\(Identifier.display(String(mixed)))'; a parameter is a whole segment, like '/items/{id}'"))
+                                                "the path of entry '\(name: name)' has a parameter inside the segment '\(name: mixed)'; a parameter is a whole segment, like '/items/{id}'"))
                 continue
             }
             if let nested = entry.nestedEntry {
@@ -69,7 +69,7 @@ enum EntryParamRule: Rule {
             }
             for parameter in EntryPath.parameters(entry.path) where !keys.contains(parameter) {
                 findings.append(context.finding(self, at: entry.pathPosition, subject: parameter,
-                                                "path parameter '\(parameter)' of entry '\(name)' is not a declared state key\(Suggestions.didYouMean(parameter, in: keys))"))
+                                                "path parameter '\(name: parameter)' of entry '\(name: name)' is not a declared state key\(verbatim: Suggestions.didYouMean(parameter, in: keys))"))
             }
         }
         return findings
@@ -81,24 +81,24 @@ enum EntryParamRule: Rule {
         guard let step = flow.step(named: entry.step.text) else { return [] }
         guard step.kind == .flow else {
             return [context.finding(self, at: nested.position, subject: name,
-                                    "entry '\(name)' reaches into step '\(step.name.text)', which is not a 'flow' step; 'entry' goes with a step that runs a nested flow")]
+                                    "entry '\(name: name)' reaches into step '\(name: step.name.text)', which is not a 'flow' step; 'entry' goes with a step that runs a nested flow")]
         }
         // A nested flow that cannot be loaded is subflow_missing's finding.
         guard let child = context.nestedFlow(of: step) else { return [] }
         guard let target = child.entries.first(where: { $0.name.text == nested.text }) else {
             return [context.finding(self, at: nested.position, subject: nested.text,
-                                    "nested flow '\(Identifier.display(step.flowPath ?? ""))' has no entry '\(nested.text)'\(Suggestions.didYouMean(nested.text, in: child.entries.map(\.name.text)))")]
+                                    "nested flow '\(name: step.flowPath ?? "")' has no entry '\(name: nested.text)'\(verbatim: Suggestions.didYouMean(nested.text, in: child.entries.map(\.name.text)))")]
         }
         let given = EntryPath.parameters(entry.path)
         let wanted = EntryPath.parameters(target.path)
         var findings: [Diagnostic] = []
         for parameter in given where !wanted.contains(parameter) {
             findings.append(context.finding(self, at: entry.pathPosition, subject: parameter,
-                                            "path parameter '\(parameter)' of entry '\(name)' is not a parameter of the nested entry '\(nested.text)'\(Suggestions.didYouMean(parameter, in: wanted))"))
+                                            "path parameter '\(name: parameter)' of entry '\(name: name)' is not a parameter of the nested entry '\(name: nested.text)'\(verbatim: Suggestions.didYouMean(parameter, in: wanted))"))
         }
         for parameter in wanted where !given.contains(parameter) {
             findings.append(context.finding(self, at: entry.pathPosition, subject: parameter,
-                                            "entry '\(name)' does not give the nested entry '\(nested.text)' its path parameter '\(parameter)'"))
+                                            "entry '\(name: name)' does not give the nested entry '\(name: nested.text)' its path parameter '\(name: parameter)'"))
         }
         return findings
     }

@@ -39,7 +39,7 @@ enum FinishHasTransitionsRule: Rule {
             let keys = [step.on.isEmpty ? nil : "'on'", step.next == nil ? nil : "'next'"].compactMap { $0 }
             let verb = keys.count == 1 ? "runs" : "run"
             return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text,
-                                   "finish step '\(step.name.text)' has \(keys.joined(separator: " and ")), which never \(verb): a flow ends at its finish step")
+                                   "finish step '\(name: step.name.text)' has \(verbatim: keys.joined(separator: " and ")), which never \(verbatim: verb): a flow ends at its finish step")
         }
     }
 }

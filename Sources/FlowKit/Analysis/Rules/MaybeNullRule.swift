@@ -83,6 +83,6 @@ enum MaybeNullRule: Rule {
     package static func check(_ context: LintContext) -> [Diagnostic] {
         TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .maybeNull }
-            .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, $0.message) }
+            .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, Message(verbatim: $0.message)) }
     }
 }

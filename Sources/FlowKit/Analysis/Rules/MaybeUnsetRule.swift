@@ -171,7 +171,7 @@ enum MaybeUnsetRule: Rule {
         case .tooLarge(let keys, let nodes):
             let message = "the flow is too large for this check: \(keys) state keys read across \(nodes) "
                 + "graph nodes is more than \(pairLimit) key-node pairs, so reads of unset keys are not checked; split the flow"
-            return nested + [context.finding(self, at: flow.start.position, message)]
+            return nested + [context.finding(self, at: flow.start.position, Message(verbatim: message))]
         case .unset(let reads):
             let findings = reads.map { read in
                 let detail: String
@@ -189,7 +189,7 @@ enum MaybeUnsetRule: Rule {
                     also = "; also read at " + (names.count > 5 ? shown.joined(separator: ", ") + " and \(names.count - 5) more" : GuardSpace.list(shown))
                         + ", after a read of it that fails first"
                 }
-                return context.finding(self, at: read.position, step: read.step, subject: read.key, message + also)
+                return context.finding(self, at: read.position, step: read.step, subject: read.key, Message(verbatim: message + also))
             }
             return neverSet(findings, flow: flow, context: context) + nested
         }
@@ -226,8 +226,8 @@ enum MaybeUnsetRule: Rule {
             let shown = steps.prefix(5).map { "'\(Identifier.display($0))'" }
             let at = steps.count > 5 ? shown.joined(separator: ", ") + " and \(steps.count - 5) more" : GuardSpace.list(shown)
             result.append(context.finding(self, at: declaration.name.position, subject: key,
-                                          "'\(Identifier.display(key))' is never set: no 'set' writes it, and it is neither an input nor a path parameter, "
-                                          + "so every read of it fails (read at \(at)); set it, or declare it in 'inputs' if the host provides it"))
+                                          "'\(name: key)' is never set: no 'set' writes it, and it is neither an input nor a path parameter, "
+                                          + "so every read of it fails (read at \(verbatim: at)); set it, or declare it in 'inputs' if the host provides it"))
         }
         return result
     }
@@ -261,7 +261,7 @@ enum MaybeUnsetRule: Rule {
             func mayLack(_ key: String) -> Bool { known.required.contains(key) && !known.inputs.contains(key) && !passed.contains(key) }
             let outcomes = byOutcome.keys.sorted()
             let name = step.name.text
-            let file = Identifier.display(reference)
+            let file = reference
             func check(_ source: ExpressionSource, guarded: Set<String>, for handled: [String]) {
                 guard case .success(let expression) = context.memo.parse(source) else { return }
                 var seen: Set<String> = []
@@ -270,7 +270,7 @@ enum MaybeUnsetRule: Rule {
                     guard mayLack(key), seen.insert(key).inserted,
                           let missing = handled.first(where: { byOutcome[$0]?.contains(key) == false }) else { continue }
                     findings.append(context.finding(self, at: source.position(ofOffset: path.span.start), step: name, subject: "result.\(key)",
-                                                    "step '\(name)' reads 'result.\(key)', which nested flow '\(file)' may finish without (not when it finishes with '\(missing)')"))
+                                                    "step '\(name: name)' reads 'result.\(name: key)', which nested flow '\(name: file)' may finish without (not when it finishes with '\(name: missing)')"))
                 }
             }
             // One cause, one finding: a `result.K` read on every evaluation of an expression worked out before

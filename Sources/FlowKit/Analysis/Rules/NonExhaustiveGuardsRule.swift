@@ -121,7 +121,7 @@ enum NonExhaustiveGuardsRule: Rule {
                 }
                 let values = when.isEmpty ? "no option's 'if' ever holds" : "no option's 'if' holds when \(when)"
                 findings.append(context.finding(self, at: expressions[0].source.position, step: step.name.text, subject: list(),
-                                                "\(list()) of \(owner): \(values); add a fallback (an option without 'if') or a guard for it"))
+                                                "\(verbatim: list()) of \(verbatim: owner): \(verbatim: values); add a fallback (an option without 'if') or a guard for it"))
 
                 /// The first failing combination in words, recorded for the lists written alike; nil when there is
                 /// none, or the list is not decided.

@@ -71,10 +71,10 @@ enum ScriptRule: Rule {
         do {
             flowDocument = try FlowLoader.load(path: flowPath)
         } catch {
-            return findings + [context.finding(self, at: position, "the script's flow '\(reference)' cannot be read: \((error as? FlowKitError)?.problem ?? "\(error)")")]
+            return findings + [context.finding(self, at: position, "the script's flow '\(name: reference)' cannot be read: \(verbatim: (error as? FlowKitError)?.problem ?? "\(error)")")]
         }
         guard let flow = flowDocument.flow, flowDocument.isWellFormed else {
-            return findings + [context.finding(self, at: position, "the script's flow '\(reference)' does not load; lint it first")]
+            return findings + [context.finding(self, at: position, "the script's flow '\(name: reference)' does not load; lint it first")]
         }
         findings += names(in: script, against: flow, context: context)
         return findings
@@ -112,13 +112,13 @@ enum ScriptRule: Rule {
                 guard let step = current.step(named: part) else {
                     let problem = parts.count > 1 ? "'\(Identifier.display(part))' in '\(Identifier.display(name.text))' is not a step of \(place)"
                         : "step '\(Identifier.display(part))' is not in the flow"
-                    findings.append(context.finding(self, at: name.position, problem + Suggestions.didYouMean(part, in: names)))
+                    findings.append(context.finding(self, at: name.position, Message(verbatim: problem + Suggestions.didYouMean(part, in: names))))
                     return nil
                 }
                 if index == parts.count - 1 { return (current, step) }
                 guard step.kind == .flow else {
                     findings.append(context.finding(self, at: name.position,
-                                                    "'\(Identifier.display(part))' in '\(Identifier.display(name.text))' is not a nested flow step of \(place)"))
+                                                    "'\(name: part)' in '\(name: name.text)' is not a nested flow step of \(verbatim: place)"))
                     return nil
                 }
                 guard let next = child(of: step, in: current) else { return nil }
@@ -129,18 +129,18 @@ enum ScriptRule: Rule {
         }
         for scenario in script.scenarios {
             if case .entry(let entry, _, _) = scenario.start, !flow.entries.contains(where: { $0.name.text == entry.text }) {
-                findings.append(context.finding(self, at: entry.position, "entry '\(entry.text)' is not in the flow\(Suggestions.didYouMean(entry.text, in: flow.entries.map(\.name.text)))"))
+                findings.append(context.finding(self, at: entry.position, "entry '\(name: entry.text)' is not in the flow\(verbatim: Suggestions.didYouMean(entry.text, in: flow.entries.map(\.name.text)))"))
             }
             if case .url(let link, _) = scenario.start, EntryPath.entry(matching: link.text, in: flow) == nil {
                 let hint = Suggestions.didYouMean(EntryPath.pathOnly(link.text), in: flow.entries.map(\.path))
-                findings.append(context.finding(self, at: link.position, "no entry of the flow matches '\(Identifier.display(link.text))'\(hint)"))
+                findings.append(context.finding(self, at: link.position, "no entry of the flow matches '\(name: link.text)'\(verbatim: hint)"))
             }
             findings += startFindings(scenario, flow: flow, context: context)
             if case .state(let state) = scenario.start {
                 // (A required input given as null is refused for its type, above: one finding.)
                 for input in flow.requiredInputs where state[input] == nil {
                     findings.append(context.finding(self, at: scenario.position,
-                                                    "scenario '\(Identifier.display(scenario.name))' starts at 'start' without the input '\(input)', which the flow requires; give it in 'start: { state: … }'"))
+                                                    "scenario '\(name: scenario.name)' starts at 'start' without the input '\(name: input)', which the flow requires; give it in 'start: { state: … }'"))
                 }
             }
             for item in scenario.steps {
@@ -151,16 +151,16 @@ enum ScriptRule: Rule {
                 if let level, let event = item.event {
                     let events = level.events.map(\.name.text)
                     if !events.contains(event.text) {
-                        findings.append(context.finding(self, at: event.position, "event '\(event.text)' is not declared in \(level.file == flow.file ? "the flow" : "the nested flow of step '\(item.step.text)'")\(Suggestions.didYouMean(event.text, in: events.sorted()))"))
+                        findings.append(context.finding(self, at: event.position, "event '\(name: event.text)' is not declared in \(verbatim: level.file == flow.file ? "the flow" : "the nested flow of step '\(item.step.text)'")\(verbatim: Suggestions.didYouMean(event.text, in: events.sorted()))"))
                     } else if level.events.contains(where: { $0.name.text == event.text && $0.expression != nil }) {
-                        findings.append(context.finding(self, at: event.position, "event '\(event.text)' is derived from its expression; a step cannot raise it"))
+                        findings.append(context.finding(self, at: event.position, "event '\(name: event.text)' is derived from its expression; a step cannot raise it"))
                     }
                 }
                 guard let step = resolved?.step, step.kind != .flow, step.kind != .finish else { continue }
                 if step.result == nil && item.result != nil {
-                    findings.append(context.finding(self, at: item.step.position, "step '\(item.step.text)' declares no 'result', so it cannot complete with one"))
+                    findings.append(context.finding(self, at: item.step.position, "step '\(name: item.step.text)' declares no 'result', so it cannot complete with one"))
                 } else if step.result != nil && item.result == nil && item.event == nil {
-                    findings.append(context.finding(self, at: item.step.position, "step '\(item.step.text)' declares a 'result': complete it with a 'result' or an 'event'"))
+                    findings.append(context.finding(self, at: item.step.position, "step '\(name: item.step.text)' declares a 'result': complete it with a 'result' or an 'event'"))
                 } else if let fields = step.result, let result = item.result {
                     findings += resultFindings(result, fields: fields, item: item, context: context)
                 }
@@ -168,10 +168,10 @@ enum ScriptRule: Rule {
             if let expect = scenario.expect {
                 for name in expect.path ?? [] { _ = resolve(name) }
                 if let outcome = expect.outcome, !outcomes.contains(outcome.text) {
-                    findings.append(context.finding(self, at: outcome.position, "outcome '\(outcome.text)' is not an outcome of the flow\(Suggestions.didYouMean(outcome.text, in: outcomes.sorted()))"))
+                    findings.append(context.finding(self, at: outcome.position, "outcome '\(name: outcome.text)' is not an outcome of the flow\(verbatim: Suggestions.didYouMean(outcome.text, in: outcomes.sorted()))"))
                 }
                 for (key, _) in expect.state where !stateKeys.contains(key.text) {
-                    findings.append(context.finding(self, at: key.position, "state key '\(key.text)' is not declared in the flow\(Suggestions.didYouMean(key.text, in: stateKeys))"))
+                    findings.append(context.finding(self, at: key.position, "state key '\(name: key.text)' is not declared in the flow\(verbatim: Suggestions.didYouMean(key.text, in: stateKeys))"))
                 }
             }
         }
@@ -193,30 +193,30 @@ enum ScriptRule: Rule {
         for (key, value) in state.sorted(by: { $0.key < $1.key }) {
             guard let type = types[key] else {
                 findings.append(context.finding(self, at: at("state." + key),
-                                                "the initial state sets '\(Identifier.display(key))', which 'state' does not declare\(Suggestions.didYouMean(key, in: declared))"))
+                                                "the initial state sets '\(name: key)', which 'state' does not declare\(verbatim: Suggestions.didYouMean(key, in: declared))"))
                 continue
             }
             if let (_, number) = FlowRun.firstNonFinite(in: [key: value]) {
-                findings.append(context.finding(self, at: at("state." + key), "the initial state of '\(key)': expected a finite number, found \(number)"))
+                findings.append(context.finding(self, at: at("state." + key), "the initial state of '\(name: key)': expected a finite number, found \(number)"))
             } else if case .failure(let mismatch) = TypeCheck.coerce(value, to: type) {
-                findings.append(context.finding(self, at: at("state." + key), "the initial state of '\(key)': \(mismatch.message)"))
+                findings.append(context.finding(self, at: at("state." + key), "the initial state of '\(name: key)': \(verbatim: mismatch.message)"))
             }
         }
         guard case .entry(let name, let params, _) = scenario.start, let entry = flow.entries.first(where: { $0.name.text == name.text }) else { return findings }
         let names = EntryPath.parameters(entry.path)
         for key in params.keys.sorted() where !names.contains(key) {
             findings.append(context.finding(self, at: at("params." + key),
-                                            "entry '\(name.text)' has no path parameter '\(Identifier.display(key))'\(Suggestions.didYouMean(key, in: names))"))
+                                            "entry '\(name: name.text)' has no path parameter '\(name: key)'\(verbatim: Suggestions.didYouMean(key, in: names))"))
         }
         for key in names {
             guard let text = params[key] else {
-                findings.append(context.finding(self, at: name.position, "entry '\(name.text)' needs the path parameter '\(key)'; give it in 'params'"))
+                findings.append(context.finding(self, at: name.position, "entry '\(name: name.text)' needs the path parameter '\(name: key)'; give it in 'params'"))
                 continue
             }
             // The parameters of an entry into a nested flow are the nested flow's (lint of the flow checks those).
             guard entry.nestedEntry == nil, let type = types[key] else { continue }
             if case .failure(let mismatch) = TypeCheck.parse(text: text, as: type) {
-                findings.append(context.finding(self, at: at("params." + key), "path parameter '\(key)' of entry '\(name.text)': \(mismatch.message)"))
+                findings.append(context.finding(self, at: at("params." + key), "path parameter '\(name: key)' of entry '\(name: name.text)': \(verbatim: mismatch.message)"))
             }
         }
         return findings
@@ -229,31 +229,31 @@ enum ScriptRule: Rule {
         var findings: [Diagnostic] = []
         let types = fields.typesByName
         let declared = fields.map(\.name.text)
-        let step = Identifier.display(item.step.text)
+        let step = item.step.text
         let resultPosition = item.resultPositions?.result ?? item.step.position
         for key in result.keys.sorted() where types[key] == nil {
             findings.append(context.finding(self, at: item.resultPositions?.keys[key]?.key ?? resultPosition,
-                                            "the result of step '\(step)' has an unknown key '\(Identifier.display(key))'\(Suggestions.didYouMean(key, in: declared))"))
+                                            "the result of step '\(name: step)' has an unknown key '\(name: key)'\(verbatim: Suggestions.didYouMean(key, in: declared))"))
         }
         for field in fields {
             let key = field.name.text
             guard let value = result[key] else {
                 // A key written with a value that is no flow value (a list) was reported where it was read.
                 if !field.type.optional && item.resultPositions?.keys[key] == nil {
-                    findings.append(context.finding(self, at: resultPosition, "the result of step '\(step)' is missing the key '\(key)'"))
+                    findings.append(context.finding(self, at: resultPosition, "the result of step '\(name: step)' is missing the key '\(name: key)'"))
                 }
                 continue
             }
             let at = item.resultPositions?.keys[key]?.value ?? resultPosition
             if let (inner, number) = FlowRun.firstNonFinite(in: [key: value]) {
                 let place = inner == key ? "" : " ('\(Identifier.display(inner))')"
-                findings.append(context.finding(self, at: at, "the result of step '\(step)', key '\(key)'\(place): expected a finite number, found \(number)"))
+                findings.append(context.finding(self, at: at, "the result of step '\(name: step)', key '\(name: key)'\(verbatim: place): expected a finite number, found \(number)"))
             } else if case .failure(let mismatch) = TypeCheck.coerce(value, to: field.type) {
-                var message = "the result of step '\(step)', key '\(key)': \(mismatch.message)"
+                var message = "the result of step '\(Identifier.display(step))', key '\(key)': \(mismatch.message)"
                 if case .enumeration(let cases) = field.type.base, case .string(let text) = value, !cases.contains(text) {
                     message += Suggestions.didYouMean(text, in: cases)
                 }
-                findings.append(context.finding(self, at: at, message))
+                findings.append(context.finding(self, at: at, Message(verbatim: message)))
             }
         }
         return findings

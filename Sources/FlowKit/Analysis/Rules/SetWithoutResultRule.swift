@@ -60,8 +60,8 @@ enum SetWithoutResultRule: Rule {
             let name = step.name.text
             let target = step.next?.first?.stepName?.text ?? "X"
             return context.finding(self, at: first.key.position, step: name, subject: name,
-                                   "step '\(name)' has a 'set' but no 'result', so its 'set' never runs; "
-                                   + "move the assignments onto the target (next: { forward: \(target), set: … }) or declare the 'result'")
+                                   "step '\(name: name)' has a 'set' but no 'result', so its 'set' never runs; "
+                                   + "move the assignments onto the target (next: { forward: \(verbatim: target), set: … }) or declare the 'result'")
         }
     }
 }

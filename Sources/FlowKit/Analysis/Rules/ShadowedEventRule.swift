@@ -108,18 +108,18 @@ enum ShadowedEventRule: Rule {
             for (step, earlier) in places {
                 if let handler = step.on.first(where: { $0.event.text == name }) {
                     findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: name,
-                                                    "derived event '\(name)' is never raised at step '\(step.name.text)': whenever it holds there, \(instead(earlier)); declare '\(name)' first, or narrow the earlier one"))
+                                                    "derived event '\(name: name)' is never raised at step '\(name: step.name.text)': whenever it holds there, \(verbatim: instead(earlier)); declare '\(name: name)' first, or narrow the earlier one"))
                 } else if let any = flow.anyStep, let handler = any.on.first(where: { $0.event.text == name }), anyReported.insert(event).inserted {
                     let others = places.count - 1
                     let more = others > 0 ? " (and \(others) more step\(others == 1 ? "" : "s")), which use" : ", which uses"
                     findings.append(context.finding(self, at: handler.event.position, step: "*", subject: name,
-                                                    "derived event '\(name)' is never raised at step '\(step.name.text)'\(more) this handler: whenever it holds there, \(instead(earlier)); declare '\(name)' first, or narrow the earlier one"))
+                                                    "derived event '\(name: name)' is never raised at step '\(name: step.name.text)'\(verbatim: more) this handler: whenever it holds there, \(verbatim: instead(earlier)); declare '\(name: name)' first, or narrow the earlier one"))
                 }
             }
             if places.count == evaluatedAt[event]?.count {
                 let earlier = Array(Set(places.flatMap(\.earlier))).sorted()
                 findings.append(context.finding(self, at: flow.events[event].name.position, subject: name,
-                                                "derived event '\(name)' is never raised: at every step that handles it, \(instead(earlier))"))
+                                                "derived event '\(name: name)' is never raised: at every step that handles it, \(verbatim: instead(earlier))"))
             }
         }
         if unjudged > 0 {

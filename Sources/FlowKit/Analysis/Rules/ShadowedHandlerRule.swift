@@ -46,7 +46,7 @@ enum ShadowedHandlerRule: Rule {
         for step in flow.steps where step.kind != .finish {
             for handler in step.on where shared.contains(handler.event.text) {
                 findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: handler.event.text,
-                                                "step '\(step.name.text)' handles '\(handler.event.text)' itself, so the '*' handler for it does not apply here"))
+                                                "step '\(name: step.name.text)' handles '\(name: handler.event.text)' itself, so the '*' handler for it does not apply here"))
             }
         }
         return findings

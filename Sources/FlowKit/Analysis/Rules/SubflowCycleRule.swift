@@ -50,12 +50,12 @@ enum SubflowCycleRule: Rule {
                 let base = folder
                 var names = chain.map { DisplayPath.relative($0, to: base) }
                 if names.count > 12 { names = Array(names.prefix(10)) + ["… \(names.count - 11) more", names.last!] }
-                findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, "flows nest each other in a cycle: \(names.joined(separator: " -> "))"))
+                findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, "flows nest each other in a cycle: \(verbatim: names.joined(separator: " -> "))"))
             } else if case .loaded(_, let child) = workspace.nested(reference, from: context.document.file) {
                 let depth = 1 + workspace.nestingDepth(below: child)
                 if depth > FlowRun.maxNesting {
                     findings.append(context.finding(self, at: position, step: step.name.text, subject: reference,
-                                                    "flows nest \(depth) levels deep below step '\(step.name.text)'; a run allows at most \(FlowRun.maxNesting)"))
+                                                    "flows nest \(depth) levels deep below step '\(name: step.name.text)'; a run allows at most \(FlowRun.maxNesting)"))
                 }
             }
         }

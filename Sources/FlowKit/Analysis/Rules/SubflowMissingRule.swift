@@ -50,12 +50,12 @@ enum SubflowMissingRule: Rule {
             guard let reference = step.flowPath, let position = step.flowPathPosition else { continue }
             switch workspace.nested(reference, from: context.document.file) {
             case .unavailable(let reason):
-                findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, reason))
+                findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, Message(verbatim: reason)))
             case .loaded(let document, _):
                 if document.isScript || !document.isWellFormed || document.flow == nil {
                     let what = document.isScript ? "is a simulation script, not a flow" : "does not load; lint it for the details"
                     findings.append(context.finding(self, at: position, step: step.name.text, subject: reference,
-                                                    "nested flow '\(Identifier.display(reference))' of step '\(step.name.text)' \(what)"))
+                                                    "nested flow '\(name: reference)' of step '\(name: step.name.text)' \(verbatim: what)"))
                 }
             }
         }

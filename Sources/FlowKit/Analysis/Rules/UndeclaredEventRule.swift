@@ -103,7 +103,7 @@ enum UndeclaredEventRule: Rule {
                 } else if let suggestion = suggestions[event] {
                     message += "; did you mean '\(suggestion)'?"
                 }
-                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: event, message))
+                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: event, Message(verbatim: message)))
             }
         }
         return findings

@@ -53,7 +53,7 @@ enum UnhandledOutcomeRule: Rule {
             let outcomes = reachableOutcomes(of: child, from: nestedEntries)
             for outcome in outcomes where step.handler(for: outcome) == nil && flow.anyStep?.handler(for: outcome) == nil {
                 findings.append(context.finding(self, at: step.name.position, step: step.name.text, subject: outcome,
-                                                "nested flow '\(Identifier.display(reference))' can finish with outcome '\(outcome)', which step '\(step.name.text)' neither handles nor covers with 'next'"))
+                                                "nested flow '\(name: reference)' can finish with outcome '\(name: outcome)', which step '\(name: step.name.text)' neither handles nor covers with 'next'"))
             }
         }
         return findings

@@ -75,15 +75,15 @@ enum UnreachableEntryRule: Rule {
             if let segment = shape.lazy.compactMap({ $0 }).first(where: { $0.contains("?") || $0.contains("#") }) {
                 let mark = segment.contains("?") ? "?" : "#"
                 findings.append(context.finding(self, at: entry.pathPosition, subject: name,
-                                                "entry '\(name)' is never chosen: its path segment '\(Identifier.display(String(segment)))' holds '\(mark)', "
+                                                "entry '\(name: name)' is never chosen: its path segment '\(name: segment)' holds '\(name: mark)', "
                                                 + "but a link's query and fragment are cut off before it is matched, so no link matches it"))
                 continue
             }
             if let earlier = firstOfShape[shape] {
                 let same = earlier.path == entry.path ? "the same path" : "the same path up to its parameters' names ('\(Identifier.display(earlier.path))')"
                 findings.append(context.finding(self, at: entry.pathPosition, subject: name,
-                                                "entry '\(name)' is never chosen: entry '\(earlier.name.text)' comes first with \(same), "
-                                                + "so it matches every link that '\(name)' matches"))
+                                                "entry '\(name: name)' is never chosen: entry '\(name: earlier.name.text)' comes first with \(verbatim: same), "
+                                                + "so it matches every link that '\(name: name)' matches"))
             } else {
                 firstOfShape[shape] = entry
             }

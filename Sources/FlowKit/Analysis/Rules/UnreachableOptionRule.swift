@@ -47,7 +47,7 @@ package enum UnreachableOptionRule: Rule {
                 guard let firstUnconditional = targets.firstIndex(where: { $0.condition == nil }), firstUnconditional + 1 < targets.count else { return }
                 for target in targets[(firstUnconditional + 1)...] {
                     findings.append(context.finding(self, at: target.position, step: step.name.text,
-                                                    "this option of \(list()) in step '\(step.name.text)' is never taken: an earlier option has no 'if'"))
+                                                    "this option of \(verbatim: list()) in step '\(name: step.name.text)' is never taken: an earlier option has no 'if'"))
                 }
             }
             for handler in step.on { check(handler.targets, "on '\(handler.event.text)'") }

@@ -58,7 +58,7 @@ enum UnreachableStepRule: Rule {
         let origin = flow.entries.isEmpty ? "'\(flow.start.text)'" : "'\(flow.start.text)' or any entry"
         return flow.steps.indices.filter { !graph.reachable[$0] }.map { id in
             let step = flow.steps[id]
-            return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text, "step '\(step.name.text)' is not reachable from \(origin)")
+            return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text, "step '\(name: step.name.text)' is not reachable from \(verbatim: origin)")
         }
     }
 }

@@ -45,7 +45,7 @@ enum UnusedEventRule: Rule {
         var handled = Set(events)
         handled.formUnion(UndeclaredEventRule.suggestions(in: flow, handled: events).values)
         return flow.events.filter { !handled.contains($0.name.text) }.map {
-            context.finding(self, at: $0.name.position, subject: $0.name.text, "event '\($0.name.text)' is declared but no step handles it")
+            context.finding(self, at: $0.name.position, subject: $0.name.text, "event '\(name: $0.name.text)' is declared but no step handles it")
         }
     }
 }

@@ -1,0 +1,78 @@
+/// Text for people (a finding's message, an error) whose interpolated values are escaped as they go in
+/// (docs/format.md, "Diagnostics and exit codes"), so that a message is escaped where it is written rather than by
+/// a call at every name:
+///
+/// - `\(name: x)`: a name, shown by `Identifier.display` (control and format characters, `'` and `\` escaped; cut
+///   at 60 characters with `…`); `\(name: x, limit: n)` cut at `n`;
+/// - `\(path: p)`: a path or a text from a file, escaped whole (no cut; quotes as they are);
+/// - `\(message)`: another message, as it is (already escaped);
+/// - `\(verbatim: text)`: text this program wrote (a list of names it escaped, a suggestion), as it is;
+/// - anything else (numbers, kinds, types): as it describes itself. A string must say which it is: an unlabelled
+///   one does not compile.
+package struct Message: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The text, escaped.
+    package let text: String
+
+    package init(stringLiteral value: String) {
+        text = value
+    }
+
+    package init(stringInterpolation: Interpolation) {
+        text = stringInterpolation.text
+    }
+
+    /// Text this program wrote, as it is.
+    package init(verbatim text: String) {
+        self.text = text
+    }
+
+    package var description: String { text }
+
+    /// Joins messages: `a + b`.
+    package static func + (lhs: Message, rhs: Message) -> Message {
+        Message(verbatim: lhs.text + rhs.text)
+    }
+
+    /// Builds a message, escaping what is interpolated as the parameter's label says.
+    package struct Interpolation: StringInterpolationProtocol {
+        var text = ""
+
+        package init(literalCapacity: Int, interpolationCount: Int) {
+            text.reserveCapacity(literalCapacity + 16 * interpolationCount)
+        }
+
+        package mutating func appendLiteral(_ literal: String) {
+            text += literal
+        }
+
+        /// A name: escaped, cut at `limit` characters.
+        package mutating func appendInterpolation(name: some StringProtocol, limit: Int = 60) {
+            text += Identifier.display(String(name), limit: limit)
+        }
+
+        /// A path or a text from a file: escaped whole.
+        package mutating func appendInterpolation(path: some StringProtocol) {
+            text += Identifier.display(String(path), limit: .max, quoting: false)
+        }
+
+        /// Another message, already escaped.
+        package mutating func appendInterpolation(_ message: Message) {
+            text += message.text
+        }
+
+        /// Text this program wrote, as it is.
+        package mutating func appendInterpolation(verbatim: some StringProtocol) {
+            text += verbatim
+        }
+
+        /// A number.
+        package mutating func appendInterpolation(_ number: some BinaryInteger) {
+            text += "\(number)"
+        }
+
+        /// A number.
+        package mutating func appendInterpolation(_ number: Double) {
+            text += "\(number)"
+        }
+    }
+}
