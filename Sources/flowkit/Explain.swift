@@ -18,6 +18,10 @@ struct Explain: ParsableCommand {
               completion: .list(ExplainFrontend.ruleNames))
     var rule: String
 
+    func validate() throws {
+        if let problem = ExplainFrontend.problem(with: rule) { throw ValidationError(problem.line) }
+    }
+
     func run() throws {
         try perform(ExplainFrontend.explain(rule))
     }

@@ -64,8 +64,13 @@ struct Flowkit: ParsableCommand {
         }
     }
 
-    /// Prints a usage error as ArgumentParser words it (`text`, escaped line by line) and exits 2.
+    /// Prints a usage error as ArgumentParser words it and exits 2, escaped: a value typed on the command line that
+    /// it quotes is escaped whole first (a line break in it does not start a line), then every line.
     static func usage(_ text: String) -> Never {
+        var text = text
+        for argument in CommandLine.arguments.dropFirst() where Identifier.needsEscape(argument) {
+            text = text.replacingOccurrences(of: argument, with: Identifier.display(argument, limit: .max, quoting: false))
+        }
         printNote(text.split(separator: "\n", omittingEmptySubsequences: false).map { Identifier.display(String($0), limit: .max, quoting: false) }.joined(separator: "\n"))
         Foundation.exit(ExitStatus.failure.rawValue)
     }

@@ -107,10 +107,13 @@ func perform(_ outcome: CommandOutcome) throws(CommandError) {
         case .note(let message):
             printNote(message.line)
         case .file(let path, let bytes, let written):
+            // Standard output that could not be written is not written again (its error is said once).
+            if path == OutputFile.standardOutputName && standardOutputFailed { continue }
             do {
                 try OutputFile.write(bytes, to: path)
                 if let written { printNote(written) }
             } catch {
+                if path == OutputFile.standardOutputName { standardOutputFailed = true }
                 errors.append(CommandMessage(describing: error))
             }
         }

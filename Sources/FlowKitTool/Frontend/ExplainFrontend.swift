@@ -19,11 +19,18 @@ package enum ExplainFrontend {
     /// The description and examples of the rule named `identifier`; a usage error, with a suggestion, for a name
     /// that is no rule's.
     package static func explain(_ identifier: String) throws(CommandError) -> CommandOutcome {
-        guard let rule = Linter.rule(RuleID(rawValue: identifier)) else {
-            let hint = Suggestions.didYouMean(identifier, in: ruleNames)
-            throw CommandError.usage("unknown rule '\(Identifier.display(identifier))'\(hint); 'flowkit rules' lists them")
-        }
+        guard let rule = Linter.rule(RuleID(rawValue: identifier)) else { throw CommandError.usage(unknownRule(identifier)) }
         return CommandOutcome(outputs: [.standardOutput(RuleCatalog.explanation(rule.description))])
+    }
+
+    /// Why `identifier` cannot be explained, nil when it names a rule (for a front end that checks its arguments
+    /// before it runs).
+    package static func problem(with identifier: String) -> CommandMessage? {
+        Linter.rule(RuleID(rawValue: identifier)) == nil ? unknownRule(identifier) : nil
+    }
+
+    private static func unknownRule(_ identifier: String) -> CommandMessage {
+        "unknown rule '\(Identifier.display(identifier))'\(Suggestions.didYouMean(identifier, in: ruleNames)); 'flowkit rules' lists them"
     }
 
     /// The rules' identifiers, for completion.

@@ -46,6 +46,8 @@ package enum LintFrontend {
                                         outsideNote: options.outsideNote)
         } catch let error as LintSetupError {
             throw CommandError(error.problems.map { CommandMessage($0) }, status: .failure)
+        } catch let error as ConfigurationError {
+            throw CommandError.failure(error.message)
         } catch {
             throw CommandError.failure(CommandMessage(describing: error))
         }
@@ -55,7 +57,9 @@ package enum LintFrontend {
         }
         if let path = options.writeBaseline {
             guard lint.failures.isEmpty else {
-                throw CommandError((lint.failures + ["no baseline written: the lint could not check everything"]).map { CommandMessage($0) }, status: .failure)
+                outcome.errors = (lint.failures + ["no baseline written: the lint could not check everything"]).map { CommandMessage($0) }
+                outcome.status = .failure
+                return outcome
             }
             let count = lint.allDiagnostics.count
             outcome.write(Array(Baseline(findings: lint.allDiagnostics, relativeTo: path).json.utf8), to: path,
