@@ -43,27 +43,27 @@ package struct FlowDecoder {
 
     // MARK: - Findings
 
-    private mutating func report(_ message: String, at position: SourcePosition, step: String? = nil, rule: RuleID = .schema, subject: String? = nil) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: rule, step: step, message: message, subject: subject))
+    private mutating func report(_ message: Message, at position: SourcePosition, step: String? = nil, rule: RuleID = .schema, subject: String? = nil) {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: rule, step: step, message: message.text, subject: subject))
     }
 
     private mutating func checkKeys(_ entries: [Node.Entry], allowed: [String], in context: @autoclosure () -> String, step: String? = nil) {
         // (A YAML merge key `<<` never gets here: the YAML reader reports it as a `syntax` finding.)
         for entry in entries where !allowed.contains(entry.key) {
-            report("unknown key '\(Identifier.display(entry.key))' in \(context())\(Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition, step: step)
+            report("unknown key '\(name: entry.key)' in \(verbatim: context())\(verbatim: Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition, step: step)
         }
     }
 
     private mutating func mapping(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> [Node.Entry]? {
         if let entries = node.entries { return entries }
-        report("\(what()) must be a mapping, found \(node.kindDescription)", at: node.position, step: step)
+        report("\(verbatim: what()) must be a mapping, found \(verbatim: node.kindDescription)", at: node.position, step: step)
         return nil
     }
 
     /// A name in a name slot: any scalar's text, which must be an identifier.
     private mutating func nameValue(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> Name? {
         guard let scalar = node.scalar, scalar.kind != .null || scalar.quoted || !scalar.text.isEmpty else {
-            report("\(what()) must be a name, found \(node.kindDescription)", at: node.position, step: step)
+            report("\(verbatim: what()) must be a name, found \(verbatim: node.kindDescription)", at: node.position, step: step)
             return nil
         }
         return checkedName(scalar.text, at: node.position, what(), step: step)
@@ -71,7 +71,7 @@ package struct FlowDecoder {
 
     private mutating func checkedName(_ text: String, at position: SourcePosition, _ what: @autoclosure () -> String, step: String? = nil) -> Name? {
         guard Identifier.isValid(text) else {
-            report("'\(Identifier.display(text))' is not a valid \(what()): names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: position, step: step)
+            report("'\(name: text)' is not a valid \(verbatim: what()): names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: position, step: step)
             return nil
         }
         return Name(text, at: position)
@@ -79,13 +79,13 @@ package struct FlowDecoder {
 
     private mutating func text(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> String? {
         if let scalar = node.scalar, scalar.kind != .null { return scalar.text }
-        report("\(what()) must be text, found \(node.kindDescription)", at: node.position, step: step)
+        report("\(verbatim: what()) must be text, found \(verbatim: node.kindDescription)", at: node.position, step: step)
         return nil
     }
 
     private mutating func expression(_ node: Node, _ what: @autoclosure () -> String, step: String? = nil) -> ExpressionSource? {
         guard let scalar = node.scalar else {
-            report("\(what()) must be an expression (a string, number, boolean or null), found \(node.kindDescription)", at: node.position, step: step)
+            report("\(verbatim: what()) must be an expression (a string, number, boolean or null), found \(verbatim: node.kindDescription)", at: node.position, step: step)
             return nil
         }
         if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position, quoted: scalar.quoted) }
@@ -96,7 +96,7 @@ package struct FlowDecoder {
 
     private mutating func flow(_ root: Node) -> Flow? {
         guard let entries = root.entries else {
-            report("a flow file must be a mapping with the keys 'flowkit', 'flow', 'start' and 'steps', found \(root.kindDescription)", at: root.position)
+            report("a flow file must be a mapping with the keys 'flowkit', 'flow', 'start' and 'steps', found \(verbatim: root.kindDescription)", at: root.position)
             return nil
         }
         guard entries.contains(where: { Self.requiredKeys.contains($0.key) }) else {
@@ -123,7 +123,7 @@ package struct FlowDecoder {
                 }
                 version = Int(value)
             } else {
-                report("'flowkit' must be the format version 1, found \(node.kindDescription)", at: node.position)
+                report("'flowkit' must be the format version 1, found \(verbatim: node.kindDescription)", at: node.position)
                 complete = false
             }
         } else {
@@ -172,7 +172,7 @@ package struct FlowDecoder {
 
         if !missing.isEmpty {
             let list = missing.map { "'\($0)'" }.joined(separator: ", ")
-            report("the flow is missing the required key\(missing.count == 1 ? "" : "s") \(list)", at: root.position)
+            report("the flow is missing the required key\(verbatim: missing.count == 1 ? "" : "s") \(verbatim: list)", at: root.position)
         }
         guard complete, missing.isEmpty, let flowName, let start else { return nil }
         return Flow(file: file, version: version, name: flowName, title: title, description: description, start: start,
@@ -196,8 +196,8 @@ package struct FlowDecoder {
                 let body = entry.value.entries.map { keys in !keys.contains { Self.stepKeys.contains($0.key) } && !keys.isEmpty }
                     ?? !(entry.value.scalar.map { $0.kind == .null && !$0.quoted } ?? false)
                 if Self.stepKeys.contains(entry.key), body, index > 0, entries[index - 1].key != "*" {
-                    decoder.report("'\(entry.key)' is a key of a step, but here it is a step of its own; is it indented under the wrong parent "
-                                   + "(step '\(Identifier.display(entries[index - 1].key))', above it)?", at: entry.keyPosition, step: entry.key)
+                    decoder.report("'\(name: entry.key)' is a key of a step, but here it is a step of its own; is it indented under the wrong parent "
+                                   + "(step '\(name: entries[index - 1].key)', above it)?", at: entry.keyPosition, step: entry.key)
                     steps.append(Step(name: stepName))
                     continue
                 }
@@ -219,7 +219,7 @@ package struct FlowDecoder {
             // A step's key (`next: b`) that ended up among the types was indented under the wrong parent.
             if Self.stepKeys.contains(entry.key), entry.key != "title", entry.key != "description",
                let scalar = entry.value.scalar, !Self.isType(scalar.text) {
-                report("'\(entry.key)' is a key of a step, not a key with a type ('\(Identifier.display(scalar.text))' is no type); "
+                report("'\(name: entry.key)' is a key of a step, not a key with a type ('\(name: scalar.text)' is no type); "
                        + "is it indented under the wrong parent?", at: entry.keyPosition, step: step)
                 continue
             }
@@ -249,7 +249,7 @@ package struct FlowDecoder {
             case "bool": base = .bool
             default:
                 let hint = Suggestions.didYouMean(text, in: Self.typeNames)
-                report("unknown type '\(Identifier.display(scalar.text))'\(hint.isEmpty ? "; types are int, number, string, bool (with ? for optional), or a list of values" : hint)", at: node.position, step: step)
+                report("unknown type '\(name: scalar.text)'\(verbatim: hint.isEmpty ? "; types are int, number, string, bool (with ? for optional), or a list of values" : hint)", at: node.position, step: step)
                 return nil
             }
             return TypeRef(base: base, optional: optional, position: node.position)
@@ -258,11 +258,11 @@ package struct FlowDecoder {
             for item in items {
                 guard let scalar = item.scalar, case .string = scalar.kind, !scalar.text.isEmpty else {
                     let quote = item.scalar.map { $0.kind != .null && !$0.text.isEmpty ? "; quote it: '\(Identifier.display($0.text))'" : "" } ?? ""
-                    report("an enum value must be a non-empty string, found \(item.kindDescription)\(quote)", at: item.position, step: step)
+                    report("an enum value must be a non-empty string, found \(verbatim: item.kindDescription)\(verbatim: quote)", at: item.position, step: step)
                     return nil
                 }
                 if values.contains(scalar.text) {
-                    report("enum value '\(Identifier.display(scalar.text))' is listed twice", at: item.position, step: step)
+                    report("enum value '\(name: scalar.text)' is listed twice", at: item.position, step: step)
                 } else {
                     values.append(scalar.text)
                 }
@@ -288,7 +288,7 @@ package struct FlowDecoder {
     /// `inputs`: a list of declared state keys, each once.
     private mutating func inputList(_ node: Node, state: [Field]) -> [Name] {
         guard case .sequence(let items) = node.value else {
-            report("'inputs' must be a list of state keys, found \(node.kindDescription)", at: node.position)
+            report("'inputs' must be a list of state keys, found \(verbatim: node.kindDescription)", at: node.position)
             return []
         }
         let declared = state.map(\.name.text)
@@ -296,11 +296,11 @@ package struct FlowDecoder {
         for item in items {
             guard let name = nameValue(item, "state key") else { continue }
             if names.contains(where: { $0.text == name.text }) {
-                report("input '\(name.text)' is listed twice", at: item.position)
+                report("input '\(name: name.text)' is listed twice", at: item.position)
             } else if !declared.contains(name.text) {
                 // A reference to 'state', not a question of shape: the JSON Schema cannot see it, so it is not a
                 // `schema` finding (docs/format.md, "The JSON Schema").
-                report("input '\(name.text)' is not a declared state key\(Suggestions.didYouMean(name.text, in: declared))", at: item.position,
+                report("input '\(name: name.text)' is not a declared state key\(verbatim: Suggestions.didYouMean(name.text, in: declared))", at: item.position,
                        rule: "undeclared_state", subject: name.text)
             } else {
                 names.append(name)
@@ -336,7 +336,7 @@ package struct FlowDecoder {
             let pathNode = entry.value["path"]
             if stepNode == nil || pathNode == nil {
                 let missing = [stepNode == nil ? "'step'" : nil, pathNode == nil ? "'path'" : nil].compactMap { $0 }
-                report("entry '\(entryName.text)' is missing \(missing.joined(separator: " and "))", at: entry.keyPosition)
+                report("entry '\(name: entryName.text)' is missing \(verbatim: missing.joined(separator: " and "))", at: entry.keyPosition)
             }
             guard let stepNode, let pathNode,
                   let step = nameValue(stepNode, "step name"),
@@ -360,9 +360,9 @@ package struct FlowDecoder {
         guard let fields = mapping(entry.value, "step '*'", step: "*") else { return nil }
         for field in fields where !Self.anyStepKeys.contains(field.key) {
             if Self.stepKeys.contains(field.key) {
-                report("the '*' step only holds 'on' and 'next'; '\(field.key)' belongs on a real step", at: field.keyPosition, step: "*")
+                report("the '*' step only holds 'on' and 'next'; '\(name: field.key)' belongs on a real step", at: field.keyPosition, step: "*")
             } else {
-                report("unknown key '\(Identifier.display(field.key))' in step '*'\(Suggestions.didYouMean(field.key, in: Self.anyStepKeys))", at: field.keyPosition, step: "*")
+                report("unknown key '\(name: field.key)' in step '*'\(verbatim: Suggestions.didYouMean(field.key, in: Self.anyStepKeys))", at: field.keyPosition, step: "*")
             }
         }
         return Step(name: name, on: handlers(entry.value["on"], step: "*"), next: entry.value["next"].flatMap { targets($0, step: "*") })
@@ -385,10 +385,10 @@ package struct FlowDecoder {
             if let scalar = kindNode.scalar, let value = StepKind(rawValue: scalar.text) {
                 kind = value
             } else if kindNode.scalar == nil {
-                report("a step's 'kind' must be one of screen, action, flow, finish, found \(kindNode.kindDescription)", at: kindNode.position, step: label)
+                report("a step's 'kind' must be one of screen, action, flow, finish, found \(verbatim: kindNode.kindDescription)", at: kindNode.position, step: label)
             } else {
                 let written = kindNode.scalar?.text ?? ""
-                report("unknown step kind '\(Identifier.display(written))'\(Suggestions.didYouMean(written, in: StepKind.allCases.map(\.rawValue)).nilIfEmpty ?? "; kinds are screen, action, flow, finish")", at: kindNode.position, step: label)
+                report("unknown step kind '\(name: written)'\(verbatim: Suggestions.didYouMean(written, in: StepKind.allCases.map(\.rawValue)).nilIfEmpty ?? "; kinds are screen, action, flow, finish")", at: kindNode.position, step: label)
             }
         }
         var step = Step(name: name, kind: kind)
@@ -403,7 +403,7 @@ package struct FlowDecoder {
             if kind == .finish {
                 step.outcome = nameValue(outcomeNode, "outcome name", step: label)
             } else {
-                report("'outcome' only applies to finish steps; add 'kind: finish' to \(context()) or remove it", at: fields.first { $0.key == "outcome" }!.keyPosition, step: label)
+                report("'outcome' only applies to finish steps; add 'kind: finish' to \(verbatim: context()) or remove it", at: fields.first { $0.key == "outcome" }!.keyPosition, step: label)
             }
         }
         if let flowNode = node["flow"] {
@@ -411,16 +411,16 @@ package struct FlowDecoder {
                 step.flowPath = text(flowNode, "the nested flow of \(context())", step: label)
                 step.flowPathPosition = flowNode.position
             } else {
-                report("'flow' only applies to nested flow steps; add 'kind: flow' to \(context())", at: fields.first { $0.key == "flow" }!.keyPosition, step: label)
+                report("'flow' only applies to nested flow steps; add 'kind: flow' to \(verbatim: context())", at: fields.first { $0.key == "flow" }!.keyPosition, step: label)
             }
         } else if kind == .flow {
-            report("\(context()) is a nested flow step but names no 'flow' file", at: name.position, step: label)
+            report("\(verbatim: context()) is a nested flow step but names no 'flow' file", at: name.position, step: label)
         }
         if let inputNode = node["input"] {
             if kind == .flow {
                 step.input = assignments(inputNode, what: "'input' of \(context())", step: label)
             } else {
-                report("'input' only applies to nested flow steps; add 'kind: flow' to \(context())", at: fields.first { $0.key == "input" }!.keyPosition, step: label)
+                report("'input' only applies to nested flow steps; add 'kind: flow' to \(verbatim: context())", at: fields.first { $0.key == "input" }!.keyPosition, step: label)
             }
         }
         if let lintEntry = fields.first(where: { $0.key == "lint" }) {
@@ -439,11 +439,11 @@ package struct FlowDecoder {
                 if let scalar = item.scalar, scalar.kind == .string || !scalar.quoted {
                     rules.append(Name(scalar.text, at: item.position))
                 } else {
-                    report("'allow' lists rule identifiers, found \(item.kindDescription)", at: item.position, step: step)
+                    report("'allow' lists rule identifiers, found \(verbatim: item.kindDescription)", at: item.position, step: step)
                 }
             }
         } else {
-            report("'lint' of step '\(step)' must list the rules it allows under 'allow'", at: entry.keyPosition, step: step)
+            report("'lint' of step '\(name: step)' must list the rules it allows under 'allow'", at: entry.keyPosition, step: step)
         }
         let reason = entry.value["reason"].flatMap { text($0, "'reason'", step: step) }
         return Suppression(rules: rules, reason: reason, position: entry.keyPosition)

@@ -14,13 +14,13 @@ package struct ScriptDecoder {
         return (script, decoder.diagnostics)
     }
 
-    private mutating func report(_ message: String, at position: SourcePosition) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .script, message: message))
+    private mutating func report(_ message: Message, at position: SourcePosition) {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .script, message: message.text))
     }
 
     private mutating func checkKeys(_ node: Node, _ allowed: [String], in context: String) {
         for entry in node.entries ?? [] where !allowed.contains(entry.key) {
-            report("unknown key '\(Identifier.display(entry.key))' in \(context)\(Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition)
+            report("unknown key '\(name: entry.key)' in \(verbatim: context)\(verbatim: Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition)
         }
     }
 
@@ -31,7 +31,7 @@ package struct ScriptDecoder {
         }
         checkKeys(root, ["flowkit-script", "flow", "scenarios"], in: "the script")
         if let version = root["flowkit-script"], version.scalar?.kind != .int(1) {
-            report("unsupported script version '\(Identifier.display(version.scalar?.text ?? version.kindDescription))'; this flowkit reads version 1", at: version.position)
+            report("unsupported script version '\(name: version.scalar?.text ?? version.kindDescription)'; this flowkit reads version 1", at: version.position)
         }
         var flow: String?
         if let node = root["flow"] {
@@ -42,14 +42,14 @@ package struct ScriptDecoder {
             return nil
         }
         guard let items = list.items else {
-            report("'scenarios' must be a list, found \(list.kindDescription)", at: list.position)
+            report("'scenarios' must be a list, found \(verbatim: list.kindDescription)", at: list.position)
             return nil
         }
         var scenarios: [Scenario] = []
         var names = Set<String>()
         for item in items {
             guard let scenario = scenario(item) else { continue }
-            if !names.insert(scenario.name).inserted { report("two scenarios are named '\(scenario.name)'", at: item.position) }
+            if !names.insert(scenario.name).inserted { report("two scenarios are named '\(name: scenario.name)'", at: item.position) }
             scenarios.append(scenario)
         }
         return Script(file: file, flow: flow, flowPosition: root["flow"]?.position, scenarios: scenarios)
@@ -57,7 +57,7 @@ package struct ScriptDecoder {
 
     private mutating func scenario(_ node: Node) -> Scenario? {
         guard node.entries != nil else {
-            report("a scenario must be a mapping with 'name' and 'steps', found \(node.kindDescription)", at: node.position)
+            report("a scenario must be a mapping with 'name' and 'steps', found \(verbatim: node.kindDescription)", at: node.position)
             return nil
         }
         checkKeys(node, ["name", "start", "steps", "expect"], in: "a scenario")
@@ -89,7 +89,7 @@ package struct ScriptDecoder {
                 var params: [String: String] = [:]
                 for param in startNode["params"]?.entries ?? [] {
                     guard let scalar = param.value.scalar, scalar.kind != .null else {
-                        report("path parameter '\(param.key)' must be text", at: param.value.position)
+                        report("path parameter '\(name: param.key)' must be text", at: param.value.position)
                         continue
                     }
                     params[param.key] = scalar.text
@@ -103,7 +103,7 @@ package struct ScriptDecoder {
         var steps: [ScriptStep] = []
         if let stepsNode = node["steps"] {
             guard let items = stepsNode.items else {
-                report("'steps' of scenario '\(name)' must be a list, found \(stepsNode.kindDescription)", at: stepsNode.position)
+                report("'steps' of scenario '\(name: name)' must be a list, found \(verbatim: stepsNode.kindDescription)", at: stepsNode.position)
                 return nil
             }
             for item in items {
@@ -121,10 +121,10 @@ package struct ScriptDecoder {
                         if backNode.scalar?.kind == .bool(true) {
                             back = true
                             if entry.value.entries!.count > 1 {
-                                report("step '\(entry.key)' goes back with the back button: it takes no 'event' or 'result' as well", at: backNode.position)
+                                report("step '\(name: entry.key)' goes back with the back button: it takes no 'event' or 'result' as well", at: backNode.position)
                             }
                         } else {
-                            report("'back' must be true (the back button), found \(backNode.kindDescription)", at: backNode.position)
+                            report("'back' must be true (the back button), found \(verbatim: backNode.kindDescription)", at: backNode.position)
                         }
                     }
                     if let eventNode = entry.value["event"] {
@@ -142,7 +142,7 @@ package struct ScriptDecoder {
                         }
                     }
                 } else if entry.value.scalar?.kind != .null {
-                    report("step '\(entry.key)' completes with a mapping of 'event' and 'result' (or {})", at: entry.value.position)
+                    report("step '\(name: entry.key)' completes with a mapping of 'event' and 'result' (or {})", at: entry.value.position)
                 }
                 steps.append(ScriptStep(step: Name(entry.key, at: entry.keyPosition), event: event, result: result, back: back, resultPositions: positions))
             }
@@ -170,7 +170,7 @@ package struct ScriptDecoder {
 
     private mutating func values(_ node: Node, what: String) -> [String: Value]? {
         guard let entries = node.entries else {
-            report("\(what) must be a mapping, found \(node.kindDescription)", at: node.position)
+            report("\(verbatim: what) must be a mapping, found \(verbatim: node.kindDescription)", at: node.position)
             return nil
         }
         var result: [String: Value] = [:]

@@ -190,15 +190,15 @@ private struct Composer {
 
     struct Stop: Error {}
 
-    mutating func fail(_ message: String, at position: SourcePosition) -> Stop {
+    mutating func fail(_ message: Message, at position: SourcePosition) -> Stop {
         report(message, at: position)
         return Stop()
     }
 
     /// A `syntax` finding after which reading goes on: the document is read whole (so its other findings show),
     /// but it is not well formed, so it is not analysed further and does not run.
-    mutating func report(_ message: String, at position: SourcePosition) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message))
+    mutating func report(_ message: Message, at position: SourcePosition) {
+        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message.text))
     }
 
     /// Reports a YAML feature the flow format gives no meaning to (docs/format.md, "Files"): a tag on a node, which
@@ -213,13 +213,13 @@ private struct Composer {
         if written == "!", let value, !value.isEmpty {
             // `! state.done`: a '!' and a space read as the non-specific tag, where a negation was meant; removing
             // the tag would turn the condition around.
-            report("'! ' is read as a YAML tag, not as 'not'; quote the expression: \"! \(Identifier.display(value, limit: 40))\"", at: position)
+            report("'! ' is read as a YAML tag, not as 'not'; quote the expression: \"! \(name: value, limit: 40)\"", at: position)
         } else if let value, value.isEmpty, written.hasPrefix("!"), !written.hasPrefix("!!"), !written.hasPrefix("!<") {
             // An empty value after a tag: the tag was meant as the value (an expression such as `!result.ok`).
-            report("'\(shown)' is read as a YAML tag, not as text or an expression, and the value is left empty; "
-                   + "quote it: \"\(shown)\"", at: position)
+            report("'\(name: written, limit: 40)' is read as a YAML tag, not as text or an expression, and the value is left empty; "
+                   + "quote it: \"\(verbatim: shown)\"", at: position)
         } else {
-            report("YAML tags ('\(shown)') have no meaning in a flow file; remove the tag (quote the value to make it text)",
+            report("YAML tags ('\(name: written, limit: 40)') have no meaning in a flow file; remove the tag (quote the value to make it text)",
                    at: position)
         }
     }
@@ -235,7 +235,7 @@ private struct Composer {
             return ParsedDocument(root: nil, diagnostics: diagnostics)
         }
         if let (offset, message) = SourceText.firstInvalidByte(in: bytes) {
-            _ = fail(message, at: SourceText.position(ofByteOffset: offset, in: bytes))
+            _ = fail(Message(verbatim: message), at: SourceText.position(ofByteOffset: offset, in: bytes))
             return ParsedDocument(root: nil, diagnostics: diagnostics)
         }
         var parser = yaml_parser_t()
@@ -290,14 +290,14 @@ private struct Composer {
                     do {
                         kind = try YAMLReader.resolvePlain(text)
                     } catch {
-                        throw fail(error.message, at: position)
+                        throw fail(Message(verbatim: error.message), at: position)
                     }
                 }
                 try add(Node(.scalar(Scalar(kind: kind, text: text, quoted: !plain)), at: position), count: 1, anchor: optionalString(scalar.anchor), at: position)
             case YAML_ALIAS_EVENT:
                 let name = string(event.data.alias.anchor, length: nil)
                 guard let target = anchors[name] else {
-                    throw fail("alias '*\(name)' names no anchor defined before it", at: position)
+                    throw fail("alias '*\(name: name)' names no anchor defined before it", at: position)
                 }
                 try add(target.node, count: target.count, anchor: nil, at: position)
             case YAML_SEQUENCE_START_EVENT:
@@ -334,8 +334,8 @@ private struct Composer {
     mutating func checkAnchor(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at position: SourcePosition) {
         guard let anchor = optionalString(pointer) else { return }
         if let first = anchorPositions[anchor] {
-            report("anchor '&\(Identifier.display(anchor))' is defined again (first at line \(first.line), column \(first.column)), "
-                   + "so an alias '*\(Identifier.display(anchor))' means one value or the other depending on where it is; give each anchor a name of its own",
+            report("anchor '&\(name: anchor)' is defined again (first at line \(first.line), column \(first.column)), "
+                   + "so an alias '*\(name: anchor)' means one value or the other depending on where it is; give each anchor a name of its own",
                    at: position)
         } else {
             anchorPositions[anchor] = position
@@ -439,7 +439,7 @@ private struct Composer {
             // libyaml scans ahead over the brackets and stops at its own limit (1,000 levels), far from ours.
             return fail("nesting is deeper than \(limits.maxDepth) levels", at: flowOpener(beyond: limits.maxDepth - stack.count) ?? position)
         }
-        return fail(message, at: position)
+        return fail(Message(verbatim: message), at: position)
     }
 
     /// Where the flow collections (`[`, `{`) first nest more than `levels` deep, outside quotes and comments.
