@@ -33,7 +33,7 @@ struct Play {
         try StandardOutput.write(session.prompt)
         guard let line = readLine() else {
             try StandardOutput.write("\n")
-            throw CommandError(["the input ended at step '\(Identifier.display(session.run.currentStep ?? ""))' before the flow finished"], status: .findings)
+            throw CommandError(["the input ended at step '\(name: session.run.currentStep ?? "")' before the flow finished"], status: .findings)
         }
         // Piped input is not echoed by a terminal: echo it, so the transcript reads as a session.
         if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(line, limit: .max, quoting: false) + "\n") }

@@ -56,7 +56,7 @@ package struct LintConfiguration: Sendable {
         let bytes = try FlowLoader.read(path: path, limit: 1 << 20)
         let parsed = YAMLReader.parse(bytes, file: path)
         func fail(_ message: String, _ position: SourcePosition) -> ConfigurationError {
-            ConfigurationError(message: "\(path):\(position.line):\(position.column): \(message)")
+            ConfigurationError(message: "\(verbatim: path):\(position.line):\(position.column): \(verbatim: message)")
         }
         if let problem = parsed.diagnostics.first, parsed.root != nil || problem.message != "the file is empty" {
             throw fail(problem.message, problem.position)

@@ -306,7 +306,7 @@ package struct Coverage: Codable, Equatable, Sendable {
             throw MergeError(message: CommandMessage(describing: error))
         }
         guard let coverage = try? JSONDecoder().decode(Coverage.self, from: Data(bytes)) else {
-            throw MergeError(message: "'\(Identifier.display(path, limit: .max))' is not coverage written by 'flowkit simulate \(CommandOption.coverageReport) json:PATH'")
+            throw MergeError(message: "'\(name: path, limit: .max)' is not coverage written by 'flowkit simulate \(CommandOption.coverageReport) json:PATH'")
         }
         // Counts and positions a run cannot write are refused, so that no sum or report traps on them.
         for file in coverage.files {
@@ -331,7 +331,7 @@ package struct Coverage: Codable, Equatable, Sendable {
                     continue
                 }
                 guard existing.items.map(\.identity) == file.items.map(\.identity) else {
-                    throw MergeError(message: "the coverage of '\(Identifier.display(file.file, limit: .max))' has other items in one of the files: the flow changed between the runs; run them again on one version")
+                    throw MergeError(message: "the coverage of '\(name: file.file, limit: .max)' has other items in one of the files: the flow changed between the runs; run them again on one version")
                 }
                 for index in existing.items.indices {
                     // Hits saturate: a sum past the largest count stays there rather than trap.

@@ -40,7 +40,7 @@ package enum FlowDiff {
     static func check(_ document: LoadedDocument, path: String) throws(Problem) -> Flow {
         let errors = document.diagnostics.filter { $0.severity == .error }
         guard !document.isScript, let flow = document.flow, errors.isEmpty else {
-            throw Problem(message: "'\(Identifier.display(path, limit: .max))' \(document.isScript ? "is a simulation script, not a flow" : "is not a flow that can be compared")",
+            throw Problem(message: "'\(name: path, limit: .max)' \(verbatim: document.isScript ? "is a simulation script, not a flow" : "is not a flow that can be compared")",
                           findings: errors)
         }
         return flow

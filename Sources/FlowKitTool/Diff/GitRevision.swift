@@ -21,7 +21,7 @@ package enum GitRevision {
             guard status == 0, lines.count == 2 else {
                 let first = String(decoding: errors, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "no repository"
                 let why = Identifier.display(first, limit: 200, quoting: false)
-                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff \(CommandOption.git)' inside the repository (\(why))",
+                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff \(CommandOption.git)' inside the repository (\(verbatim: why))",
                                        findings: [])
             }
             return Repository(gitDirectory: lines[1], topLevel: FileFlowResolver.canonical(lines[0]))
@@ -48,10 +48,10 @@ package enum GitRevision {
     package static func read(_ path: String, at revision: String, in repository: Repository) throws(FlowDiff.Problem) -> [UInt8]? {
         // A revision that starts with '-' would be read by git as an option.
         guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.contains(":"), !revision.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw FlowDiff.Problem(message: "'\(Identifier.display(revision, limit: .max))' is not a git revision", findings: [])
+            throw FlowDiff.Problem(message: "'\(name: revision, limit: .max)' is not a git revision", findings: [])
         }
         guard let relative = repository.relative(path) else {
-            throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is not in the repository at '\(Identifier.display(repository.topLevel, limit: .max))'",
+            throw FlowDiff.Problem(message: "'\(name: path, limit: .max)' is not in the repository at '\(name: repository.topLevel, limit: .max)'",
                                    findings: [])
         }
         let (status, bytes, message) = try git(["--git-dir=" + repository.gitDirectory, "--work-tree=" + repository.topLevel,
@@ -82,7 +82,7 @@ package enum GitRevision {
         do {
             try process.run()
         } catch {
-            throw FlowDiff.Problem(message: "cannot run git: \(error.localizedDescription)", findings: [])
+            throw FlowDiff.Problem(message: "cannot run git: \(verbatim: error.localizedDescription)", findings: [])
         }
         // Standard output is drained first (a file may be larger than a pipe holds); git's messages are a line
         // or two, which the error pipe holds until they are read.
@@ -140,11 +140,11 @@ extension FlowDiff {
             // A file in a directory that is no flow file (a JSON Schema saved beside the flows, a package manifest) is
             // passed over as lint's directory walk passes it over, with a note.
             if !document.isFlowFile && !named.contains(file) {
-                comparison.notes.append("skipped '\(Identifier.display(file, limit: .max))': not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
+                comparison.notes.append("skipped '\(name: file, limit: .max)': not a flow file (no top-level 'flowkit' or 'flowkit-script' key)")
                 continue
             }
             guard let old = try GitRevision.read(file, at: revision, in: repository) else {
-                comparison.notes.append("'\(Identifier.display(file, limit: .max))' is not in '\(Identifier.display(revision, limit: .max))': a new file, nothing to compare")
+                comparison.notes.append("'\(name: file, limit: .max)' is not in '\(name: revision, limit: .max)': a new file, nothing to compare")
                 continue
             }
             do {

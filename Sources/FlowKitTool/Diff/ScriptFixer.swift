@@ -51,7 +51,7 @@ package enum ScriptFixer {
         let (steps, events, outcomes) = sure(renames)
         guard !steps.isEmpty || !events.isEmpty || !outcomes.isEmpty || nested != nil else { return nil }
         guard let script = decode(bytes, file: file) else {
-            throw FlowDiff.Problem(message: "'\(Identifier.display(file, limit: .max))' is not a script that can be read; 'flowkit lint' shows why", findings: [])
+            throw FlowDiff.Problem(message: "'\(name: file, limit: .max)' is not a script that can be read; 'flowkit lint' shows why", findings: [])
         }
         /// A qualified step name with each part renamed at its level, the flow of its last part and that flow's
         /// renamed events; the name is nil when no part changed.
@@ -117,7 +117,7 @@ package enum ScriptFixer {
         for (name, new, kind) in wanted {
             guard let start = offset(name.position), start >= copied,
                   let (end, replacement) = replacement(bytes, at: start, old: name.text, new: new) else {
-                throw FlowDiff.Problem(message: "\(Identifier.display(file, limit: .max)):\(name.position.line):\(name.position.column): cannot rewrite '\(Identifier.display(name.text))' in place; the script is left as it was",
+                throw FlowDiff.Problem(message: "\(name: file, limit: .max):\(name.position.line):\(name.position.column): cannot rewrite '\(name: name.text)' in place; the script is left as it was",
                                        findings: [])
             }
             output += bytes[copied..<start]
@@ -129,7 +129,7 @@ package enum ScriptFixer {
         // The rewrite must read back as the same script with the new names.
         guard let reread = decode(output, file: file), reread.scenarios.count == script.scenarios.count,
               zip(reread.scenarios, script.scenarios).allSatisfy({ $0.steps.count == $1.steps.count && $0.name == $1.name }) else {
-            throw FlowDiff.Problem(message: "'\(Identifier.display(file, limit: .max))': the rewritten script does not read back as the same script; it is left as it was", findings: [])
+            throw FlowDiff.Problem(message: "'\(name: file, limit: .max)': the rewritten script does not read back as the same script; it is left as it was", findings: [])
         }
         return Fixed(file: file, bytes: output, edits: edits)
     }
@@ -179,12 +179,12 @@ package enum ScriptFixer {
             // Read once; only a file that does not read as a script is looked at again, for its `flowkit-script` key.
             guard let script = decode(bytes, file: path) else {
                 guard SourceText.showsKey("flowkit-script", in: bytes) else { continue }
-                throw FlowDiff.Problem(message: "'\(Identifier.display(path, limit: .max))' is a script that cannot be read, so it cannot follow the renames; 'flowkit lint' shows why",
+                throw FlowDiff.Problem(message: "'\(name: path, limit: .max)' is a script that cannot be read, so it cannot follow the renames; 'flowkit lint' shows why",
                                        findings: [])
             }
             guard let reference = script.flow else { continue }
             if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
-                notes.append("skipped '\(Identifier.display(path, limit: .max))': a symbolic link; \(CommandOption.fixScripts) rewrites only the files scripts are in")
+                notes.append("skipped '\(name: path, limit: .max)': a symbolic link; \(CommandOption.fixScripts) rewrites only the files scripts are in")
                 continue
             }
             let resolved = FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))

@@ -30,7 +30,7 @@ package struct SimulationSetup: Sendable {
         var flowPath = input
         if let input, scriptArgument == nil, needsScript {
             guard try FlowLoader.load(path: input).isScript else {
-                throw Problem.usage("'\(Identifier.display(input, limit: .max))' is a flow: give \(CommandOption.script) SCRIPT or \(CommandOption.events) e1,e2")
+                throw Problem.usage("'\(name: input, limit: .max)' is a flow: give \(CommandOption.script) SCRIPT or \(CommandOption.events) e1,e2")
             }
             scriptPath = input
             flowPath = nil
@@ -49,7 +49,7 @@ package struct SimulationSetup: Sendable {
             script = decodedScript
             if flowPath == nil {
                 guard let named = decodedScript.flow else {
-                    throw Problem.usage("the script '\(Identifier.display(scriptPath, limit: .max))' names no 'flow'; give the flow: flowkit simulate FLOW \(CommandOption.script) \(Identifier.display(scriptPath, limit: .max, quoting: false))")
+                    throw Problem.usage("the script '\(name: scriptPath, limit: .max)' names no 'flow'; give the flow: flowkit simulate FLOW \(CommandOption.script) \(path: scriptPath)")
                 }
                 let directory = (scriptPath as NSString).deletingLastPathComponent
                 flowPath = DisplayPath.normalized(directory.isEmpty ? named : (directory as NSString).appendingPathComponent(named))
@@ -58,7 +58,7 @@ package struct SimulationSetup: Sendable {
         guard let flowPath else { throw Problem.usage("no flow to run") }
         let document = try FlowLoader.load(path: flowPath)
         if document.isScript {
-            throw Problem.usage("'\(Identifier.display(flowPath, limit: .max))' is a simulation script, not a flow")
+            throw Problem.usage("'\(name: flowPath, limit: .max)' is a simulation script, not a flow")
         }
         let blocking = Linter.lint(document, rules: Linter.runPrerequisites).filter { $0.severity == .error }
         guard let model = document.flow, blocking.isEmpty else {

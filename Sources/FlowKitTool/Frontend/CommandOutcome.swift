@@ -25,7 +25,9 @@ package enum CommandOption: Sendable, Equatable {
     case scenario, minCoverage, coverageReport, extend, budget, git, diff, format, traceOut, writeBaseline, fixScripts
 }
 
-/// Text for the user that may name options: interpolate a `CommandOption` to name one.
+/// Text for the user that may name options: interpolate a `CommandOption` to name one. Like the library's
+/// `Message`, it escapes what is interpolated as the label says (`name:`, `path:`, `verbatim:`); an unlabelled
+/// string does not compile.
 package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
     enum Piece: Sendable, Equatable {
         case text(String)
@@ -81,9 +83,34 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
             }
         }
 
-        /// Text, as it is.
-        package mutating func appendInterpolation<T>(_ value: T) {
-            append("\(value)")
+        /// A name: escaped (`Identifier.display`), cut at `limit` characters.
+        package mutating func appendInterpolation(name: some StringProtocol, limit: Int = 60) {
+            append(Identifier.display(String(name), limit: limit))
+        }
+
+        /// A path or a text from a file: escaped whole.
+        package mutating func appendInterpolation(path: some StringProtocol) {
+            append(Identifier.display(String(path), limit: .max, quoting: false))
+        }
+
+        /// Text this program wrote, as it is.
+        package mutating func appendInterpolation(verbatim: some StringProtocol) {
+            append(String(verbatim))
+        }
+
+        /// A message of the library's, already escaped.
+        package mutating func appendInterpolation(_ message: Message) {
+            append(message.text)
+        }
+
+        /// A number.
+        package mutating func appendInterpolation(_ number: some BinaryInteger) {
+            append("\(number)")
+        }
+
+        /// A number.
+        package mutating func appendInterpolation(_ number: Double) {
+            append("\(number)")
         }
     }
 

@@ -77,7 +77,7 @@ package enum DiffFrontend {
         } else if let level = options.failOn {
             let found = compared.report.changes.filter { $0.level >= level }.count
             if found > 0 {
-                outcome.errors = ["\(found) change\(found == 1 ? "" : "s") at level \(level.rawValue) or worse"]
+                outcome.errors = ["\(found) change\(verbatim: found == 1 ? "" : "s") at level \(verbatim: level.rawValue) or worse"]
                 outcome.status = .findings
             }
         }
@@ -133,7 +133,7 @@ package enum DiffFrontend {
                     let diagram = try FlowDiagram(change: pair.old, to: pair.new, options: options, focusOnChanges: true)
                     report.pictures.append(DiffReport.Picture(file: pair.new.file, mermaid: MermaidWriter.write(diagram)))
                 } catch {
-                    throw FlowDiff.Problem(message: "cannot draw the change of '\(Identifier.display(pair.new.file, limit: .max))': \(error)", findings: [])
+                    throw FlowDiff.Problem(message: "cannot draw the change of '\(name: pair.new.file, limit: .max)': \(verbatim: "\(error)")", findings: [])
                 }
             }
         }
@@ -169,7 +169,7 @@ package enum DiffFrontend {
         // A script that cannot be read may be one of these flows': it could not follow their renames, so nothing is
         // rewritten rather than some scripts in silence.
         if let unreadable = around.unreadableScripts.first {
-            throw FlowDiff.Problem(message: "'\(Identifier.display(unreadable, limit: .max))' is a script that cannot be read, so it cannot follow the renames; 'flowkit lint' shows why (nothing was rewritten)",
+            throw FlowDiff.Problem(message: "'\(name: unreadable, limit: .max)' is a script that cannot be read, so it cannot follow the renames; 'flowkit lint' shows why (nothing was rewritten)",
                                    findings: [])
         }
         var fixed: [ScriptFixer.Fixed] = []
@@ -188,7 +188,7 @@ package enum DiffFrontend {
             do {
                 try OutputFile.write(script.bytes, to: script.file)
             } catch {
-                throw FlowDiff.Problem(message: "cannot rewrite '\(Identifier.display(script.file, limit: .max))': \(error.localizedDescription)", findings: [])
+                throw FlowDiff.Problem(message: "cannot rewrite '\(name: script.file, limit: .max)': \(verbatim: error.localizedDescription)", findings: [])
             }
         }
         return fixed

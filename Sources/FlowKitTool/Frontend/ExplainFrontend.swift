@@ -30,7 +30,7 @@ package enum ExplainFrontend {
     }
 
     private static func unknownRule(_ identifier: String) -> CommandMessage {
-        "unknown rule '\(Identifier.display(identifier))'\(Suggestions.didYouMean(identifier, in: ruleNames)); 'flowkit rules' lists them"
+        "unknown rule '\(name: identifier)'\(verbatim: Suggestions.didYouMean(identifier, in: ruleNames)); 'flowkit rules' lists them"
     }
 
     /// The rules' identifiers, for completion.

@@ -93,7 +93,7 @@ package enum GenerateFrontend {
                 let why = breakAlone
                     ? "its 'scenarios' list must be the last thing in the file, one '- name:' item per scenario"
                     : "its last line has no line break, and one added after it would change what the scenarios above say (a block scalar keeps it); end the file with a line break"
-                throw CommandError.failure("cannot add scenarios to '\(Identifier.display(extend, limit: .max, quoting: false))': \(why); nothing was written")
+                throw CommandError.failure("cannot add scenarios to '\(path: extend)': \(verbatim: why); nothing was written")
             }
             text = extended
         } else {

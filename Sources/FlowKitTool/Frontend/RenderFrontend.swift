@@ -107,7 +107,7 @@ package enum RenderFrontend {
             }
             let name = CoverageRecorder.display(options.file)
             guard let fileCoverage = counted.files.first(where: { $0.file == name }) else {
-                throw CommandError.usage("\(CommandOption.coverage): '\(Identifier.display(coverage, limit: .max))' has no coverage of '\(Identifier.display(name, limit: .max))'\(Suggestions.didYouMean(name, in: counted.files.map(\.file)))")
+                throw CommandError.usage("\(CommandOption.coverage): '\(name: coverage, limit: .max)' has no coverage of '\(name: name, limit: .max)'\(verbatim: Suggestions.didYouMean(name, in: counted.files.map(\.file)))")
             }
             diagramOptions.coverage = fileCoverage
         }
@@ -125,7 +125,7 @@ package enum RenderFrontend {
                 diagram = try FlowDiagram(flow: flow, options: diagramOptions)
             }
         } catch let error as DiagramError {
-            throw CommandError.usage("\(CommandOption.focus): \(error)")
+            throw CommandError.usage("\(CommandOption.focus): \(verbatim: "\(error)")")
         } catch let error as CommandError {
             throw error
         } catch {
@@ -146,7 +146,7 @@ package enum RenderFrontend {
         let sameFile = stat(input, &inputInfo) == 0 && stat(destination, &destinationInfo) == 0
             && inputInfo.st_dev == destinationInfo.st_dev && inputInfo.st_ino == destinationInfo.st_ino
         if sameName || sameFile {
-            throw CommandError.failure("the default output '\(Identifier.display(destination, limit: .max))' is the input file itself; name the output with \(CommandOption.output)")
+            throw CommandError.failure("the default output '\(name: destination, limit: .max)' is the input file itself; name the output with \(CommandOption.output)")
         }
         return destination
     }

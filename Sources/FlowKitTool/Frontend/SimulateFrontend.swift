@@ -67,7 +67,7 @@ package enum SimulateFrontend {
             guard scripts.count == setups.count else { throw CommandError.usage("give \(CommandOption.script) or \(CommandOption.events)") }
             if let scenario = options.scenario, !scripts.contains(where: { $0.scenarios.contains { $0.name == scenario } }) {
                 let names = scripts.flatMap { $0.scenarios.map(\.name) }
-                throw CommandError.usage("\(scripts.count == 1 ? "the script has" : "no script has a") \(scripts.count == 1 ? "no scenario" : "scenario") '\(Identifier.display(scenario))'\(Suggestions.didYouMean(scenario, in: names))")
+                throw CommandError.usage("\(verbatim: scripts.count == 1 ? "the script has" : "no script has a") \(verbatim: scripts.count == 1 ? "no scenario" : "scenario") '\(name: scenario)'\(verbatim: Suggestions.didYouMean(scenario, in: names))")
             }
             report = SimulationReport(scripts: zip(setups, scripts).map { setup, script in
                 SimulationReport.ScriptRun(script: script.file, flow: setup.flowPath,

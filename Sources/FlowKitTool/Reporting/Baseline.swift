@@ -93,12 +93,12 @@ package struct Baseline: Sendable {
         let bytes = try FlowLoader.read(path: path, limit: 64 << 20)
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               object["flowkitBaseline"] as? Int == 1, let list = object["findings"] as? [[String: Any]] else {
-            throw ConfigurationError(message: "\(path): not a flowkit baseline (write one with \(CommandOption.writeBaseline))")
+            throw ConfigurationError(message: "\(verbatim: path): not a flowkit baseline (write one with \(CommandOption.writeBaseline))")
         }
         var baseline = Baseline(findings: [], relativeTo: path)
         for item in list {
             guard let rule = item["rule"] as? String, let file = item["file"] as? String, let message = item["message"] as? String else {
-                throw ConfigurationError(message: "\(path): a baseline finding needs 'rule', 'file' and 'message'")
+                throw ConfigurationError(message: "\(verbatim: path): a baseline finding needs 'rule', 'file' and 'message'")
             }
             let absolute = file.hasPrefix("/") ? file : (baseline.folder as NSString).appendingPathComponent(file)
             let entry = Entry(rule: rule, file: FileFlowResolver.canonical(absolute), step: item["step"] as? String,

@@ -86,7 +86,7 @@ package struct SimulationTrace: Codable, Equatable, Sendable {
             throw ReadError(message: CommandMessage(describing: error))
         }
         guard bytes.count <= 64 << 20, let trace = try? JSONDecoder().decode(SimulationTrace.self, from: Data(bytes)) else {
-            throw ReadError(message: "'\(Identifier.display(path, limit: .max))' is not a run written by 'flowkit simulate \(CommandOption.traceOut)'")
+            throw ReadError(message: "'\(name: path, limit: .max)' is not a run written by 'flowkit simulate \(CommandOption.traceOut)'")
         }
         return trace
     }
@@ -95,7 +95,7 @@ package struct SimulationTrace: Codable, Equatable, Sendable {
     package func scenario(named name: String?, in path: String) throws(ReadError) -> Scenario {
         guard let chosen = name.map({ name in scenarios.first { $0.name == name } }) ?? scenarios.first else {
             let hint = name.map { Suggestions.didYouMean($0, in: scenarios.map(\.name)) } ?? ""
-            throw ReadError(message: "no scenario '\(Identifier.display(name ?? ""))' in '\(Identifier.display(path, limit: .max))'\(hint)")
+            throw ReadError(message: "no scenario '\(name: name ?? "")' in '\(name: path, limit: .max)'\(verbatim: hint)")
         }
         return chosen
     }

@@ -35,12 +35,12 @@ struct FrontendTests {
     }
 
     @Test func aMessageNamesOptionsForTheFrontEndToSpell() {
-        let message: CommandMessage = "give \(CommandOption.script) or \(CommandOption.events) for '\("x")'"
+        let message: CommandMessage = "give \(CommandOption.script) or \(CommandOption.events) for '\(name: "x")'"
         #expect(message.text { $0 == .script ? "-s" : "-e" } == "give -s or -e for 'x'")
         #expect(message.description == "give <script> or <events> for 'x'")
         // Text next to text is one piece: equal texts are equal messages however they were built.
         #expect(message == "give \(CommandOption.script) or \(CommandOption.events) for 'x'")
-        #expect(CommandMessage("a" + "b") == "a\("b")")
+        #expect(CommandMessage("a" + "b") == "a\(verbatim: "b")")
         let nested: CommandMessage = "\(CommandOption.trace): \(message)"
         #expect(nested.text { "[\($0)]" } == "[trace]: give [script] or [events] for 'x'")
     }

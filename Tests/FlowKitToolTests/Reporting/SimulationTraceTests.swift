@@ -63,12 +63,12 @@ struct SimulationTraceTests {
         try #"{"scenarios": [{"name": "a", "passed": true, "path": [], "state": {}, "trace": [{"step": "a", "move": "sideways", "to": "b", "changes": []}]}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         let error = try #require(throws: SimulationTrace.ReadError.self) { try SimulationTrace.read(path: path) }
-        #expect(error.message == "'\(path)' is not a run written by 'flowkit simulate \(CommandOption.traceOut)'")
+        #expect(error.message == "'\(name: path, limit: .max)' is not a run written by 'flowkit simulate \(CommandOption.traceOut)'")
         // The same file with a move the engine makes is read.
         try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "sideways", with: "back: true")
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try SimulationTrace.read(path: path).scenarios[0].trace[0].move == .backOne)
         let missing = try #require(throws: SimulationTrace.ReadError.self) { try SimulationTrace.read(path: path + ".none") }
-        #expect(missing.message == "\(path).none: no such file or directory")
+        #expect(missing.message == "\(path: path).none: no such file or directory")
     }
 }
