@@ -375,6 +375,11 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
         self.position = position
     }
 
+    /// Creates a run error from a message whose names were escaped as it was written.
+    package init(_ message: Message, kind: Kind, step: String? = nil, file: String? = nil, position: SourcePosition? = nil) {
+        self.init(message.text, kind: kind, step: step, file: file, position: position)
+    }
+
     public var description: String {
         var text = message
         if let file, let position { text += " (\(file):\(position.line):\(position.column))" }

@@ -64,16 +64,16 @@ public final class FileFlowResolver: FlowResolver, @unchecked Sendable {
     package static func locate(_ reference: String, from parentFile: String, roots: [String], allowOutside: Bool,
                                outsideNote: String?) throws(RunError) -> String {
         if reference.utf8.count > maxReferenceBytes {
-            throw RunError("nested flow '\(Identifier.display(reference))' is a path of \(reference.utf8.count) bytes; the limit is \(maxReferenceBytes) bytes", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(name: reference)' is a path of \(reference.utf8.count) bytes; the limit is \(maxReferenceBytes) bytes", kind: .nestedFlowUnavailable)
         }
         if reference.isEmpty || reference.hasPrefix("/") || reference.hasPrefix("~") || reference.contains("\\")
             || reference.contains("\0") || reference.contains("://") {
-            throw RunError("nested flow '\(Identifier.display(reference))' must be a relative path inside the flows being checked", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(name: reference)' must be a relative path inside the flows being checked", kind: .nestedFlowUnavailable)
         }
         let directory = URL(fileURLWithPath: parentFile).deletingLastPathComponent()
         let resolved = canonical(directory.appendingPathComponent(reference).path)
         guard allowOutside || roots.contains(where: { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
-            throw RunError("nested flow '\(Identifier.display(reference))' is outside the directories being checked" + (outsideNote.map { " (\($0))" } ?? ""),
+            throw RunError("nested flow '\(name: reference)' is outside the directories being checked" + (outsideNote.map { " (\(verbatim: $0))" } ?? ""),
                            kind: .nestedFlowUnavailable)
         }
         return resolved

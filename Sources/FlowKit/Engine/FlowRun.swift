@@ -166,7 +166,7 @@ public struct FlowRun: Sendable {
         if case .url(let link, let values) = start {
             guard let (name, params) = EntryPath.entry(matching: link, in: flow.flow) else {
                 let hint = Suggestions.didYouMean(EntryPath.pathOnly(link), in: flow.flow.entries.map(\.path))
-                throw RunError("no entry of flow '\(Identifier.display(flow.flow.name.text))' matches '\(Identifier.display(link))'\(hint)", kind: .invalidStart)
+                throw RunError("no entry of flow '\(name: flow.flow.name.text)' matches '\(name: link)'\(verbatim: hint)", kind: .invalidStart)
             }
             start = .entry(name, params: params, state: values)
         }
@@ -176,7 +176,7 @@ public struct FlowRun: Sendable {
         case .entry(_, _, let values), .url(_, let values): given = values
         }
         if let (key, number) = Self.firstNonFinite(in: given) {
-            throw RunError("the initial state of '\(Identifier.display(key))': expected a finite number, found \(number)", kind: .invalidStart)
+            throw RunError("the initial state of '\(name: key)': expected a finite number, found \(number)", kind: .invalidStart)
         }
         for (key, value) in given.sorted(by: { $0.key < $1.key }) {
             guard let type = flow.stateTypes[key] else {
@@ -318,7 +318,7 @@ public struct FlowRun: Sendable {
         // The name only when a message needs it.
         var name: String { frames[index].prefix + flow.name(id) }
         if let event, flow.isDerived(event) {
-            throw RunError("event '\(Identifier.display(event))' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
+            throw RunError("event '\(name: event)' is derived from its expression; a step cannot raise it", kind: .invalidCompletion, step: name)
         }
         if !step.declaresResult && result != nil {
             throw RunError("step '\(name)' declares no 'result', so it cannot complete with one", kind: .invalidCompletion, step: name)
@@ -477,7 +477,7 @@ public struct FlowRun: Sendable {
         // 1. A result runs the step's `set` against the state before the step.
         var result = result
         if let given = result, let (key, number) = Self.firstNonFinite(in: given) {
-            throw RunError("the result of step '\(name)', key '\(Identifier.display(key))': expected a finite number, found \(number)", kind: .invalidCompletion, step: name)
+            throw RunError("the result of step '\(name: name)', key '\(name: key)': expected a finite number, found \(number)", kind: .invalidCompletion, step: name)
         }
         let resultTypes = kind == .outcome ? nil : flow.resultTypes[id]
         if let given = result, let types = resultTypes {
@@ -650,7 +650,7 @@ public struct FlowRun: Sendable {
             // A run begun at an entry into this nested flow starts it at that entry; its inputs are not demanded.
             pendingNestedEntry = nil
             guard let entry = child.flow.entries.first(where: { $0.name.text == entryName }), let id = child.ids[entry.step.text] else {
-                throw RunError("nested flow '\(Identifier.display(reference))' has no entry '\(Identifier.display(entryName))'", kind: .invalidStart, step: name)
+                throw RunError("nested flow '\(name: reference)' has no entry '\(name: entryName)'", kind: .invalidStart, step: name)
             }
             let names = EntryPath.parameters(entry.path)
             for key in params.keys.sorted() where !names.contains(key) {

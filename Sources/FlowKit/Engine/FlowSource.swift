@@ -81,7 +81,7 @@ public final class SourceFlowResolver: FlowResolver, @unchecked Sendable {
     }
 
     public func resolve(_ path: String, from parentFile: String) throws(RunError) -> CompiledFlow {
-        guard let source else { throw RunError("nested flow '\(Identifier.display(path))' cannot be loaded: no flow source was given", kind: .nestedFlowUnavailable) }
+        guard let source else { throw RunError("nested flow '\(name: path)' cannot be loaded: no flow source was given", kind: .nestedFlowUnavailable) }
         let (name, bytes) = try source.flow(path, from: parentFile)
         lock.lock()
         let cached = cache[name]
@@ -91,7 +91,7 @@ public final class SourceFlowResolver: FlowResolver, @unchecked Sendable {
         do {
             checked = try CompiledFlow.checked(bytes, name: name, source: source)
         } catch {
-            throw RunError("nested flow '\(Identifier.display(path))' is refused: \(error.description)", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(name: path)' is refused: \(verbatim: error.description)", kind: .nestedFlowUnavailable)
         }
         lock.lock()
         cache[name] = checked.flow
@@ -115,7 +115,7 @@ public struct EmbeddedFlowSource: FlowSource {
         let name = EmbeddedFlowSource.name(of: reference, from: file)
         guard let text = files[name] else {
             let hint = Suggestions.didYouMean(name, in: files.keys.sorted())
-            throw RunError("nested flow '\(Identifier.display(reference))' is not among the embedded flows (looked up as '\(Identifier.display(name))')\(hint)",
+            throw RunError("nested flow '\(name: reference)' is not among the embedded flows (looked up as '\(name: name)')\(verbatim: hint)",
                            kind: .nestedFlowUnavailable)
         }
         return (name, Array(text.utf8))

@@ -53,22 +53,22 @@ extension FlowRun {
                 let parent = restored[index - 1]
                 let step = parent.flow.flow.steps[parent.history.last!]
                 guard step.kind == .flow, let reference = step.flowPath, reference == level.flow else {
-                    throw RunError("the saved run is inside nested flow '\(Identifier.display(level.flow))', but step '\(Identifier.display(step.name.text))' does not run it",
+                    throw RunError("the saved run is inside nested flow '\(name: level.flow)', but step '\(name: step.name.text)' does not run it",
                                    kind: .invalidStart)
                 }
                 guard let resolver else {
-                    throw RunError("the saved run is inside nested flow '\(Identifier.display(level.flow))', which cannot be loaded without a resolver", kind: .invalidStart)
+                    throw RunError("the saved run is inside nested flow '\(name: level.flow)', which cannot be loaded without a resolver", kind: .invalidStart)
                 }
                 current = try resolver.resolve(reference, from: parent.flow.flow.file)
             }
             guard current.fingerprint == level.fingerprint else {
-                throw RunError("the saved run was made with another version of flow '\(Identifier.display(current.flow.name.text))' (saved fingerprint \(level.fingerprint), now \(current.fingerprint)); start the flow again",
+                throw RunError("the saved run was made with another version of flow '\(name: current.flow.name.text)' (saved fingerprint \(verbatim: level.fingerprint), now \(verbatim: current.fingerprint)); start the flow again",
                                kind: .invalidStart)
             }
             var history: [Int] = []
             for name in level.history {
                 guard let id = current.ids[name] else {
-                    throw RunError("the saved run is at step '\(Identifier.display(name))', which flow '\(Identifier.display(current.flow.name.text))' does not have", kind: .invalidStart)
+                    throw RunError("the saved run is at step '\(name: name)', which flow '\(name: current.flow.name.text)' does not have", kind: .invalidStart)
                 }
                 history.append(id)
             }

@@ -44,17 +44,17 @@ public struct FlowInterface: Equatable, Sendable, CustomStringConvertible {
         let index = zip(found, wanted).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(found.count, wanted.count)
         let expectedLine = index < wanted.count ? "'\(Identifier.display(wanted[index]))'" : "nothing more"
         let foundLine = index < found.count ? "'\(Identifier.display(found[index]))'" : "nothing more"
-        throw RunError("flow '\(Identifier.display(flow.name.text))' does not match the Swift generated for it: expected \(expectedLine), found \(foundLine)",
+        throw RunError("flow '\(name: flow.name.text)' does not match the Swift generated for it: expected \(verbatim: expectedLine), found \(verbatim: foundLine)",
                        kind: .invalidStart, file: flow.file)
     }
 
     /// The nested flow the `flow` step `step` of `flow` names, through `resolver`.
     public static func nested(_ flow: CompiledFlow, step: String, resolver: (any FlowResolver)?) throws(RunError) -> CompiledFlow {
         guard let path = flow.flow.step(named: step)?.flowPath else {
-            throw RunError("flow '\(Identifier.display(flow.flow.name.text))' has no flow step '\(Identifier.display(step))'", kind: .invalidStart)
+            throw RunError("flow '\(name: flow.flow.name.text)' has no flow step '\(name: step)'", kind: .invalidStart)
         }
         guard let resolver else {
-            throw RunError("nested flow '\(Identifier.display(path))' cannot be loaded: no resolver was given", kind: .nestedFlowUnavailable, step: step)
+            throw RunError("nested flow '\(name: path)' cannot be loaded: no resolver was given", kind: .nestedFlowUnavailable, step: step)
         }
         return try resolver.resolve(path, from: flow.flow.file)
     }
