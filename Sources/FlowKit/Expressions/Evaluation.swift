@@ -77,8 +77,8 @@ private struct Evaluator {
     /// The longest text `+` makes, in UTF-8 bytes: a loop that doubles text stops at once instead of filling memory.
     static let maxTextBytes = FlowExpression.maxTextBytes
 
-    func fail(_ message: String, _ kind: RunError.Kind, at span: ExpressionSpan) -> EvaluationError {
-        EvaluationError(message: message, offset: span.start, kind: kind)
+    func fail(_ message: Message, _ kind: RunError.Kind, at span: ExpressionSpan) -> EvaluationError {
+        EvaluationError(message: message.text, offset: span.start, kind: kind)
     }
 
     /// A type error, or a null error when one of the values is null.
@@ -102,7 +102,7 @@ private struct Evaluator {
         case .conditional(let conditionNode, let thenNode, let otherwiseNode, let span):
             let condition = try evaluate(conditionNode)
             guard case .bool(let flag) = condition.value else {
-                throw fail("the condition of '? :' needs a bool, found \(condition.value.kindDescription)", typeFailure(condition.value), at: condition.span)
+                throw fail("the condition of '? :' needs a bool, found \(verbatim: condition.value.kindDescription)", typeFailure(condition.value), at: condition.span)
             }
             var chosen = try evaluate(flag ? thenNode : otherwiseNode)
             chosen.span = span
@@ -127,7 +127,7 @@ private struct Evaluator {
 
     private func undeclared(_ key: String, at span: ExpressionSpan) -> EvaluationError {
         let known = Set(scope.stateTypes.keys).union(scope.state.keys).sorted()
-        return fail("state key '\(key)' is not declared\(Suggestions.didYouMean(key, in: known))", .undeclaredState, at: span)
+        return fail("state key '\(name: key)' is not declared\(verbatim: Suggestions.didYouMean(key, in: known))", .undeclaredState, at: span)
     }
 
     private func read(_ path: ExpressionPath) throws(EvaluationError) -> Operand {
@@ -141,7 +141,7 @@ private struct Evaluator {
             if let stored = scope.state[key] {
                 value = stored
             } else if let type {
-                guard type.optional else { throw fail("state key '\(key)' is not set", .unsetState, at: path.span) }
+                guard type.optional else { throw fail("state key '\(name: key)' is not set", .unsetState, at: path.span) }
                 value = .null
             } else {
                 throw undeclared(key, at: path.span)
@@ -149,7 +149,7 @@ private struct Evaluator {
             return try operand(value, type: type, path: path)
         case .result:
             guard let result = scope.result else {
-                throw fail("'\(shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
+                throw fail("'\(name: shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
             }
             var fields = result
             var types = scope.resultTypes
@@ -160,8 +160,8 @@ private struct Evaluator {
                     let parent = "result." + path.keys[..<index].joined(separator: ".")
                     switch value {
                     case .object(let nested): fields = nested
-                    case .null: throw fail("'\(parent)' is null, so '\(shown)' cannot be read", .nullValue, at: path.span)
-                    default: throw fail("'\(parent)' is \(value.kindDescription), not an object, so '\(shown)' cannot be read", .typeError, at: path.span)
+                    case .null: throw fail("'\(name: parent)' is null, so '\(name: shown)' cannot be read", .nullValue, at: path.span)
+                    default: throw fail("'\(name: parent)' is \(verbatim: value.kindDescription), not an object, so '\(name: shown)' cannot be read", .typeError, at: path.span)
                     }
                     if case .object(let declared)? = type?.base {
                         types = Dictionary(declared.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
@@ -178,7 +178,7 @@ private struct Evaluator {
                     }
                     let known = Set(fields.keys).union(types.map { Array($0.keys) } ?? []).sorted()
                     let missing = path.keys[...index].joined(separator: ".")
-                    throw fail("the result has no key '\(missing)'\(Suggestions.didYouMean(key, in: known))", .missingResultKey, at: path.span)
+                    throw fail("the result has no key '\(name: missing)'\(verbatim: Suggestions.didYouMean(key, in: known))", .missingResultKey, at: path.span)
                 }
                 value = next
                 type = types?[key]
@@ -192,7 +192,7 @@ private struct Evaluator {
     /// operator. The path is kept only with an enum's values, the one message that names it later.
     private func operand(_ value: Value, type: TypeRef?, path: ExpressionPath) throws(EvaluationError) -> Operand {
         if case .number(let number) = value, !number.isFinite {
-            throw fail("'\(path.description)' is \(number), not a finite number", .arithmetic, at: path.span)
+            throw fail("'\(name: path.description)' is \(number), not a finite number", .arithmetic, at: path.span)
         }
         let values = enumValues(type)
         return Operand(value: value, span: path.span, enumValues: values, path: values == nil ? nil : path)
@@ -225,9 +225,9 @@ private struct Evaluator {
         case (.negate, .number(let number)):
             return .number(-number)
         case (.not, let value):
-            throw fail("'!' needs a bool, found \(value.kindDescription)", typeFailure(value), at: span)
+            throw fail("'!' needs a bool, found \(verbatim: value.kindDescription)", typeFailure(value), at: span)
         case (.negate, let value):
-            throw fail("'-' needs a number, found \(value.kindDescription)", typeFailure(value), at: span)
+            throw fail("'-' needs a number, found \(verbatim: value.kindDescription)", typeFailure(value), at: span)
         }
     }
 
@@ -249,7 +249,7 @@ private struct Evaluator {
 
     private func boolean(_ operand: Operand, op: BinaryOperator) throws(EvaluationError) -> Bool {
         guard case .bool(let flag) = operand.value else {
-            throw fail("'\(op.rawValue)' needs bools, found \(operand.value.kindDescription)", typeFailure(operand.value), at: operand.span)
+            throw fail("'\(name: op.rawValue)' needs bools, found \(verbatim: operand.value.kindDescription)", typeFailure(operand.value), at: operand.span)
         }
         return flag
     }
@@ -260,7 +260,7 @@ private struct Evaluator {
             guard let values = declared.enumValues, other.enumValues == nil, case .string(let text) = other.value else { continue }
             if values.contains(where: { Self.same($0, text) }) { continue }
             let list = values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
-            throw fail("'\(Identifier.display(text))' is not a value of '\(declared.enumPath ?? "")' (\(list))\(Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
+            throw fail("'\(name: text)' is not a value of '\(name: declared.enumPath ?? "")' (\(verbatim: list))\(verbatim: Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
         }
     }
 
@@ -279,7 +279,7 @@ private struct Evaluator {
         case (.string(let x), .string(let y)): return Self.same(x, y)
         case let (x, y):
             if let same = NumberComparison.equal(x, y) { return same }
-            throw fail("'\(op)' cannot compare \(a.value.kindDescription) with \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
+            throw fail("'\(name: op)' cannot compare \(verbatim: a.value.kindDescription) with \(verbatim: b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
         }
     }
 
@@ -298,14 +298,14 @@ private struct Evaluator {
             case .sign(let compared): sign = compared
             case .unordered: throw unordered(op, span: span)
             case .notNumbers:
-                throw fail("'\(op.rawValue)' needs two numbers or two strings, found \(a.value.kindDescription) and \(b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
+                throw fail("'\(name: op.rawValue)' needs two numbers or two strings, found \(verbatim: a.value.kindDescription) and \(verbatim: b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
             }
         }
         return NumberComparison.holds(op, sign: sign)
     }
 
     private func unordered(_ op: BinaryOperator, span: ExpressionSpan) -> EvaluationError {
-        fail("'\(op.rawValue)' cannot order nan, which is not a number", .arithmetic, at: span)
+        fail("'\(name: op.rawValue)' cannot order nan, which is not a number", .arithmetic, at: span)
     }
 
     private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan) throws(EvaluationError) -> Value {
@@ -322,7 +322,7 @@ private struct Evaluator {
             return .string(x + y)
         default:
             let needs = op == .add ? "two numbers or two strings" : "two numbers"
-            throw fail("'\(op.rawValue)' needs \(needs), found \(a.kindDescription) and \(b.kindDescription)", typeFailure(a, b), at: span)
+            throw fail("'\(name: op.rawValue)' needs \(verbatim: needs), found \(verbatim: a.kindDescription) and \(verbatim: b.kindDescription)", typeFailure(a, b), at: span)
         }
     }
 }

@@ -13,7 +13,7 @@ struct ExpressionToken: Sendable {
         /// An operator or punctuation: `( ) [ ] , . ! - * / % + < <= > >= == != && || ? :`.
         case symbol(String)
         /// Text that is no token; the parser reports the message (at the offset) when it reaches it.
-        case invalid(String, at: Int)
+        case invalid(Message, at: Int)
         /// The end of the text.
         case end
     }
@@ -25,13 +25,13 @@ struct ExpressionToken: Sendable {
     var end: Int
 
     /// The token as named in a message: `'+'`, `'foo'`, `the text 'abc'`, `the end of the expression`.
-    var display: String {
+    var display: Message {
         switch kind {
-        case .integer(let digits): return "'\(Identifier.display(digits, limit: 30))'"
+        case .integer(let digits): return "'\(name: digits, limit: 30)'"
         case .number(let number): return "'\(number)'"
-        case .text(let text): return "the text '\(Identifier.display(text, limit: 30))'"
-        case .word(let word): return "'\(Identifier.display(word, limit: 30))'"
-        case .symbol(let symbol): return "'\(symbol)'"
+        case .text(let text): return "the text '\(name: text, limit: 30)'"
+        case .word(let word): return "'\(name: word, limit: 30)'"
+        case .symbol(let symbol): return "'\(verbatim: symbol)'"
         case .invalid: return "an invalid character"
         case .end: return "the end of the expression"
         }
@@ -107,7 +107,7 @@ struct ExpressionLexer {
         let written = string(start..<index)
         if isInteger { return .integer(written) }
         guard let value = Double(written), value.isFinite else {
-            return .invalid("the number '\(Identifier.display(written, limit: 30))' is too large", at: start)
+            return .invalid("the number '\(name: written, limit: 30)' is too large", at: start)
         }
         return .number(value)
     }
@@ -132,7 +132,7 @@ struct ExpressionLexer {
                     let shown = Identifier.display(String(Character(escaped)))
                     let backslash = index
                     index += 2
-                    return .invalid("unknown escape '\\\(shown)' in text; the escapes are \\', \\\", \\\\ and \\n", at: backslash)
+                    return .invalid("unknown escape '\\\(verbatim: shown)' in text; the escapes are \\', \\\", \\\\ and \\n", at: backslash)
                 }
                 index += 2
                 continue
@@ -142,7 +142,7 @@ struct ExpressionLexer {
         }
         index = scalars.count
         let shown = quote == "'" ? "'" : "\""
-        return .invalid("the text starting here is not closed; end it with \(shown)", at: start)
+        return .invalid("the text starting here is not closed; end it with \(verbatim: shown)", at: start)
     }
 
     private mutating func symbol() -> ExpressionToken.Kind {
@@ -177,7 +177,7 @@ struct ExpressionLexer {
             }
             return .invalid("'|' is not an operator; write '||'", at: index - 1)
         default:
-            return .invalid("unexpected character '\(Identifier.display(String(Character(scalar))))'", at: index - 1)
+            return .invalid("unexpected character '\(name: String(Character(scalar)))'", at: index - 1)
         }
     }
 

@@ -6,8 +6,8 @@ package struct ExpressionParseError: Error, Equatable, Sendable {
     package let offset: Int
 
     /// Creates a parse error.
-    package init(message: String, offset: Int) {
-        self.message = message
+    package init(message: Message, offset: Int) {
+        self.message = message.text
         self.offset = offset
     }
 }
@@ -38,7 +38,7 @@ package enum ExpressionParser {
         // An unquoted value whose meaning depends on the YAML version, or that YAML read as a number spelled
         // otherwise than an expression writes it, is refused rather than read one way in silence.
         if !source.quoted, let problem = PlainScalarMeaning.problem(source.text, literal: source.literal) {
-            throw ExpressionParseError(message: problem, offset: 0)
+            throw ExpressionParseError(message: Message(verbatim: problem), offset: 0)
         }
         if let literal = source.literal {
             let span = ExpressionSpan(start: 0, end: scalars.count)
@@ -48,7 +48,7 @@ package enum ExpressionParser {
             case .int(let number): return .literal(.int(number), span)
             case .number(let number):
                 guard number.isFinite else {
-                    throw ExpressionParseError(message: "the number '\(Identifier.display(source.text))' is not finite", offset: 0)
+                    throw ExpressionParseError(message: "the number '\(name: source.text)' is not finite", offset: 0)
                 }
                 return .literal(.number(number), span)
             case .string: break
@@ -64,8 +64,8 @@ package enum ExpressionParser {
             // A quoted value that is one bare word: the file's quotes were taken for the expression's own.
             let word = String(source.text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
             if source.quoted, Identifier.isValid(word), error.message.hasPrefix("unknown name '\(word)'") {
-                throw ExpressionParseError(message: "unknown name '\(word)': the quotes around the value belong to the file, not to the expression; "
-                                           + "text in an expression has quotes of its own: \"'\(word)'\"", offset: error.offset)
+                throw ExpressionParseError(message: "unknown name '\(name: word)': the quotes around the value belong to the file, not to the expression; "
+                                           + "text in an expression has quotes of its own: \"'\(name: word)'\"", offset: error.offset)
             }
             throw error
         }
@@ -94,7 +94,7 @@ private struct Parser {
         try checkValid(token)
         if token.isSymbol(")") { throw error("unmatched ')'", at: token) }
         if case .word(let word) = token.kind, let replacement = Self.wordOperators[word] {
-            throw error("expected an operator, found '\(word)'; write '\(replacement)'", at: token)
+            throw error("expected an operator, found '\(name: word)'; write '\(name: replacement)'", at: token)
         }
         throw error("expected an operator or the end of the expression, found \(token.display)", at: token)
     }
@@ -109,7 +109,7 @@ private struct Parser {
         return current
     }
 
-    private func error(_ message: String, at token: ExpressionToken) -> ExpressionParseError {
+    private func error(_ message: Message, at token: ExpressionToken) -> ExpressionParseError {
         ExpressionParseError(message: message, offset: token.start)
     }
 
@@ -265,22 +265,22 @@ private struct Parser {
         case "in": throw error("expected a value, found 'in'", at: first)
         default: break
         }
-        let shown = Identifier.display(word)
+        let shown = word
         if token.isSymbol("(") {
             let hint = Suggestions.didYouMean(word, in: ["exists"])
-            throw error("unknown function '\(shown)'\(hint.isEmpty ? "; the only function is 'exists'" : hint)", at: first)
+            throw error("unknown function '\(name: shown)'\(verbatim: hint.isEmpty ? "; the only function is 'exists'" : hint)", at: first)
         }
         if token.isSymbol(".") {
             let hint = Suggestions.didYouMean(word, in: ["state", "result"])
-            throw error("unknown name '\(shown)'; paths start with 'state.' or 'result.'\(hint)", at: first)
+            throw error("unknown name '\(name: shown)'; paths start with 'state.' or 'result.'\(verbatim: hint)", at: first)
         }
         if let keyword = ["true", "false", "null"].first(where: { $0 == word.lowercased() }) {
-            throw error("unknown name '\(shown)'; did you mean '\(keyword)'?", at: first)
+            throw error("unknown name '\(name: shown)'; did you mean '\(name: keyword)'?", at: first)
         }
         if let replacement = Self.wordOperators[word] {
-            throw error("unknown name '\(shown)'; write '\(replacement)'", at: first)
+            throw error("unknown name '\(name: shown)'; write '\(name: replacement)'", at: first)
         }
-        throw error("unknown name '\(shown)'; to compare with text, quote it: '\(shown)'", at: first)
+        throw error("unknown name '\(name: shown)'; to compare with text, quote it: '\(name: shown)'", at: first)
     }
 
     /// `state.key` or `result.key.field…`, after its first word.
@@ -292,19 +292,19 @@ private struct Parser {
             let dot = advance()
             guard case .word(let key) = token.kind else {
                 try checkValid(token)
-                throw error("expected a key name after '\(root.rawValue).', found \(token.display)", at: token)
+                throw error("expected a key name after '\(verbatim: root.rawValue).', found \(token.display)", at: token)
             }
             guard Identifier.isValid(key) else {
-                throw error("'\(Identifier.display(key))' is not a valid key name: names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: token)
+                throw error("'\(name: key)' is not a valid key name: names start with an ASCII letter or '_' and go on with letters, digits or '_'", at: token)
             }
             if root == .state, !keys.isEmpty {
-                throw error("state key '\(keys[0])' holds no fields; read it as 'state.\(keys[0])'", at: dot)
+                throw error("state key '\(name: keys[0])' holds no fields; read it as 'state.\(verbatim: keys[0])'", at: dot)
             }
             keys.append(key)
             end = advance().end
         }
         guard !keys.isEmpty else {
-            throw error("'\(root.rawValue)' is read through a key, as in '\(root.rawValue).amount'", at: rootToken)
+            throw error("'\(name: root.rawValue)' is read through a key, as in '\(verbatim: root.rawValue).amount'", at: rootToken)
         }
         return ExpressionPath(root: root, keys: keys, span: ExpressionSpan(start: rootToken.start, end: end))
     }
@@ -367,6 +367,6 @@ private struct Parser {
     private func tooLarge(_ digits: String, negative: Bool, at token: ExpressionToken) -> ExpressionParseError {
         let written = (negative ? "-" : "") + Identifier.display(digits, limit: 40)
         let bound = negative ? "-9223372036854775808" : "9223372036854775807"
-        return error("the integer \(written) does not fit in an int (\(negative ? "the smallest" : "the largest") is \(bound))", at: token)
+        return error("the integer \(verbatim: written) does not fit in an int (\(verbatim: negative ? "the smallest" : "the largest") is \(verbatim: bound))", at: token)
     }
 }

@@ -4,8 +4,8 @@ struct TypeMismatch: Error, Equatable, Sendable {
     package let message: String
 
     /// Creates a mismatch.
-    package init(message: String) {
-        self.message = message
+    package init(message: Message) {
+        self.message = message.text
     }
 }
 
@@ -34,7 +34,7 @@ enum TypeCheck {
     /// Converts text (a deep-link path parameter) to a declared type: `"500"` is `.int(500)` for `int`, `"1.5"` is
     /// `.number(1.5)` for `number`, `"true"` is `.bool(true)` for `bool`; text never reads as null.
     package static func parse(text: String, as type: TypeRef) -> Result<Value, TypeMismatch> {
-        let shown = Identifier.display(text)
+        let shown = text
         switch type.base {
         case .string:
             return .success(.string(text))
@@ -42,27 +42,27 @@ enum TypeCheck {
             if let number = Int64(text) { return .success(.int(number)) }
             let digits = text.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, text.count - digits.count <= 1, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                return .failure(TypeMismatch(message: "'\(shown)' is too large for an int"))
+                return .failure(TypeMismatch(message: "'\(name: shown)' is too large for an int"))
             }
-            return .failure(TypeMismatch(message: "'\(shown)' is not an int"))
+            return .failure(TypeMismatch(message: "'\(name: shown)' is not an int"))
         case .number:
             guard isDecimal(text), let number = Double(text), number.isFinite else {
-                return .failure(TypeMismatch(message: "'\(shown)' is not a number"))
+                return .failure(TypeMismatch(message: "'\(name: shown)' is not a number"))
             }
             return .success(.number(number))
         case .bool:
             switch text {
             case "true": return .success(.bool(true))
             case "false": return .success(.bool(false))
-            default: return .failure(TypeMismatch(message: "'\(shown)' is not a bool (true or false)"))
+            default: return .failure(TypeMismatch(message: "'\(name: shown)' is not a bool (true or false)"))
             }
         case .enumeration(let values):
             guard values.contains(where: { same($0, text) }) else {
-                return .failure(TypeMismatch(message: "'\(shown)' is not one of \(list(values))\(Suggestions.didYouMean(text, in: values))"))
+                return .failure(TypeMismatch(message: "'\(name: shown)' is not one of \(verbatim: list(values))\(verbatim: Suggestions.didYouMean(text, in: values))"))
             }
             return .success(.string(text))
         case .object:
-            return .failure(TypeMismatch(message: "an object cannot be read from the text '\(shown)'"))
+            return .failure(TypeMismatch(message: "an object cannot be read from the text '\(name: shown)'"))
         }
     }
 
@@ -76,7 +76,7 @@ enum TypeCheck {
     private static func convert(_ value: Value, to type: TypeRef, at path: String?) throws(TypeMismatch) -> Value {
         if value == .null {
             guard type.optional else {
-                throw TypeMismatch(message: "\(prefix(path))expected \(describe(type)), found null (the type is not optional)")
+                throw TypeMismatch(message: "\(verbatim: prefix(path))expected \(verbatim: describe(type)), found null (the type is not optional)")
             }
             return .null
         }
@@ -86,18 +86,18 @@ enum TypeCheck {
         case (.number, .int(let number)):
             return .number(Double(number))
         case (.number, .number(let number)):
-            guard number.isFinite else { throw TypeMismatch(message: "\(prefix(path))expected a finite number, found \(number)") }
+            guard number.isFinite else { throw TypeMismatch(message: "\(verbatim: prefix(path))expected a finite number, found \(number)") }
             return value
         case (.enumeration(let values), .string(let text)):
             guard values.contains(where: { same($0, text) }) else {
                 let hint = Suggestions.didYouMean(text, in: values)
-                throw TypeMismatch(message: "\(prefix(path))'\(Identifier.display(text))' is not one of \(list(values))\(hint)")
+                throw TypeMismatch(message: "\(verbatim: prefix(path))'\(name: text)' is not one of \(verbatim: list(values))\(verbatim: hint)")
             }
             return value
         case (.object(let shape), .object(let fields)):
             return .object(try convert(fields: fields, to: shape, at: path))
         default:
-            throw TypeMismatch(message: "\(prefix(path))expected \(describe(type)), found \(value.shortDescription)")
+            throw TypeMismatch(message: "\(verbatim: prefix(path))expected \(verbatim: describe(type)), found \(verbatim: value.shortDescription)")
         }
     }
 
@@ -108,14 +108,14 @@ enum TypeCheck {
             let key = field.name.text
             guard let value = fields[key] else {
                 if field.type.optional { continue }
-                throw TypeMismatch(message: "missing key '\(qualified(key))'")
+                throw TypeMismatch(message: "missing key '\(name: qualified(key))'")
             }
             converted[key] = try convert(value, to: field.type, at: qualified(key))
         }
         let declared = shape.map(\.name.text)
         if let unknown = fields.keys.sorted().first(where: { !declared.contains($0) }) {
             let hint = Suggestions.didYouMean(unknown, in: declared)
-            throw TypeMismatch(message: "unknown key '\(Identifier.display(qualified(unknown)))'\(hint)")
+            throw TypeMismatch(message: "unknown key '\(name: qualified(unknown))'\(verbatim: hint)")
         }
         return converted
     }

@@ -18,7 +18,7 @@ package enum YAMLReader {
     /// A plain scalar written as a number that a 64-bit value cannot hold.
     struct OutOfRange: Error {
         /// The finding's message.
-        let message: String
+        let message: Message
     }
 
     /// Resolves a plain scalar's text under YAML 1.2's core schema: only its forms are numbers (`[-+]?[0-9]+`,
@@ -78,14 +78,14 @@ package enum YAMLReader {
             return .int(value)
         }
         if isFloat(utf8), let value = Double(text) {
-            guard value.isFinite else { throw OutOfRange(message: "number '\(Identifier.display(text, limit: 40))' is out of range") }
+            guard value.isFinite else { throw OutOfRange(message: "number '\(name: text, limit: 40)' is out of range") }
             return .number(value)
         }
         return .string
     }
 
     private static func tooLarge(_ text: String) -> OutOfRange {
-        OutOfRange(message: "integer '\(Identifier.display(text, limit: 40))' does not fit in 64 bits "
+        OutOfRange(message: "integer '\(name: text, limit: 40)' does not fit in 64 bits "
                    + "(-9223372036854775808 to 9223372036854775807)")
     }
 
@@ -290,7 +290,7 @@ private struct Composer {
                     do {
                         kind = try YAMLReader.resolvePlain(text)
                     } catch {
-                        throw fail(Message(verbatim: error.message), at: position)
+                        throw fail(error.message, at: position)
                     }
                 }
                 try add(Node(.scalar(Scalar(kind: kind, text: text, quoted: !plain)), at: position), count: 1, anchor: optionalString(scalar.anchor), at: position)

@@ -58,7 +58,7 @@ struct ExpressionParserTests {
         ExprFailure("user.name", "unknown name 'user'; paths start with 'state.' or 'result.'", at: 0),
     ])
     func bareWords(_ f: ExprFailure) {
-        #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: f.message, offset: f.offset))
+        #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: Message(verbatim: f.message), offset: f.offset))
     }
 
     @Test(arguments: [
@@ -71,7 +71,7 @@ struct ExpressionParserTests {
         ExprFailure("exists(state.note", "expected ')' to close 'exists(', found the end of the expression", at: 17),
     ])
     func functions(_ f: ExprFailure) {
-        #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: f.message, offset: f.offset))
+        #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: Message(verbatim: f.message), offset: f.offset))
     }
 
     @Test(arguments: [
@@ -111,7 +111,7 @@ struct ExpressionParserTests {
         ExprFailure("in", "expected a value, found 'in'", at: 0),
     ])
     func syntaxErrors(_ f: ExprFailure) {
-        #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: f.message, offset: f.offset))
+        #expect(ExprFixture.parseError(f.text) == ExpressionParseError(message: Message(verbatim: f.message), offset: f.offset))
     }
 
     @Test func lexerErrorsComeInTextOrder() {
