@@ -73,7 +73,8 @@ private struct Walker {
         self.parser = parser
     }
 
-    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, _ message: String) {
+    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, _ message: Message) {
+        let message = message.text
         if buffer != nil {
             buffer!.append((TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject), groupSize))
             return
@@ -108,13 +109,13 @@ private struct Walker {
             let more = entry.steps - 1
             let suffix = more > 0 ? " (and at \(more) more step\(more == 1 ? "" : "s"))" : ""
             add(entry.finding.kind, at: entry.finding.position, step: entry.finding.step, subject: entry.finding.subject,
-                entry.finding.message + suffix)
+                Message(verbatim: entry.finding.message + suffix))
         }
     }
 
     mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
         for problem in problems {
-            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, problem.message)
+            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, Message(verbatim: problem.message))
         }
     }
 
@@ -222,7 +223,7 @@ private struct Walker {
                 walker.add(problems.filter { !general.contains($0) }.map { problem in
                     guard problem.kind == .typeMismatch else { return problem }
                     let message = problem.message.contains("step '\(first)'") ? problem.message : "when step '\(first)' completes, \(problem.message)"
-                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: message, subject: problem.subject)
+                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: Message(verbatim: message), subject: problem.subject)
                 }, in: source, step: first)
             }
         }
@@ -358,7 +359,7 @@ private struct Walker {
                 continue
             }
             let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
-            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, "step '\(step)' sets '\(key)', which 'state' does not declare\(hint)")
+            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
             if let expression {
                 add(TypeInference.infer(expression, in: environment, guarded: guarded).problems, in: assignment.expression, step: step)
             }
@@ -371,11 +372,11 @@ private struct Walker {
         let name = step.name.text
         let environment = base.with(result: .absent(reason: .inputBeforeResult(step: name)))
         let child = nested.map { TypeEnvironment(state: $0) }
-        let file = Identifier.display(step.flowPath ?? "")
+        let file = step.flowPath ?? ""
         let passed = Set(step.input.map(\.key.text))
         for key in required where !passed.contains(key) {
             add(.typeMismatch, at: step.flowPathPosition ?? step.name.position, step: name,
-                "step '\(name)' does not pass '\(key)' in its 'input', and nested flow '\(file)' requires that input")
+                "step '\(name: name)' does not pass '\(name: key)' in its 'input', and nested flow '\(name: file)' requires that input")
         }
         for assignment in step.input {
             let key = assignment.key.text
@@ -390,7 +391,7 @@ private struct Walker {
             if let child {
                 let hint = child.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
                 add(.typeMismatch, at: assignment.key.position, step: name,
-                    "step '\(name)' passes '\(key)', which the state of nested flow '\(file)' does not declare\(hint)")
+                    "step '\(name: name)' passes '\(name: key)', which the state of nested flow '\(name: file)' does not declare\(verbatim: hint)")
             }
             if let expression {
                 add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: name)

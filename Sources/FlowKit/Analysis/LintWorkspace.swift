@@ -8,7 +8,7 @@ package final class LintWorkspace: @unchecked Sendable {
         /// The nested flow, loaded (it may have findings of its own).
         case loaded(LoadedDocument, path: String)
         /// Why the reference leads nowhere.
-        case unavailable(String)
+        case unavailable(Message)
     }
 
     private let roots: [String]
@@ -82,7 +82,7 @@ package final class LintWorkspace: @unchecked Sendable {
         let path: String
         switch locate(reference, from: file) {
         case .success(let found): path = found
-        case .failure(let error): return .unavailable(error.message)
+        case .failure(let error): return .unavailable(Message(verbatim: error.message))
         }
         lock.lock()
         if let cached = documents[path] {
@@ -94,13 +94,13 @@ package final class LintWorkspace: @unchecked Sendable {
         do {
             document = try FlowLoader.load(path: path)
         } catch FlowKitError.noSuchFile {
-            return .unavailable("nested flow '\(Identifier.display(reference))' does not exist\(missingFileHint(reference, at: path))")
+            return .unavailable("nested flow '\(name: reference)' does not exist\(verbatim: missingFileHint(reference, at: path))")
         } catch FlowKitError.notAFile {
-            return .unavailable("nested flow '\(Identifier.display(reference))' is not a regular file")
+            return .unavailable("nested flow '\(name: reference)' is not a regular file")
         } catch FlowKitError.unreadable(_, let reason) {
-            return .unavailable("nested flow '\(Identifier.display(reference))' cannot be read: \(reason)")
+            return .unavailable("nested flow '\(name: reference)' cannot be read: \(verbatim: reason)")
         } catch {
-            return .unavailable("nested flow '\(Identifier.display(reference))' cannot be read")
+            return .unavailable("nested flow '\(name: reference)' cannot be read")
         }
         lock.lock()
         defer { lock.unlock() }
@@ -117,7 +117,7 @@ package final class LintWorkspace: @unchecked Sendable {
         do {
             (name, bytes) = try source.flow(reference, from: file)
         } catch {
-            return .unavailable(error.message)
+            return .unavailable(Message(verbatim: error.message))
         }
         lock.lock()
         defer { lock.unlock() }

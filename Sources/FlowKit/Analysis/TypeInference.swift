@@ -222,10 +222,10 @@ struct TypeProblem: Hashable, Sendable {
     package let subject: String?
 
     /// Creates a problem.
-    package init(kind: Kind, offset: Int, message: String, subject: String? = nil) {
+    package init(kind: Kind, offset: Int, message: Message, subject: String? = nil) {
         self.kind = kind
         self.offset = offset
-        self.message = message
+        self.message = message.text
         self.subject = subject
     }
 }
@@ -295,7 +295,7 @@ private struct Inferrer {
         self.environment = environment
     }
 
-    mutating func mismatch(_ message: String, at offset: Int) {
+    mutating func mismatch(_ message: Message, at offset: Int) {
         problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message))
     }
 
@@ -331,7 +331,7 @@ private struct Inferrer {
             }
             let path: String?
             if case .path(let read) = node { path = read.description } else { path = nil }
-            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(subject) may be null, and \(what())\(hint)",
+            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(verbatim: subject) may be null, and \(verbatim: what())\(verbatim: hint)",
                                         subject: path))
         }
         return wrapped
@@ -352,12 +352,12 @@ private struct Inferrer {
         case .condition(let what):
             let found = nonNull(type, node, "\(what) needs true or false")
             if found != .bool && found != .unknown {
-                mismatch("\(what) must be a bool, found \(found.phrase)", at: node.span.start)
+                mismatch("\(verbatim: what) must be a bool, found \(verbatim: found.phrase)", at: node.span.start)
             }
         case .value(let declared, let what):
             let stored = declared.optional ? type : nonNull(type, node, "\(what), which is not optional")
             if let message = assignability(of: stored, node: node, to: declared) {
-                mismatch("\(what): \(message)", at: node.span.start)
+                mismatch("\(verbatim: what): \(verbatim: message)", at: node.span.start)
             }
         }
     }
@@ -393,7 +393,7 @@ private struct Inferrer {
     mutating func requireBool(_ node: ExpressionNode, what: String) {
         let found = nonNull(infer(node), node, "\(what) needs true or false")
         if found != .bool && found != .unknown {
-            mismatch("\(what) needs a bool, found \(found.phrase)", at: node.span.start)
+            mismatch("\(verbatim: what) needs a bool, found \(verbatim: found.phrase)", at: node.span.start)
         }
     }
 
@@ -426,10 +426,10 @@ private struct Inferrer {
             case (.not, .bool): return .bool
             case (.negate, .int), (.negate, .number): return type
             case (.not, _):
-                mismatch("'!' needs a bool, found \(type.phrase)", at: span.start)
+                mismatch("'!' needs a bool, found \(verbatim: type.phrase)", at: span.start)
                 return .bool
             case (.negate, _):
-                mismatch("'-' needs a number, found \(type.phrase)", at: span.start)
+                mismatch("'-' needs a number, found \(verbatim: type.phrase)", at: span.start)
                 return .unknown
             }
         case .binary(let op, let lhs, let rhs, let span):
@@ -441,7 +441,7 @@ private struct Inferrer {
             let joined = StaticType.join(a, b)
             // Branches of kinds no value can be both of: whatever uses the value fails for one of them.
             if joined == .unknown && a.unwrapped != .unknown && b.unwrapped != .unknown {
-                mismatch("the branches of '? :' give \(a.unwrapped.phrase) and \(b.unwrapped.phrase); give both the same type", at: node.span.start)
+                mismatch("the branches of '? :' give \(verbatim: a.unwrapped.phrase) and \(verbatim: b.unwrapped.phrase); give both the same type", at: node.span.start)
             }
             return joined
         case .membership(let value, let items, _):
@@ -472,7 +472,7 @@ private struct Inferrer {
         switch op {
         case .and, .or:
             for (node, type) in [(lhs, a), (rhs, b)] where type.unwrapped != .bool && type.unwrapped != .unknown {
-                mismatch("'\(op.rawValue)' needs bools, found \(type.unwrapped.phrase)", at: node.span.start)
+                mismatch("'\(name: op.rawValue)' needs bools, found \(verbatim: type.unwrapped.phrase)", at: node.span.start)
             }
             return .bool
         case .equal, .notEqual:
@@ -483,7 +483,7 @@ private struct Inferrer {
             checkEnumLiterals(rhs, b, against: lhs)
             let (x, y) = (a.unwrapped, b.unwrapped)
             if x != .unknown && y != .unknown && !(x.isNumeric && y.isNumeric) && !(x.isText && y.isText) {
-                mismatch("'\(op.rawValue)' needs two numbers or two strings, found \(x.phrase) and \(y.phrase)", at: offset)
+                mismatch("'\(name: op.rawValue)' needs two numbers or two strings, found \(verbatim: x.phrase) and \(verbatim: y.phrase)", at: offset)
             }
             return .bool
         case .add, .subtract, .multiply, .divide, .remainder:
@@ -492,7 +492,7 @@ private struct Inferrer {
             if x.isNumeric && y.isNumeric { return x == .int && y == .int ? .int : .number }
             if op == .add && x.isText && y.isText { return .string }
             let needs = op == .add ? "two numbers or two strings" : "two numbers"
-            mismatch("'\(op.rawValue)' needs \(needs), found \(x.phrase) and \(y.phrase)", at: offset)
+            mismatch("'\(name: op.rawValue)' needs \(verbatim: needs), found \(verbatim: x.phrase) and \(verbatim: y.phrase)", at: offset)
             return .unknown
         }
     }
@@ -505,7 +505,7 @@ private struct Inferrer {
         let (x, y) = (a.unwrapped, b.unwrapped)
         if x == .unknown || y == .unknown || x == .null || y == .null { return }
         if (x.isNumeric && y.isNumeric) || (x.isText && y.isText) || (x == .bool && y == .bool) { return }
-        mismatch("'\(op)' cannot compare \(x.phrase) with \(y.phrase)", at: offset)
+        mismatch("'\(name: op)' cannot compare \(verbatim: x.phrase) with \(verbatim: y.phrase)", at: offset)
     }
 
     /// Reports each text literal that `other` may give (itself, or a branch of its `? :`) that is not a value of the
@@ -524,9 +524,9 @@ private struct Inferrer {
         for (text, offset) in literals where !values.contains(where: { StaticType.same($0, text) }) {
             let hint = Suggestions.didYouMean(text, in: values)
             if case .path(let path) = node {
-                mismatch("'\(Identifier.display(text))' is not a value of '\(path)' (\(Self.list(values)))\(hint)", at: offset)
+                mismatch("'\(name: text)' is not a value of '\(name: path)' (\(verbatim: Self.list(values)))\(verbatim: hint)", at: offset)
             } else {
-                mismatch("'\(Identifier.display(text))' is not one of \(Self.list(values))\(hint)", at: offset)
+                mismatch("'\(name: text)' is not one of \(verbatim: Self.list(values))\(verbatim: hint)", at: offset)
             }
         }
     }
@@ -542,7 +542,7 @@ private struct Inferrer {
             let key = path.keys[0]
             guard let type = environment.state[key] else {
                 let hint = environment.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
-                problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(key)' is not declared\(hint)",
+                problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(name: key)' is not declared\(verbatim: hint)",
                                             subject: key))
                 return .unknown
             }
@@ -553,7 +553,7 @@ private struct Inferrer {
             case .unknown:
                 return .unknown
             case .absent(let reason):
-                mismatch(exists ? "'\(shown)' is always false: \(reason.text)" : "\(shown) cannot be read: \(reason.text)", at: path.span.start)
+                mismatch(exists ? "'\(name: shown)' is always false: \(verbatim: reason.text)" : "\(verbatim: shown) cannot be read: \(verbatim: reason.text)", at: path.span.start)
                 return .unknown
             case .fields(let fields, let owner):
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
@@ -563,7 +563,7 @@ private struct Inferrer {
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
                 // A key the shape lacks is one mistake, reported as such.
                 if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
-                    mismatch("'\(path)' cannot be read \(when.text): that completion may come without a result; guard it with exists(\(path))",
+                    mismatch("'\(name: path)' cannot be read \(verbatim: when.text): that completion may come without a result; guard it with exists(\(verbatim: path.description))",
                              at: path.span.start)
                 }
                 return isGuarded(path) ? type.unwrapped : type
@@ -583,7 +583,7 @@ private struct Inferrer {
                 case .unknown:
                     return .unknown
                 default:
-                    mismatch("'\(parent)' is \(type.unwrapped.phrase), not an object, so '\(path)' cannot be read", at: path.span.start)
+                    mismatch("'\(name: parent)' is \(verbatim: type.unwrapped.phrase), not an object, so '\(name: path)' cannot be read", at: path.span.start)
                     return .unknown
                 }
             }
@@ -596,7 +596,7 @@ private struct Inferrer {
                     subject = "the nested flow '\(Identifier.display(file))' of step '\(step)' has no state key '\(missing)'"
                 }
                 let consequence = exists ? ", so 'exists(\(path))' is always false" : ""
-                mismatch(subject + consequence + Suggestions.didYouMean(key, in: current.keys.sorted()), at: path.span.start)
+                mismatch(Message(verbatim: subject + consequence + Suggestions.didYouMean(key, in: current.keys.sorted())), at: path.span.start)
                 return .unknown
             }
             type = next

@@ -50,6 +50,11 @@ package struct Message: Sendable, Equatable, ExpressibleByStringInterpolation, C
             text += Identifier.display(String(name), limit: limit)
         }
 
+        /// A name that describes itself (a path in an expression): its description, escaped, cut at `limit`.
+        package mutating func appendInterpolation(name: some CustomStringConvertible, limit: Int = 60) {
+            text += Identifier.display(name.description, limit: limit)
+        }
+
         /// A path or a text from a file: escaped whole.
         package mutating func appendInterpolation(path: some StringProtocol) {
             text += Identifier.display(String(path), limit: .max, quoting: false)

@@ -102,7 +102,7 @@ struct TypeInferenceTests {
     @Test(arguments: operatorMismatches)
     func operatorMismatch(_ testCase: TypeCase) throws {
         let inferred = try #require(TypeFixture.infer(testCase.text))
-        #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: testCase.offset, message: testCase.message)])
+        #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: testCase.offset, message: Message(verbatim: testCase.message))])
     }
 
     static let enumLiterals: [TypeCase] = [
@@ -117,7 +117,7 @@ struct TypeInferenceTests {
     @Test(arguments: enumLiterals)
     func enumLiteral(_ testCase: TypeCase) throws {
         let inferred = try #require(TypeFixture.infer(testCase.text))
-        #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: testCase.offset, message: testCase.message)])
+        #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: testCase.offset, message: Message(verbatim: testCase.message))])
     }
 
     static let wellTyped: [(String, StaticType)] = [
@@ -190,7 +190,7 @@ struct TypeInferenceTests {
         ]
         for (text, message, offset) in cases {
             let inferred = try #require(TypeFixture.infer(text, result: result))
-            #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: offset, message: message)], "\(text)")
+            #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: offset, message: Message(verbatim: message))], "\(text)")
         }
         let nested = ResultContext.nestedFlow(state: [TypeFixture.field("card", .string, optional: true)], step: "pay", file: "pay.yaml")
         #expect(try #require(TypeFixture.infer("result.card", result: nested)).type == .optional(.string))
@@ -242,7 +242,7 @@ struct TypeInferenceTests {
     @Test func assignability() {
         for (text, type, message) in Self.assignments {
             let problems = TypeFixture.assign(text, to: type).filter { $0.kind != .maybeNull }
-            let expected = message.map { [TypeProblem(kind: .typeMismatch, offset: 0, message: "step 'a' sets 'k': \($0)")] } ?? []
+            let expected = message.map { [TypeProblem(kind: .typeMismatch, offset: 0, message: Message(verbatim: "step 'a' sets 'k': \($0)"))] } ?? []
             #expect(problems == expected, "\(text) to \(type)")
         }
     }

@@ -50,7 +50,7 @@ enum SubflowMissingRule: Rule {
             guard let reference = step.flowPath, let position = step.flowPathPosition else { continue }
             switch workspace.nested(reference, from: context.document.file) {
             case .unavailable(let reason):
-                findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, Message(verbatim: reason)))
+                findings.append(context.finding(self, at: position, step: step.name.text, subject: reference, reason))
             case .loaded(let document, _):
                 if document.isScript || !document.isWellFormed || document.flow == nil {
                     let what = document.isScript ? "is a simulation script, not a flow" : "does not load; lint it for the details"
