@@ -47,7 +47,7 @@ extension CoverageThreshold {
         do {
             return try CoverageThreshold(parsing: text)
         } catch {
-            throw ValidationError(error.message)
+            throw ValidationError(error.message.line)
         }
     }
 }
@@ -111,7 +111,7 @@ func perform(_ outcome: CommandOutcome) throws(CommandError) {
             if path == OutputFile.standardOutputName && standardOutputFailed { continue }
             do {
                 try OutputFile.write(bytes, to: path)
-                if let written { printNote(written) }
+                if let written { printNote(written.line) }
             } catch {
                 if path == OutputFile.standardOutputName { standardOutputFailed = true }
                 errors.append(CommandMessage(describing: error))

@@ -55,11 +55,11 @@ package struct LintConfiguration: Sendable {
     package static func load(path: String) throws -> LintConfiguration {
         let bytes = try FlowLoader.read(path: path, limit: 1 << 20)
         let parsed = YAMLReader.parse(bytes, file: path)
-        func fail(_ message: String, _ position: SourcePosition) -> ConfigurationError {
-            ConfigurationError(message: "\(verbatim: path):\(position.line):\(position.column): \(verbatim: message)")
+        func fail(_ message: CommandMessage, _ position: SourcePosition) -> ConfigurationError {
+            ConfigurationError(message: "\(path: path):\(position.line):\(position.column): \(message)")
         }
         if let problem = parsed.diagnostics.first, parsed.root != nil || problem.message != "the file is empty" {
-            throw fail(problem.message, problem.position)
+            throw fail(CommandMessage(problem.message), problem.position)
         }
         var configuration = LintConfiguration(directory: URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path)
         configuration.file = path
@@ -68,17 +68,17 @@ package struct LintConfiguration: Sendable {
         guard let entries = root.entries else { throw fail("the configuration must be a mapping", root.position) }
         let known = Linter.rules.map { $0.description.identifier.rawValue }
         func rule(_ node: Node) throws -> RuleID {
-            guard let name = node.scalar?.text else { throw fail("a rule name must be a string, found \(node.kindDescription)", node.position) }
+            guard let name = node.scalar?.text else { throw fail("a rule name must be a string, found \(verbatim: node.kindDescription)", node.position) }
             guard known.contains(name) else {
-                throw fail("unknown rule '\(Identifier.display(name))'\(Suggestions.didYouMean(name, in: known))", node.position)
+                throw fail("unknown rule '\(name: name)'\(verbatim: Suggestions.didYouMean(name, in: known))", node.position)
             }
             return RuleID(rawValue: name)
         }
         func globs(_ node: Node, key: String) throws -> [Glob] {
-            guard let items = node.items else { throw fail("'\(key)' takes a list of path patterns, found \(node.kindDescription)", node.position) }
+            guard let items = node.items else { throw fail("'\(name: key)' takes a list of path patterns, found \(verbatim: node.kindDescription)", node.position) }
             return try items.map { item in
                 guard let text = item.scalar?.text, item.scalar?.kind != .null, !text.isEmpty else {
-                    throw fail("an '\(key)' pattern must be a non-empty string, found \(item.kindDescription)", item.position)
+                    throw fail("an '\(name: key)' pattern must be a non-empty string, found \(verbatim: item.kindDescription)", item.position)
                 }
                 return Glob(text)
             }
@@ -86,51 +86,51 @@ package struct LintConfiguration: Sendable {
         for entry in entries {
             switch entry.key {
             case "disabled":
-                guard let items = entry.value.items else { throw fail("'disabled' takes a list of rules, found \(entry.value.kindDescription)", entry.value.position) }
+                guard let items = entry.value.items else { throw fail("'disabled' takes a list of rules, found \(verbatim: entry.value.kindDescription)", entry.value.position) }
                 configuration.disabled = Set(try items.map(rule))
             case "severity":
                 guard let pairs = entry.value.entries else {
-                    throw fail("'severity' maps rules to error, warning or note, found \(entry.value.kindDescription)", entry.value.position)
+                    throw fail("'severity' maps rules to error, warning or note, found \(verbatim: entry.value.kindDescription)", entry.value.position)
                 }
                 for pair in pairs {
                     _ = try rule(Node(.scalar(Scalar(kind: .string, text: pair.key, quoted: false)), at: pair.keyPosition))
                     guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
-                        throw fail("the severity of '\(Identifier.display(pair.key))' must be error, warning or note, found \(pair.value.kindDescription)", pair.value.position)
+                        throw fail("the severity of '\(name: pair.key)' must be error, warning or note, found \(verbatim: pair.value.kindDescription)", pair.value.position)
                     }
                     guard let severity = Severity(rawValue: text) else {
                         let severities = Severity.allCases.map(\.rawValue)
-                        throw fail("severity '\(Identifier.display(text))' must be error, warning or note\(Suggestions.didYouMean(text, in: severities))", pair.value.position)
+                        throw fail("severity '\(name: text)' must be error, warning or note\(verbatim: Suggestions.didYouMean(text, in: severities))", pair.value.position)
                     }
                     configuration.severities[RuleID(rawValue: pair.key)] = severity
                 }
             case "include": configuration.include = try globs(entry.value, key: "include")
             case "exclude": configuration.exclude = try globs(entry.value, key: "exclude")
             case "diff":
-                guard let settings = entry.value.entries else { throw fail("'diff' takes a mapping with 'levels', found \(entry.value.kindDescription)", entry.value.position) }
+                guard let settings = entry.value.entries else { throw fail("'diff' takes a mapping with 'levels', found \(verbatim: entry.value.kindDescription)", entry.value.position) }
                 for setting in settings {
                     guard setting.key == "levels" else {
-                        throw fail("unknown key '\(Identifier.display(setting.key))' in 'diff'\(Suggestions.didYouMean(setting.key, in: ["levels"]))", setting.keyPosition)
+                        throw fail("unknown key '\(name: setting.key)' in 'diff'\(verbatim: Suggestions.didYouMean(setting.key, in: ["levels"]))", setting.keyPosition)
                     }
                     guard let pairs = setting.value.entries else {
-                        throw fail("'levels' maps checks to breaking, warning or info, found \(setting.value.kindDescription)", setting.value.position)
+                        throw fail("'levels' maps checks to breaking, warning or info, found \(verbatim: setting.value.kindDescription)", setting.value.position)
                     }
                     let checks = ChangeCheck.allCases.map(\.rawValue)
                     let levels = ChangeLevel.allCases.map(\.rawValue)
                     for pair in pairs {
                         guard let check = ChangeCheck(rawValue: pair.key) else {
-                            throw fail("unknown check '\(Identifier.display(pair.key))'\(Suggestions.didYouMean(pair.key, in: checks))", pair.keyPosition)
+                            throw fail("unknown check '\(name: pair.key)'\(verbatim: Suggestions.didYouMean(pair.key, in: checks))", pair.keyPosition)
                         }
                         guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
-                            throw fail("the level of '\(Identifier.display(pair.key))' must be breaking, warning or info, found \(pair.value.kindDescription)", pair.value.position)
+                            throw fail("the level of '\(name: pair.key)' must be breaking, warning or info, found \(verbatim: pair.value.kindDescription)", pair.value.position)
                         }
                         guard let level = ChangeLevel(rawValue: text) else {
-                            throw fail("level '\(Identifier.display(text))' must be breaking, warning or info\(Suggestions.didYouMean(text, in: levels))", pair.value.position)
+                            throw fail("level '\(name: text)' must be breaking, warning or info\(verbatim: Suggestions.didYouMean(text, in: levels))", pair.value.position)
                         }
                         configuration.diffLevels[check] = level
                     }
                 }
             default:
-                throw fail("unknown key '\(Identifier.display(entry.key))'\(Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff"]))", entry.keyPosition)
+                throw fail("unknown key '\(name: entry.key)'\(verbatim: Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff"]))", entry.keyPosition)
             }
         }
         return configuration

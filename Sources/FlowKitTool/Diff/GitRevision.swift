@@ -61,8 +61,8 @@ package enum GitRevision {
             // git's words for a path the revision does not have.
             if text.contains("exists on disk, but not in") || text.contains("does not exist in") { return nil }
             let first = text.split(separator: "\n").first.map(String.init) ?? "git show failed"
-            throw FlowDiff.Problem(message: CommandMessage("cannot read '\(Identifier.display(path, limit: .max))' at '\(Identifier.display(revision, limit: .max))': "
-                                                          + Identifier.display(first, limit: 200, quoting: false)), findings: [])
+            throw FlowDiff.Problem(message: "cannot read '\(name: path, limit: .max)' at '\(name: revision, limit: .max)': \(path: first, limit: 200)",
+                                   findings: [])
         }
         return bytes
     }
@@ -187,14 +187,14 @@ final class GitFlowResolver: FlowResolver, @unchecked Sendable {
         do {
             bytes = try GitRevision.read(file, at: revision, in: repository)
         } catch {
-            throw RunError("nested flow '\(Identifier.display(path))' cannot be read at '\(Identifier.display(revision))': \(error.message)", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(name: path)' cannot be read at '\(name: revision)': \(verbatim: error.message.description)", kind: .nestedFlowUnavailable)
         }
         guard let bytes else {
-            throw RunError("nested flow '\(Identifier.display(path))' is not in '\(Identifier.display(revision))'", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(name: path)' is not in '\(name: revision)'", kind: .nestedFlowUnavailable)
         }
         let document = FlowLoader.load(bytes: bytes, file: file, format: DocumentFormat(path: file))
         guard let flow = document.flow, document.isWellFormed else {
-            throw RunError("nested flow '\(Identifier.display(path))' does not load at '\(Identifier.display(revision))'", kind: .nestedFlowUnavailable)
+            throw RunError("nested flow '\(name: path)' does not load at '\(name: revision)'", kind: .nestedFlowUnavailable)
         }
         let compiled = try CompiledFlow(flow: flow)
         cache[file] = compiled

@@ -20,7 +20,7 @@ package enum RunMove: Equatable, Sendable {
         case .back: try run.goBack()
         case .result(let values, let step):
             if let step, let current = run.currentStep, step != current {
-                throw RunError("the move gives a result for step '\(Identifier.display(step))', but the run is at '\(Identifier.display(current))'",
+                throw RunError("the move gives a result for step '\(name: step)', but the run is at '\(name: current)'",
                                kind: .invalidCompletion, step: current)
             }
             try run.complete(result: values)
@@ -47,6 +47,12 @@ package struct RunMoveError: Error, Equatable, Sendable, CustomStringConvertible
 
     /// "column N: message".
     package var description: String { "column \(column): \(message)" }
+
+    /// An error at `column`, its names escaped as the message was written.
+    package init(message: Message, column: Int) {
+        self.message = message.text
+        self.column = column
+    }
 }
 
 extension RunMove {
@@ -70,13 +76,13 @@ extension RunMove {
             let name = String(characters[start..<index]).trimmingSpaces
             if index < characters.count, characters[index] == "=" {
                 if !name.isEmpty && !name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ Identifier.isValid(String($0)) }) {
-                    throw RunMoveError(message: "'\(Identifier.display(name))' is not a step name", column: start + 1)
+                    throw RunMoveError(message: "'\(name: name)' is not a step name", column: start + 1)
                 }
                 index += 1
                 skipSpaces()
                 let objectStart = index
                 guard index < characters.count, characters[index] == "{" else {
-                    throw RunMoveError(message: "a result is a JSON object after '=', e.g. \(name.isEmpty ? "amount" : name)={\"amount\": 150}", column: index + 1)
+                    throw RunMoveError(message: "a result is a JSON object after '=', e.g. \(verbatim: name.isEmpty ? "amount" : name)={\"amount\": 150}", column: index + 1)
                 }
                 index = try endOfObject(characters, from: index)
                 let values = try object(String(characters[objectStart..<index]), column: objectStart + 1)
@@ -89,14 +95,14 @@ extension RunMove {
                 case "back": moves.append(.back)
                 default:
                     guard Identifier.isValid(name) else {
-                        throw RunMoveError(message: "'\(Identifier.display(name))' is not an event name, next, back or STEP={result}", column: start + 1)
+                        throw RunMoveError(message: "'\(name: name)' is not an event name, next, back or STEP={result}", column: start + 1)
                     }
                     moves.append(.event(name))
                 }
             }
             if index == characters.count { return moves }
             guard characters[index] == "," else {
-                throw RunMoveError(message: "expected ',' between moves, found '\(Identifier.display(String(characters[index])))'", column: index + 1)
+                throw RunMoveError(message: "expected ',' between moves, found '\(name: characters[index])'", column: index + 1)
             }
             index += 1
         }
@@ -128,7 +134,7 @@ extension RunMove {
     package static func object(_ text: String, column: Int) throws(RunMoveError) -> [String: Value] {
         let parsed = JSONReader.parse(Array(text.utf8), file: "")
         if let problem = parsed.diagnostics.first {
-            throw RunMoveError(message: "the result is not valid JSON: \(problem.message)", column: column + problem.position.column - 1)
+            throw RunMoveError(message: "the result is not valid JSON: \(verbatim: problem.message)", column: column + problem.position.column - 1)
         }
         var hasList = false
         guard let root = parsed.root, case .object(let values)? = root.flowValue(list: { _ in hasList = true }), !hasList else {

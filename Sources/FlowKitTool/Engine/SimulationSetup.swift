@@ -10,7 +10,7 @@ package struct SimulationSetup: Sendable {
         /// The arguments do not say what to run (exit 2): a flow where a script is needed, a script naming no flow.
         case usage(CommandMessage)
         /// The script or the flow has errors (exit 1): their findings, or a message when there are none.
-        case input(findings: [Diagnostic], message: String)
+        case input(findings: [Diagnostic], message: CommandMessage)
     }
 
     /// The flow file, as the script names it relative to the working directory.
@@ -40,11 +40,11 @@ package struct SimulationSetup: Sendable {
             let document = try FlowLoader.load(path: scriptPath)
             guard document.isScript, let root = document.root else {
                 throw Problem.input(findings: document.diagnostics,
-                                    message: "'\(Identifier.display(scriptPath, limit: .max))' is not a simulation script (it has no 'flowkit-script' key)")
+                                    message: "'\(name: scriptPath, limit: .max)' is not a simulation script (it has no 'flowkit-script' key)")
             }
             let decoded = ScriptDecoder.decode(root, file: scriptPath)
             guard let decodedScript = decoded.script, decoded.diagnostics.isEmpty else {
-                throw Problem.input(findings: decoded.diagnostics, message: "'\(Identifier.display(scriptPath, limit: .max))' is not a valid script")
+                throw Problem.input(findings: decoded.diagnostics, message: "'\(name: scriptPath, limit: .max)' is not a valid script")
             }
             script = decodedScript
             if flowPath == nil {
@@ -63,12 +63,12 @@ package struct SimulationSetup: Sendable {
         let blocking = Linter.lint(document, rules: Linter.runPrerequisites).filter { $0.severity == .error }
         guard let model = document.flow, blocking.isEmpty else {
             throw Problem.input(findings: blocking.isEmpty ? document.diagnostics : blocking,
-                                message: "'\(Identifier.display(flowPath, limit: .max))' is not a flow that can run")
+                                message: "'\(name: flowPath, limit: .max)' is not a flow that can run")
         }
         do {
             flow = try CompiledFlow(flow: model)
         } catch {
-            throw Problem.input(findings: [], message: error.description)
+            throw Problem.input(findings: [], message: CommandMessage(error.description))
         }
         let directory = (flowPath as NSString).deletingLastPathComponent
         self.flowPath = flowPath

@@ -45,6 +45,21 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
         pieces = text.isEmpty ? [] : [.text(text)]
     }
 
+    /// Joins messages: `a + b`.
+    package static func + (lhs: CommandMessage, rhs: CommandMessage) -> CommandMessage {
+        CommandMessage(joining: [lhs, rhs], separator: "")
+    }
+
+    /// `messages`, one after another with `separator` between them.
+    package init(joining messages: [CommandMessage], separator: String) {
+        var interpolation = Interpolation(literalCapacity: 0, interpolationCount: 0)
+        for (index, message) in messages.enumerated() {
+            if index > 0 { interpolation.append(separator) }
+            interpolation.appendInterpolation(message)
+        }
+        pieces = interpolation.pieces
+    }
+
     package init(stringInterpolation: Interpolation) {
         pieces = stringInterpolation.pieces
     }
@@ -88,9 +103,9 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
             append(Identifier.display(String(name), limit: limit))
         }
 
-        /// A path or a text from a file: escaped whole.
-        package mutating func appendInterpolation(path: some StringProtocol) {
-            append(Identifier.display(String(path), limit: .max, quoting: false))
+        /// A path or a text from a file: escaped, whole unless a `limit` is given.
+        package mutating func appendInterpolation(path: some StringProtocol, limit: Int = .max) {
+            append(Identifier.display(String(path), limit: limit, quoting: false))
         }
 
         /// Text this program wrote, as it is.
@@ -139,7 +154,7 @@ package enum CommandOutput: Sendable, Equatable {
     case note(CommandMessage)
     /// Bytes for a file, written as docs/format.md's "Output files" says (`-` is standard output), then `written`
     /// on standard error when given. A failed write is an error of the command (exit 2), after the other outputs.
-    case file(path: String, bytes: [UInt8], written: String?)
+    case file(path: String, bytes: [UInt8], written: CommandMessage?)
 }
 
 /// What a command did: what to print and write, in order, the errors to print after it, and how it ends.
@@ -174,7 +189,7 @@ package struct CommandOutcome: Sendable, Equatable {
     }
 
     /// Adds a file to write, and a note to print once it is written.
-    package mutating func write(_ bytes: [UInt8], to path: String, written: String? = nil) {
+    package mutating func write(_ bytes: [UInt8], to path: String, written: CommandMessage? = nil) {
         outputs.append(.file(path: path, bytes: bytes, written: written))
     }
 }

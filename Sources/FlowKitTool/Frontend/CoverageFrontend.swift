@@ -40,7 +40,7 @@ package enum CoverageFrontend {
         if !options.quiet { outcome.print(CoverageTextReporter().render(merged)) }
         let shortfalls = options.minimum?.shortfalls(in: merged) ?? []
         if !shortfalls.isEmpty {
-            outcome.errors = shortfalls.map { CommandMessage($0) }
+            outcome.errors = shortfalls
             outcome.status = .findings
         }
         return outcome

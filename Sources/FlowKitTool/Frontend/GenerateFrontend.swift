@@ -29,7 +29,7 @@ package enum GenerateFrontend {
             if !generated.warnings.isEmpty {
                 outcome.note(TextReporter(color: options.color).render(LintReport(diagnostics: generated.warnings, fileCount: generated.outputs.count)))
             }
-            for path in generated.written { outcome.note("wrote \(Identifier.display(path, limit: .max, quoting: false))") }
+            for path in generated.written { outcome.note("wrote \(path: path)") }
             return outcome
         } catch let failure as SwiftGenerator.Failure {
             let findings = failure.diagnostics.isEmpty
@@ -65,7 +65,7 @@ package enum GenerateFrontend {
             throw CommandError.usage(message)
         } catch SimulationSetup.Problem.input(let findings, let message) {
             let text = findings.isEmpty ? "" : TextReporter(color: false).render(LintReport(diagnostics: findings, fileCount: 1))
-            throw CommandError(findings: text, findings.isEmpty ? [CommandMessage(message)] : [], status: .findings)
+            throw CommandError(findings: text, findings.isEmpty ? [message] : [], status: .findings)
         } catch {
             throw CommandError.failure(CommandMessage(describing: error))
         }
@@ -104,12 +104,12 @@ package enum GenerateFrontend {
         }
         var outcome = CommandOutcome()
         let count = generated.scenarios.reduce(0) { $0 + $1.covers.count }
-        var notes: [String] = []
-        if let cut = generated.cut { notes.append(cut) }
-        for line in generated.uncovered { notes.append("not covered: " + Identifier.display(line, limit: .max, quoting: false)) }
-        notes.append("wrote \(Identifier.display(destination, limit: .max, quoting: false)): \(generated.scenarios.count) scenario\(generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(count == 1 ? "" : "s")"
+        var notes: [CommandMessage] = []
+        if let cut = generated.cut { notes.append(CommandMessage(cut)) }
+        for line in generated.uncovered { notes.append("not covered: \(path: line)") }
+        notes.append("wrote \(path: destination): \(generated.scenarios.count) scenario\(verbatim: generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(verbatim: count == 1 ? "" : "s")"
                      + (generated.uncovered.isEmpty ? "" : ", \(generated.uncovered.count) not covered"))
-        outcome.write(Array(text.utf8), to: destination, written: notes.joined(separator: "\n"))
+        outcome.write(Array(text.utf8), to: destination, written: CommandMessage(joining: notes, separator: "\n"))
         return outcome
     }
 }

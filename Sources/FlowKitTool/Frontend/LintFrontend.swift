@@ -53,7 +53,7 @@ package enum LintFrontend {
         }
         var outcome = CommandOutcome()
         if options.verbose {
-            for file in lint.skipped { outcome.note("skipped \(display(file)): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)") }
+            for file in lint.skipped { outcome.note("skipped \(path: file): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)") }
         }
         if let path = options.writeBaseline {
             guard lint.failures.isEmpty else {
@@ -63,7 +63,7 @@ package enum LintFrontend {
             }
             let count = lint.allDiagnostics.count
             outcome.write(Array(Baseline(findings: lint.allDiagnostics, relativeTo: path).json.utf8), to: path,
-                          written: "wrote \(display(path)) with \(count) finding\(count == 1 ? "" : "s")")
+                          written: "wrote \(path: path) with \(count) finding\(verbatim: count == 1 ? "" : "s")")
             return outcome
         }
         let report = lint.report(strict: options.strict, toolVersion: options.toolVersion)
@@ -78,8 +78,6 @@ package enum LintFrontend {
         outcome.status = !lint.failures.isEmpty ? .failure : report.fails ? .findings : .success
         return outcome
     }
-
-    private static func display(_ path: String) -> String { Identifier.display(path, limit: .max, quoting: false) }
 }
 
 extension CommandMessage {

@@ -61,7 +61,7 @@ package enum RenderFrontend {
             var outcome = CommandOutcome()
             for warning in warnings { outcome.note("flowkit: warning: Graphviz: \(warning)") }
             outcome.write(bytes, to: destination,
-                          written: destination == OutputFile.standardOutputName ? nil : "wrote \(Identifier.display(destination, limit: .max, quoting: false))")
+                          written: destination == OutputFile.standardOutputName ? nil : "wrote \(path: destination)")
             return outcome
         }
     }

@@ -90,7 +90,7 @@ package enum SimulateFrontend {
                 throw CommandError.failure(CommandMessage(describing: error))
             }
         }
-        var shortfalls: [String] = []
+        var shortfalls: [CommandMessage] = []
         if options.countsCoverage {
             // Each script's runs counted against its own flow, then added up (several scripts of one flow, or of
             // flows sharing a nested flow, count into the same files).
@@ -117,7 +117,7 @@ package enum SimulateFrontend {
             shortfalls = options.minimum?.shortfalls(in: counted) ?? []
         }
         if report.failed > 0 || !shortfalls.isEmpty {
-            outcome.errors = shortfalls.map { CommandMessage($0) }
+            outcome.errors = shortfalls
             outcome.status = .findings
         }
         return outcome
@@ -132,7 +132,7 @@ package enum SimulateFrontend {
             } catch SimulationSetup.Problem.usage(let message) {
                 throw CommandError.usage(message)
             } catch SimulationSetup.Problem.input(let findings, let message) {
-                guard !findings.isEmpty else { throw CommandError([CommandMessage(message)], status: .findings) }
+                guard !findings.isEmpty else { throw CommandError([message], status: .findings) }
                 let text = TextReporter(color: options.colorErrors).render(LintReport(diagnostics: findings, fileCount: 1))
                 throw CommandError(findings: String(text.split(separator: "\n").dropLast().joined(separator: "\n")), [], status: .findings)
             } catch {

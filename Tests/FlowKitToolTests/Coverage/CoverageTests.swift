@@ -177,7 +177,7 @@ struct CoverageTests {
             partial.files[0].items[index].hits = 0
         }
         let threshold = try CoverageThreshold(parsing: "transitions=90,steps=100")
-        #expect(threshold.shortfalls(in: partial).map { $0.replacingOccurrences(of: coverage.files[0].file, with: "F") }
+        #expect(threshold.shortfalls(in: partial).map { $0.description.replacingOccurrences(of: coverage.files[0].file, with: "F") }
                 == ["coverage: transitions of F are 80.0%, below 90.0%: 2 not covered"])
         #expect(try CoverageThreshold(parsing: "transitions=80").shortfalls(in: partial).isEmpty)
         #expect(throws: CoverageThresholdError.self) { try CoverageThreshold(parsing: "transitons=90") }

@@ -32,7 +32,7 @@ struct RunMoveTests {
         ("a b={}", 1, "'a b' is not a step name"),
     ])
     func aListThatCannotBeReadNamesTheColumn(text: String, column: Int, message: String) {
-        #expect(throws: RunMoveError(message: message, column: column)) { try RunMove.parseList(text) }
+        #expect(throws: RunMoveError(message: Message(verbatim: message), column: column)) { try RunMove.parseList(text) }
     }
 
     /// Property: any list of moves, written as `text` and joined with commas, reads back as the same list.

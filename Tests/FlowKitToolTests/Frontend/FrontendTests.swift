@@ -78,7 +78,7 @@ struct FrontendTests {
             Issue.record("no baseline file: \(outcome.outputs)")
             return
         }
-        #expect(written.hasPrefix("wrote baseline.json with "))
+        #expect(written.description.hasPrefix("wrote baseline.json with "))
     }
 
     @Test func simulateSaysWhichOptionsAreMissingAsOptions() throws {
