@@ -32,7 +32,7 @@ do {
     StandardOutput.writeError(XcodeReporter().render(LintReport(diagnostics: outcome.warnings, fileCount: files.count)))
 } catch let failure as SwiftGenerator.Failure {
     StandardOutput.writeError(XcodeReporter().render(LintReport(diagnostics: failure.diagnostics, fileCount: files.count)))
-    StandardOutput.writeError("error: " + Identifier.display(failure.message, limit: .max, quoting: false) + "\n")
+    StandardOutput.writeError("error: " + failure.message.description + "\n")
     exit(1)
 } catch {
     let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"

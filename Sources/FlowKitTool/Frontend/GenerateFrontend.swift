@@ -34,7 +34,7 @@ package enum GenerateFrontend {
         } catch let failure as SwiftGenerator.Failure {
             let findings = failure.diagnostics.isEmpty
                 ? "" : TextReporter(color: options.color).render(LintReport(diagnostics: failure.diagnostics, fileCount: options.files.count))
-            throw CommandError(findings: findings, [CommandMessage(failure.message)], status: .findings)
+            throw CommandError(findings: findings, [failure.message], status: .findings)
         } catch {
             throw CommandError.failure(CommandMessage(describing: error))
         }

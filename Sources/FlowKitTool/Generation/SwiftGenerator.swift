@@ -46,9 +46,9 @@ package enum SwiftGenerator {
         /// The lint findings, errors and warnings, when the flows have errors.
         package var diagnostics: [Diagnostic]
         /// What went wrong, in one line.
-        package var message: String
+        package var message: CommandMessage
 
-        package var description: String { message }
+        package var description: String { message.description }
     }
 
     /// The Swift file generated from the flow file `file`: its base name without the extension, then
@@ -88,13 +88,13 @@ package enum SwiftGenerator {
                 let name = EmbeddedFlowSource.name(of: reference, from: file.name)
                 guard index[name] == nil else { continue }
                 guard let read else {
-                    throw Failure(diagnostics: [], message: "nested flow '\(Identifier.display(reference))' of step '\(step.name.text)' in '\(Identifier.display(file.name))' is not among the flow files; add '\(Identifier.display(name))' to them")
+                    throw Failure(diagnostics: [], message: "nested flow '\(name: reference)' of step '\(name: step.name.text)' in '\(name: file.name)' is not among the flow files; add '\(name: name)' to them")
                 }
                 let bytes: [UInt8]
                 do {
                     bytes = try read(name)
                 } catch {
-                    throw Failure(diagnostics: [], message: "nested flow '\(Identifier.display(reference))' of step '\(step.name.text)' in '\(Identifier.display(file.name))': \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+                    throw Failure(diagnostics: [], message: "nested flow '\(name: reference)' of step '\(name: step.name.text)' in '\(name: file.name)': \(verbatim: (error as? LocalizedError)?.errorDescription ?? "\(error)")")
                 }
                 index[name] = files.count
                 files.append((name, bytes, false))
@@ -110,7 +110,7 @@ package enum SwiftGenerator {
             guard let document = documents[file.name], !document.isScript, document.isFlowFile else { continue }
             if othersAmongInputs, file.listed, document.root == nil, !SourceText.showsKey("flowkit", in: file.bytes) { continue }
             if String(decoding: file.bytes, as: UTF8.self).utf8.elementsEqual(file.bytes) == false {
-                throw Failure(diagnostics: [], message: "'\(Identifier.display(file.name))' is not UTF-8 text")
+                throw Failure(diagnostics: [], message: "'\(name: file.name)' is not UTF-8 text")
             }
             do {
                 let checked = try CompiledFlow.checked(file.bytes, name: file.name, source: source)
@@ -124,7 +124,7 @@ package enum SwiftGenerator {
         findings = findings.filter { seenFindings.insert("\($0.file):\($0.line):\($0.column):\($0.rule):\($0.message)").inserted }
         let errors = findings.filter { $0.severity == .error }
         if !errors.isEmpty {
-            throw Failure(diagnostics: findings, message: "no Swift written: \(errors.count) error\(errors.count == 1 ? "" : "s") in the flows")
+            throw Failure(diagnostics: findings, message: "no Swift written: \(errors.count) error\(verbatim: errors.count == 1 ? "" : "s") in the flows")
         }
 
         // Names across files: one Swift file and one type per flow.
@@ -133,13 +133,13 @@ package enum SwiftGenerator {
         for file in files {
             let output = outputName(for: file.name)
             if let other = outputNames[output] {
-                throw Failure(diagnostics: [], message: "'\(Identifier.display(other))' and '\(Identifier.display(file.name))' would both be generated as '\(Identifier.display(output))'; rename one")
+                throw Failure(diagnostics: [], message: "'\(name: other)' and '\(name: file.name)' would both be generated as '\(name: output)'; rename one")
             }
             outputNames[output] = file.name
             guard let flow = flows[file.name] else { continue }
             let typeName = flowTypeName(flow)
             if let other = typeNames[typeName] {
-                throw Failure(diagnostics: [], message: "the flows of '\(Identifier.display(other))' and '\(Identifier.display(file.name))' would both be the Swift type '\(typeName)'; rename one flow")
+                throw Failure(diagnostics: [], message: "the flows of '\(name: other)' and '\(name: file.name)' would both be the Swift type '\(name: typeName)'; rename one flow")
             }
             typeNames[typeName] = file.name
         }

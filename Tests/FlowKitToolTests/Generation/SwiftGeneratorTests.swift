@@ -89,8 +89,8 @@ struct SwiftGeneratorTests {
                 #expect(!result.outputs.isEmpty)
                 generated += 1
             } catch {
-                #expect(!error.message.isEmpty)
-                if error.message.hasPrefix("no Swift written") { #expect(error.diagnostics.contains { $0.severity == .error }) }
+                #expect(!error.message.description.isEmpty)
+                if error.message.description.hasPrefix("no Swift written") { #expect(error.diagnostics.contains { $0.severity == .error }) }
                 refused += 1
             }
         }
@@ -102,7 +102,7 @@ struct SwiftGeneratorTests {
     @Test func aFlowWithLintErrorsIsRefusedWithItsFindings() throws {
         let failure = try #require(throws: SwiftGenerator.Failure.self) { try generate([try input("flows/broken/dead_end.yaml")]) }
         #expect(failure.diagnostics.contains { $0.severity == .error && $0.rule == "dead_end" })
-        #expect(failure.message.hasPrefix("no Swift written: "))
+        #expect(failure.message.description.hasPrefix("no Swift written: "))
     }
 
     @Test func aNestedFlowThatIsNotListedIsAnErrorInListedOnlyMode() throws {
