@@ -357,19 +357,19 @@ private struct Inferrer {
         case .value(let declared, let what):
             let stored = declared.optional ? type : nonNull(type, node, "\(what), which is not optional")
             if let message = assignability(of: stored, node: node, to: declared) {
-                mismatch("\(verbatim: what): \(verbatim: message)", at: node.span.start)
+                mismatch("\(verbatim: what): \(message)", at: node.span.start)
             }
         }
     }
 
     /// Why a value of `type` (written as `node`) cannot be stored in a key declared `declared`, or nil when it can.
-    func assignability(of type: StaticType, node: ExpressionNode, to declared: TypeRef) -> String? {
+    func assignability(of type: StaticType, node: ExpressionNode, to declared: TypeRef) -> Message? {
         let expected = TypeCheck.describe(declared)
         switch type {
         case .unknown:
             return nil
         case .null:
-            return declared.optional ? nil : "expected \(expected), found null (the type is not optional)"
+            return declared.optional ? nil : "expected \(verbatim: expected), found null (the type is not optional)"
         case .optional(let wrapped):
             return assignability(of: wrapped, node: node, to: declared)
         default:
@@ -380,12 +380,12 @@ private struct Inferrer {
             return nil
         case (.enumeration(let values), .string):
             guard case .literal(.string(let text), _) = node, !values.contains(where: { StaticType.same($0, text) }) else { return nil }
-            return "'\(Identifier.display(text))' is not one of \(Self.list(values))\(Suggestions.didYouMean(text, in: values))"
+            return "'\(name: text)' is not one of \(Self.list(values))\(verbatim: Suggestions.didYouMean(text, in: values))"
         case (.enumeration(let values), .enumeration(let given)):
             guard !given.contains(where: { value in values.contains { StaticType.same($0, value) } }) else { return nil }
-            return "expected \(expected), found one of \(Self.list(given))"
+            return "expected \(verbatim: expected), found one of \(Self.list(given))"
         default:
-            return "expected \(expected), found \(type.phrase)"
+            return "expected \(verbatim: expected), found \(verbatim: type.phrase)"
         }
     }
 
@@ -397,8 +397,8 @@ private struct Inferrer {
         }
     }
 
-    package static func list(_ values: [String]) -> String {
-        values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
+    package static func list(_ values: [String]) -> Message {
+        Message.quoted(values)
     }
 
     // MARK: - Nodes
@@ -524,9 +524,9 @@ private struct Inferrer {
         for (text, offset) in literals where !values.contains(where: { StaticType.same($0, text) }) {
             let hint = Suggestions.didYouMean(text, in: values)
             if case .path(let path) = node {
-                mismatch("'\(name: text)' is not a value of '\(name: path)' (\(verbatim: Self.list(values)))\(verbatim: hint)", at: offset)
+                mismatch("'\(name: text)' is not a value of '\(name: path)' (\(Self.list(values)))\(verbatim: hint)", at: offset)
             } else {
-                mismatch("'\(name: text)' is not one of \(verbatim: Self.list(values))\(verbatim: hint)", at: offset)
+                mismatch("'\(name: text)' is not one of \(Self.list(values))\(verbatim: hint)", at: offset)
             }
         }
     }

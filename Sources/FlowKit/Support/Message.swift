@@ -28,6 +28,20 @@ package struct Message: Sendable, Equatable, ExpressibleByStringInterpolation, C
 
     package var description: String { text }
 
+    /// Names in single quotes, each escaped and cut as a name: `'a', 'b', 'c'`.
+    package static func quoted(_ names: some Sequence<String>, separator: String = ", ") -> Message {
+        Message(verbatim: names.map { "'" + Identifier.display($0) + "'" }.joined(separator: separator))
+    }
+
+    /// Names in single quotes as a sentence lists them: `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`; past `atMost`
+    /// names, the first `atMost` and how many more.
+    package static func listed(_ names: [String], atMost: Int = .max) -> Message {
+        let shown = names.prefix(atMost).map { "'" + Identifier.display($0) + "'" }
+        if names.count > atMost { return Message(verbatim: shown.joined(separator: ", ") + " and \(names.count - atMost) more") }
+        guard let last = shown.last, shown.count > 1 else { return Message(verbatim: shown.first ?? "") }
+        return Message(verbatim: shown.dropLast().joined(separator: ", ") + " and " + last)
+    }
+
     /// Joins messages: `a + b`.
     package static func + (lhs: Message, rhs: Message) -> Message {
         Message(verbatim: lhs.text + rhs.text)

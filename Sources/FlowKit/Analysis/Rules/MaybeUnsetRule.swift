@@ -180,16 +180,11 @@ enum MaybeUnsetRule: Rule {
                 case .event(let event): detail = " in event '\(event)'"
                 case .starHandler(let event): detail = event.map { " in the '*' handler for '\($0)'" } ?? " in the '*' 'next'"
                 }
-                let message = "step '\(read.step)' reads '\(read.key)'\(detail), which is not set on every path to it"
-                    + (read.path.map { " (\($0))" } ?? "")
-                var also = ""
-                if !read.laterReads.isEmpty {
-                    let names = read.laterReads
-                    let shown = names.prefix(5).map { "'\(Identifier.display($0))'" }
-                    also = "; also read at " + (names.count > 5 ? shown.joined(separator: ", ") + " and \(names.count - 5) more" : GuardSpace.list(shown))
-                        + ", after a read of it that fails first"
-                }
-                return context.finding(self, at: read.position, step: read.step, subject: read.key, Message(verbatim: message + also))
+                let message: Message = "step '\(name: read.step)' reads '\(name: read.key)'\(verbatim: detail), which is not set on every path to it"
+                    + (read.path.map { " (\(verbatim: $0))" } ?? "")
+                let also: Message = read.laterReads.isEmpty
+                    ? "" : "; also read at \(Message.listed(read.laterReads, atMost: 5)), after a read of it that fails first"
+                return context.finding(self, at: read.position, step: read.step, subject: read.key, message + also)
             }
             return neverSet(findings, flow: flow, context: context) + nested
         }
@@ -223,11 +218,10 @@ enum MaybeUnsetRule: Rule {
             for finding in found.sorted(by: { $0.position < $1.position }) {
                 if let step = finding.step, !steps.contains(step) { steps.append(step) }
             }
-            let shown = steps.prefix(5).map { "'\(Identifier.display($0))'" }
-            let at = steps.count > 5 ? shown.joined(separator: ", ") + " and \(steps.count - 5) more" : GuardSpace.list(shown)
+            let at = Message.listed(steps, atMost: 5)
             result.append(context.finding(self, at: declaration.name.position, subject: key,
                                           "'\(name: key)' is never set: no 'set' writes it, and it is neither an input nor a path parameter, "
-                                          + "so every read of it fails (read at \(verbatim: at)); set it, or declare it in 'inputs' if the host provides it"))
+                                          + "so every read of it fails (read at \(at)); set it, or declare it in 'inputs' if the host provides it"))
         }
         return result
     }
