@@ -524,7 +524,7 @@ private struct Inferrer {
         for (text, offset) in literals where !values.contains(where: { StaticType.same($0, text) }) {
             let hint = Suggestions.didYouMean(text, in: values)
             if case .path(let path) = node {
-                mismatch("'\(name: text)' is not a value of '\(name: path)' (\(Self.list(values)))\(verbatim: hint)", at: offset)
+                mismatch("'\(name: text)' is not a value of '\(path: path)' (\(Self.list(values)))\(verbatim: hint)", at: offset)
             } else {
                 mismatch("'\(name: text)' is not one of \(Self.list(values))\(verbatim: hint)", at: offset)
             }
@@ -553,7 +553,7 @@ private struct Inferrer {
             case .unknown:
                 return .unknown
             case .absent(let reason):
-                mismatch(exists ? "'\(name: shown)' is always false: \(verbatim: reason.text)" : "\(verbatim: shown) cannot be read: \(verbatim: reason.text)", at: path.span.start)
+                mismatch(exists ? "'\(path: shown)' is always false: \(verbatim: reason.text)" : "\(verbatim: shown) cannot be read: \(verbatim: reason.text)", at: path.span.start)
                 return .unknown
             case .fields(let fields, let owner):
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
@@ -563,7 +563,7 @@ private struct Inferrer {
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
                 // A key the shape lacks is one mistake, reported as such.
                 if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
-                    mismatch("'\(name: path)' cannot be read \(verbatim: when.text): that completion may come without a result; guard it with exists(\(verbatim: path.description))",
+                    mismatch("'\(path: path)' cannot be read \(verbatim: when.text): that completion may come without a result; guard it with exists(\(verbatim: path.description))",
                              at: path.span.start)
                 }
                 return isGuarded(path) ? type.unwrapped : type
@@ -583,7 +583,7 @@ private struct Inferrer {
                 case .unknown:
                     return .unknown
                 default:
-                    mismatch("'\(name: parent)' is \(verbatim: type.unwrapped.phrase), not an object, so '\(name: path)' cannot be read", at: path.span.start)
+                    mismatch("'\(path: parent)' is \(verbatim: type.unwrapped.phrase), not an object, so '\(path: path)' cannot be read", at: path.span.start)
                     return .unknown
                 }
             }

@@ -477,7 +477,7 @@ public struct FlowRun: Sendable {
         // 1. A result runs the step's `set` against the state before the step.
         var result = result
         if let given = result, let (key, number) = Self.firstNonFinite(in: given) {
-            throw RunError("the result of step '\(name: name)', key '\(name: key)': expected a finite number, found \(number)", kind: .invalidCompletion, step: name)
+            throw RunError("the result of step '\(path: name)', key '\(name: key)': expected a finite number, found \(number)", kind: .invalidCompletion, step: name)
         }
         let resultTypes = kind == .outcome ? nil : flow.resultTypes[id]
         if let given = result, let types = resultTypes {

@@ -149,7 +149,7 @@ private struct Evaluator {
             return try operand(value, type: type, path: path)
         case .result:
             guard let result = scope.result else {
-                throw fail("'\(name: shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
+                throw fail("'\(path: shown)' is read, but the step completed without a result", .resultAbsent, at: path.span)
             }
             var fields = result
             var types = scope.resultTypes
@@ -160,8 +160,8 @@ private struct Evaluator {
                     let parent = "result." + path.keys[..<index].joined(separator: ".")
                     switch value {
                     case .object(let nested): fields = nested
-                    case .null: throw fail("'\(name: parent)' is null, so '\(name: shown)' cannot be read", .nullValue, at: path.span)
-                    default: throw fail("'\(name: parent)' is \(verbatim: value.kindDescription), not an object, so '\(name: shown)' cannot be read", .typeError, at: path.span)
+                    case .null: throw fail("'\(path: parent)' is null, so '\(path: shown)' cannot be read", .nullValue, at: path.span)
+                    default: throw fail("'\(path: parent)' is \(verbatim: value.kindDescription), not an object, so '\(path: shown)' cannot be read", .typeError, at: path.span)
                     }
                     if case .object(let declared)? = type?.base {
                         types = Dictionary(declared.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
@@ -178,7 +178,7 @@ private struct Evaluator {
                     }
                     let known = Set(fields.keys).union(types.map { Array($0.keys) } ?? []).sorted()
                     let missing = path.keys[...index].joined(separator: ".")
-                    throw fail("the result has no key '\(name: missing)'\(verbatim: Suggestions.didYouMean(key, in: known))", .missingResultKey, at: path.span)
+                    throw fail("the result has no key '\(path: missing)'\(verbatim: Suggestions.didYouMean(key, in: known))", .missingResultKey, at: path.span)
                 }
                 value = next
                 type = types?[key]
@@ -192,7 +192,7 @@ private struct Evaluator {
     /// operator. The path is kept only with an enum's values, the one message that names it later.
     private func operand(_ value: Value, type: TypeRef?, path: ExpressionPath) throws(EvaluationError) -> Operand {
         if case .number(let number) = value, !number.isFinite {
-            throw fail("'\(name: path.description)' is \(number), not a finite number", .arithmetic, at: path.span)
+            throw fail("'\(path: path.description)' is \(number), not a finite number", .arithmetic, at: path.span)
         }
         let values = enumValues(type)
         return Operand(value: value, span: path.span, enumValues: values, path: values == nil ? nil : path)
@@ -260,7 +260,7 @@ private struct Evaluator {
             guard let values = declared.enumValues, other.enumValues == nil, case .string(let text) = other.value else { continue }
             if values.contains(where: { Self.same($0, text) }) { continue }
             let list = values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
-            throw fail("'\(name: text)' is not a value of '\(name: declared.enumPath ?? "")' (\(verbatim: list))\(verbatim: Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
+            throw fail("'\(name: text)' is not a value of '\(path: declared.enumPath ?? "")' (\(verbatim: list))\(verbatim: Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
         }
     }
 

@@ -108,7 +108,7 @@ enum TypeCheck {
             let key = field.name.text
             guard let value = fields[key] else {
                 if field.type.optional { continue }
-                throw TypeMismatch(message: "missing key '\(name: qualified(key))'")
+                throw TypeMismatch(message: "missing key '\(path: qualified(key))'")
             }
             converted[key] = try convert(value, to: field.type, at: qualified(key))
         }

@@ -49,7 +49,7 @@ package struct ScriptDecoder {
         var names = Set<String>()
         for item in items {
             guard let scenario = scenario(item) else { continue }
-            if !names.insert(scenario.name).inserted { report("two scenarios are named '\(name: scenario.name)'", at: item.position) }
+            if !names.insert(scenario.name).inserted { report("two scenarios are named '\(path: scenario.name)'", at: item.position) }
             scenarios.append(scenario)
         }
         return Script(file: file, flow: flow, flowPosition: root["flow"]?.position, scenarios: scenarios)
@@ -103,7 +103,7 @@ package struct ScriptDecoder {
         var steps: [ScriptStep] = []
         if let stepsNode = node["steps"] {
             guard let items = stepsNode.items else {
-                report("'steps' of scenario '\(name: name)' must be a list, found \(verbatim: stepsNode.kindDescription)", at: stepsNode.position)
+                report("'steps' of scenario '\(path: name)' must be a list, found \(verbatim: stepsNode.kindDescription)", at: stepsNode.position)
                 return nil
             }
             for item in items {

@@ -4,7 +4,8 @@
 ///
 /// - `\(name: x)`: a name, shown by `Identifier.display` (control and format characters, `'` and `\` escaped; cut
 ///   at 60 characters with `…`); `\(name: x, limit: n)` cut at `n`;
-/// - `\(path: p)`: a path or a text from a file, escaped whole (no cut; quotes as they are);
+/// - `\(path: p)`: a path (of a file, or in an expression) or a text from a file (a scenario's name), escaped whole
+///   (no cut; quotes as they are);
 /// - `\(message)`: another message, as it is (already escaped);
 /// - `\(verbatim: text)`: text this program wrote (a list of names it escaped, a suggestion), as it is;
 /// - anything else (numbers, kinds, types): as it describes itself. A string must say which it is: an unlabelled
@@ -72,6 +73,11 @@ package struct Message: Sendable, Equatable, ExpressibleByStringInterpolation, C
         /// A path or a text from a file: escaped whole.
         package mutating func appendInterpolation(path: some StringProtocol) {
             text += Identifier.display(String(path), limit: .max, quoting: false)
+        }
+
+        /// A path that describes itself (a path in an expression): its description, escaped whole.
+        package mutating func appendInterpolation(path: some CustomStringConvertible) {
+            text += Identifier.display(path.description, limit: .max, quoting: false)
         }
 
         /// Another message, already escaped.

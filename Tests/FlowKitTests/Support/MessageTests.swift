@@ -32,4 +32,21 @@ struct MessageTests {
         #expect(message.contains("'\(Identifier.display(long))'"), "\(message)")
         #expect(!message.contains(long), "\(message)")
     }
+
+    @Test func textsFromAFileArePathsShownWhole() throws {
+        // A scenario's name is prose: an apostrophe stays one, and a long one is not cut.
+        let name = "the customer's card is declined, and the app shows why to the customer on the payment screen"
+        let text = """
+        flowkit-script: 1
+        flow: f.yaml
+        scenarios:
+          - name: "\(name)"
+            steps: []
+          - name: "\(name)"
+            steps: []
+        """
+        let root = try #require(FlowLoader.parse(bytes: Array(text.utf8), file: "s.yaml", format: .yaml).root)
+        let messages = ScriptDecoder.decode(root, file: "s.yaml").diagnostics.map(\.message)
+        #expect(messages.contains("two scenarios are named '\(name)'"), "\(messages)")
+    }
 }

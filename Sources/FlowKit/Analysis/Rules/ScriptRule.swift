@@ -71,10 +71,10 @@ enum ScriptRule: Rule {
         do {
             flowDocument = try FlowLoader.load(path: flowPath)
         } catch {
-            return findings + [context.finding(self, at: position, "the script's flow '\(name: reference)' cannot be read: \(verbatim: (error as? FlowKitError)?.problem ?? "\(error)")")]
+            return findings + [context.finding(self, at: position, "the script's flow '\(path: reference)' cannot be read: \(verbatim: (error as? FlowKitError)?.problem ?? "\(error)")")]
         }
         guard let flow = flowDocument.flow, flowDocument.isWellFormed else {
-            return findings + [context.finding(self, at: position, "the script's flow '\(name: reference)' does not load; lint it first")]
+            return findings + [context.finding(self, at: position, "the script's flow '\(path: reference)' does not load; lint it first")]
         }
         findings += names(in: script, against: flow, context: context)
         return findings
