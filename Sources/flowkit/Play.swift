@@ -14,7 +14,7 @@ struct Play {
 
     func run() throws {
         var session = try start()
-        try StandardOutput.write("playing '\(Identifier.display(flowPath, limit: .max, quoting: false))': type a choice's number, an event name (or its start), next, back, or a result as JSON or key=value pairs\n\n")
+        try say("playing '\(path: flowPath)': type a choice's number, an event name (or its start), next, back, or a result as JSON or key=value pairs\n\n")
         while !session.run.isFinished { try step(&session) }
         try StandardOutput.write(session.prompt)
         try offerToSave(session)
@@ -36,11 +36,11 @@ struct Play {
             throw CommandError(["the input ended at step '\(name: session.run.currentStep ?? "")' before the flow finished"], status: .findings)
         }
         // Piped input is not echoed by a terminal: echo it, so the transcript reads as a session.
-        if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(line, limit: .max, quoting: false) + "\n") }
+        if isatty(STDIN_FILENO) == 0 { try say("\(path: line)\n") }
         switch session.handle(line) {
         case .moved(let trace): try StandardOutput.write(trace + "\n")
-        case .invalid(let message): try StandardOutput.write("  \(Identifier.display(message, limit: .max, quoting: false))\n\n")
-        case .runError(let message): try StandardOutput.write("  run error: \(Identifier.display(message, limit: .max, quoting: false)); choose again\n\n")
+        case .invalid(let message): try say("  \(path: message)\n\n")
+        case .runError(let message): try say("  run error: \(path: message); choose again\n\n")
         }
     }
 
@@ -50,22 +50,27 @@ struct Play {
         while true {
             try StandardOutput.write("save this run as a script scenario? a new script file (empty: do not save): ")
             let answer = readLine()
-            if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(answer ?? "", limit: .max, quoting: false) + "\n") }
+            if isatty(STDIN_FILENO) == 0 { try say("\(path: answer ?? "")\n") }
             guard let line = answer, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
             let path = line.trimmingCharacters(in: .whitespaces)
             try StandardOutput.write("scenario name (empty: 'played run'): ")
             let given = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
-            if isatty(STDIN_FILENO) == 0 { try StandardOutput.write(Identifier.display(given, limit: .max, quoting: false) + "\n") }
+            if isatty(STDIN_FILENO) == 0 { try say("\(path: given)\n") }
             let directory = (path as NSString).deletingLastPathComponent
             let relative = DisplayPath.relative(FileFlowResolver.canonical(flowPath), to: FileFlowResolver.canonical(directory.isEmpty ? "." : directory))
             let script = session.scenarioScript(name: given.isEmpty ? "played run" : given, flowPath: relative)
             do {
                 try OutputFile.create(Array(script.utf8), at: path)
-                try StandardOutput.write("wrote \(Identifier.display(path, limit: .max, quoting: false)); run it with: flowkit simulate --script \(Identifier.display(path, limit: .max, quoting: false))\n")
+                try say("wrote \(path: path); run it with: flowkit simulate \(CommandOption.script) \(path: path)\n")
                 return
             } catch {
-                try StandardOutput.write("  \(Identifier.display((error as? LocalizedError)?.errorDescription ?? "\(error)", limit: .max, quoting: false)); give another file\n")
+                try say("  \(path: (error as? LocalizedError)?.errorDescription ?? "\(error)"); give another file\n")
             }
         }
+    }
+
+    /// Writes `message` to standard output, its options spelled as the command line spells them.
+    private func say(_ message: CommandMessage) throws {
+        try StandardOutput.write(message.line)
     }
 }

@@ -63,15 +63,15 @@ package struct PlaySession: Sendable {
     /// The description of the current step and its numbered choices, ending in a prompt; or the outcome.
     package var prompt: String {
         guard let name = run.currentStep, let (step, _) = run.currentStepDefinition else {
-            return "the flow finished with outcome '\(Identifier.display(run.outcome ?? ""))'\n"
+            return ("the flow finished with outcome '\(name: run.outcome ?? "")'\n" as Message).text
         }
-        var text = "step '\(Identifier.display(name))'"
-        if let title = step.title { text += ": \(Identifier.display(title, limit: .max, quoting: false))" }
-        text += " (\(step.kind.rawValue))\n"
+        var text: Message = "step '\(name: name)'"
+        if let title = step.title { text = text + ": \(path: title)" }
+        text = text + " (\(verbatim: step.kind.rawValue))\n"
         for (index, choice) in choices.enumerated() {
-            text += "  \(index + 1)) \(Identifier.display(choice.label, limit: .max, quoting: false))\n"
+            text = text + "  \(index + 1)) \(path: choice.label)\n"
         }
-        return text + "> "
+        return (text + "> ").text
     }
 
     /// Reads `line` as a choice and makes it: a menu number, `next`, `back`, an event name (or a prefix of one that
@@ -101,6 +101,10 @@ package struct PlaySession: Sendable {
 
     private struct Problem: Error {
         let message: String
+
+        init(message: Message) {
+            self.message = message.text
+        }
     }
 
     private func read(_ text: String) -> Result<RunMove, Problem> {
@@ -120,7 +124,7 @@ package struct PlaySession: Sendable {
             do {
                 return .success(.result(try RunMove.object(text, column: 1), step: nil))
             } catch {
-                return .failure(Problem(message: error.message))
+                return .failure(Problem(message: Message(verbatim: error.message)))
             }
         }
         if text.contains("=") { return pairs(text).map { .result($0, step: nil) } }
@@ -128,10 +132,10 @@ package struct PlaySession: Sendable {
         let matches = events.filter { $0.hasPrefix(text) }
         if matches.count == 1 { return .success(.event(matches[0])) }
         if matches.count > 1 {
-            return .failure(Problem(message: "'\(Identifier.display(text))' could be \(matches.map { "'\($0)'" }.joined(separator: " or "))"))
+            return .failure(Problem(message: "'\(name: text)' could be \(Message.quoted(matches, separator: " or "))"))
         }
         let hint = Suggestions.didYouMean(text, in: events + ["next", "back"])
-        return .failure(Problem(message: "step '\(Identifier.display(run.currentStep ?? ""))' takes no '\(Identifier.display(text))'\(hint)"))
+        return .failure(Problem(message: "step '\(name: run.currentStep ?? "")' takes no '\(name: text)'\(verbatim: hint)"))
     }
 
     /// `key=value key=value`: each value JSON when it reads as JSON (`150`, `true`, `"a b"`), else text.
@@ -139,7 +143,7 @@ package struct PlaySession: Sendable {
         var values: [String: Value] = [:]
         for pair in text.split(separator: " ", omittingEmptySubsequences: true) {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                return .failure(Problem(message: "'\(Identifier.display(String(pair)))' is not key=value"))
+                return .failure(Problem(message: "'\(name: pair)' is not key=value"))
             }
             let key = String(pair[..<equals])
             let raw = String(pair[pair.index(after: equals)...])
