@@ -108,17 +108,17 @@ enum ScriptRule: Rule {
             var prefix: [String] = []
             for (index, part) in parts.enumerated() {
                 let names = current.steps.map(\.name.text)
-                let place = prefix.isEmpty ? "the flow" : "the nested flow of '\(prefix.joined(separator: "/"))'"
+                let place: Message = prefix.isEmpty ? "the flow" : "the nested flow of '\(path: prefix.joined(separator: "/"))'"
                 guard let step = current.step(named: part) else {
-                    let problem = parts.count > 1 ? "'\(Identifier.display(part))' in '\(Identifier.display(name.text))' is not a step of \(place)"
-                        : "step '\(Identifier.display(part))' is not in the flow"
-                    findings.append(context.finding(self, at: name.position, Message(verbatim: problem + Suggestions.didYouMean(part, in: names))))
+                    let problem: Message = parts.count > 1 ? "'\(name: part)' in '\(name: name.text)' is not a step of \(place)"
+                        : "step '\(name: part)' is not in the flow"
+                    findings.append(context.finding(self, at: name.position, problem + "\(verbatim: Suggestions.didYouMean(part, in: names))"))
                     return nil
                 }
                 if index == parts.count - 1 { return (current, step) }
                 guard step.kind == .flow else {
                     findings.append(context.finding(self, at: name.position,
-                                                    "'\(name: part)' in '\(name: name.text)' is not a nested flow step of \(verbatim: place)"))
+                                                    "'\(name: part)' in '\(name: name.text)' is not a nested flow step of \(place)"))
                     return nil
                 }
                 guard let next = child(of: step, in: current) else { return nil }
@@ -246,14 +246,14 @@ enum ScriptRule: Rule {
             }
             let at = item.resultPositions?.keys[key]?.value ?? resultPosition
             if let (inner, number) = FlowRun.firstNonFinite(in: [key: value]) {
-                let place = inner == key ? "" : " ('\(Identifier.display(inner))')"
-                findings.append(context.finding(self, at: at, "the result of step '\(name: step)', key '\(name: key)'\(verbatim: place): expected a finite number, found \(number)"))
+                let place: Message = inner == key ? "" : " ('\(name: inner)')"
+                findings.append(context.finding(self, at: at, "the result of step '\(name: step)', key '\(name: key)'\(place): expected a finite number, found \(number)"))
             } else if case .failure(let mismatch) = TypeCheck.coerce(value, to: field.type) {
-                var message = "the result of step '\(Identifier.display(step))', key '\(key)': \(mismatch.message)"
+                var message: Message = "the result of step '\(name: step)', key '\(path: key)': \(verbatim: mismatch.message)"
                 if case .enumeration(let cases) = field.type.base, case .string(let text) = value, !cases.contains(text) {
-                    message += Suggestions.didYouMean(text, in: cases)
+                    message = message + "\(verbatim: Suggestions.didYouMean(text, in: cases))"
                 }
-                findings.append(context.finding(self, at: at, Message(verbatim: message)))
+                findings.append(context.finding(self, at: at, message))
             }
         }
         return findings
