@@ -304,12 +304,12 @@ struct GuardSpace {
             let value = variable.values[valuation.indexes[index]]
             if let other = variable.otherText, value == .string(other) {
                 let named = variable.values.compactMap { value -> String? in
-                    if case .string(let text) = value, text != other { return "'\(Identifier.display(text))'" }
+                    if case .string(let text) = value, text != other { return Message.quoted([text]).text }
                     return nil
                 }
                 parts.append("\(variable.path) is " + (named.isEmpty ? "any text" : "text other than " + Self.list(named)))
             } else if case .string(let text) = value {
-                parts.append("\(variable.path) is '\(Identifier.display(text))'")
+                parts.append("\(variable.path) is \(Message.quoted([text]).text)")
             } else {
                 parts.append("\(variable.path) is \(value)")
             }

@@ -140,7 +140,7 @@ package final class LintWorkspace: @unchecked Sendable {
             return known
         }
         lock.unlock()
-        let hint = Self.closestFlowFile(to: reference, at: path).map { "; did you mean '\(Identifier.display($0))'?" } ?? ""
+        let hint = Self.closestFlowFile(to: reference, at: path).map { ("; did you mean '\(name: $0)'?" as Message).text } ?? ""
         lock.lock()
         missingHints[path] = hint
         lock.unlock()

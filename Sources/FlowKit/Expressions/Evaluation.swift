@@ -259,8 +259,7 @@ private struct Evaluator {
         for (declared, other) in [(a, b), (b, a)] {
             guard let values = declared.enumValues, other.enumValues == nil, case .string(let text) = other.value else { continue }
             if values.contains(where: { Self.same($0, text) }) { continue }
-            let list = values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
-            throw fail("'\(name: text)' is not a value of '\(path: declared.enumPath ?? "")' (\(verbatim: list))\(verbatim: Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
+            throw fail("'\(name: text)' is not a value of '\(path: declared.enumPath ?? "")' (\(Message.quoted(values)))\(verbatim: Suggestions.didYouMean(text, in: values))", .typeError, at: other.span)
         }
     }
 

@@ -133,7 +133,7 @@ enum TypeCheck {
     }
 
     private static func list(_ values: [String]) -> String {
-        values.map { "'\(Identifier.display($0))'" }.joined(separator: ", ")
+        Message.quoted(values).text
     }
 
     private static func same(_ a: String, _ b: String) -> Bool {

@@ -45,7 +45,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .null: return "null"
         case .object: return "an object"
         case .bool, .int, .number: return "the \(kindDescription.split(separator: " ").last!) \(description)"
-        case .string(let text): return "the string '\(Identifier.display(text))'"
+        case .string(let text): return ("the string '\(name: text)'" as Message).text
         }
     }
 

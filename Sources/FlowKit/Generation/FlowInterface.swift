@@ -42,9 +42,9 @@ public struct FlowInterface: Equatable, Sendable, CustomStringConvertible {
         let wanted = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard found != wanted else { return }
         let index = zip(found, wanted).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(found.count, wanted.count)
-        let expectedLine = index < wanted.count ? "'\(Identifier.display(wanted[index]))'" : "nothing more"
-        let foundLine = index < found.count ? "'\(Identifier.display(found[index]))'" : "nothing more"
-        throw RunError("flow '\(name: flow.name.text)' does not match the Swift generated for it: expected \(verbatim: expectedLine), found \(verbatim: foundLine)",
+        let expectedLine: Message = index < wanted.count ? "'\(name: wanted[index])'" : "nothing more"
+        let foundLine: Message = index < found.count ? "'\(name: found[index])'" : "nothing more"
+        throw RunError("flow '\(name: flow.name.text)' does not match the Swift generated for it: expected \(expectedLine), found \(foundLine)",
                        kind: .invalidStart, file: flow.file)
     }
 

@@ -21,7 +21,7 @@ public enum FlowKitError: LocalizedError, Equatable, Sendable {
         switch self {
         case .noSuchFile(let path), .notAFile(let path), .unreadable(let path, _), .unwritable(let path, _),
              .unreadableDirectory(let path, _), .noFlowFiles(let path, _, _):
-            return "\(Identifier.display(path, limit: Int.max, quoting: false)): \(problem)"
+            return ("\(path: path): \(verbatim: problem)" as Message).text
         case .standardOutput:
             return problem
         }
