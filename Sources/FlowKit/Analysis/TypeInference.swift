@@ -593,7 +593,7 @@ private struct Inferrer {
                 switch owner {
                 case .step(let step): subject = "step '\(step)' has no result key '\(missing)'"
                 case .nestedFlow(let step, let file):
-                    subject = "the nested flow '\(Identifier.display(file))' of step '\(step)' has no state key '\(missing)'"
+                    subject = ("the nested flow '\(name: file)' of step '\(verbatim: step)' has no state key '\(verbatim: missing)'" as Message).text
                 }
                 let consequence = exists ? ", so 'exists(\(path))' is always false" : ""
                 mismatch(Message(verbatim: subject + consequence + Suggestions.didYouMean(key, in: current.keys.sorted())), at: path.span.start)

@@ -257,8 +257,8 @@ package struct FlowDecoder {
             var values: [String] = []
             for item in items {
                 guard let scalar = item.scalar, case .string = scalar.kind, !scalar.text.isEmpty else {
-                    let quote = item.scalar.map { $0.kind != .null && !$0.text.isEmpty ? "; quote it: '\(Identifier.display($0.text))'" : "" } ?? ""
-                    report("an enum value must be a non-empty string, found \(verbatim: item.kindDescription)\(verbatim: quote)", at: item.position, step: step)
+                    let quote: Message = item.scalar.map { $0.kind != .null && !$0.text.isEmpty ? "; quote it: '\(name: $0.text)'" : "" } ?? ""
+                    report("an enum value must be a non-empty string, found \(verbatim: item.kindDescription)\(quote)", at: item.position, step: step)
                     return nil
                 }
                 if values.contains(scalar.text) {

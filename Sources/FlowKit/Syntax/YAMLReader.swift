@@ -395,7 +395,7 @@ private struct Composer {
             } else if let first = firstPosition(of: key, top: top) {
                 diagnostics.append(Diagnostic(
                     file: file, position: keyPosition, severity: .error, rule: .duplicateKey,
-                    message: "duplicate key '\(Identifier.display(key))' (first at line \(first.line), column \(first.column))"))
+                    message: ("duplicate key '\(name: key)' (first at line \(first.line), column \(first.column))" as Message).text))
             } else {
                 append(Node.Entry(key: key, keyPosition: keyPosition, value: node), top: top)
             }

@@ -116,7 +116,7 @@ enum EntryParamRule: Rule {
             case "}":
                 guard let name = current else { return "'}' without '{'" }
                 guard !name.isEmpty else { return "an empty parameter '{}'" }
-                guard Identifier.isValid(name) else { return "parameter '\(Identifier.display(name))' is not a name" }
+                guard Identifier.isValid(name) else { return ("parameter '\(name: name)' is not a name" as Message).text }
                 guard seen.insert(name).inserted else { return "parameter '\(name)' appears twice" }
                 current = nil
             default:

@@ -98,7 +98,7 @@ enum UndeclaredEventRule: Rule {
                         message += "declare it in 'events'" + (suggestions[event].map { "; did you mean '\($0)'?" } ?? "")
                     }
                     if !outcomes.isEmpty {
-                        message += " (nested flow '\(Identifier.display(reference))' finishes with \(outcomes.map { "'\($0)'" }.joined(separator: ", ")))"
+                        message += (" (nested flow '\(name: reference)' finishes with \(Message.quoted(outcomes)))" as Message).text
                     }
                 } else if let suggestion = suggestions[event] {
                     message += "; did you mean '\(suggestion)'?"

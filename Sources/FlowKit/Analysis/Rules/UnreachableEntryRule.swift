@@ -80,9 +80,9 @@ enum UnreachableEntryRule: Rule {
                 continue
             }
             if let earlier = firstOfShape[shape] {
-                let same = earlier.path == entry.path ? "the same path" : "the same path up to its parameters' names ('\(Identifier.display(earlier.path))')"
+                let same: Message = earlier.path == entry.path ? "the same path" : "the same path up to its parameters' names ('\(name: earlier.path)')"
                 findings.append(context.finding(self, at: entry.pathPosition, subject: name,
-                                                "entry '\(name: name)' is never chosen: entry '\(name: earlier.name.text)' comes first with \(verbatim: same), "
+                                                "entry '\(name: name)' is never chosen: entry '\(name: earlier.name.text)' comes first with \(same), "
                                                 + "so it matches every link that '\(name: name)' matches"))
             } else {
                 firstOfShape[shape] = entry
