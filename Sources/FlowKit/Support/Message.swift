@@ -70,9 +70,9 @@ package struct Message: Sendable, Equatable, ExpressibleByStringInterpolation, C
             text += Identifier.display(name.description, limit: limit)
         }
 
-        /// A path or a text from a file: escaped whole.
-        package mutating func appendInterpolation(path: some StringProtocol) {
-            text += Identifier.display(String(path), limit: .max, quoting: false)
+        /// A path or a text from a file: escaped, whole unless a `limit` is given.
+        package mutating func appendInterpolation(path: some StringProtocol, limit: Int = .max) {
+            text += Identifier.display(String(path), limit: limit, quoting: false)
         }
 
         /// A path that describes itself (a path in an expression): its description, escaped whole.

@@ -28,11 +28,7 @@ package enum CoverageReportFormat: String, CaseIterable, Sendable {
     }
 
     /// `FORMAT:PATH` split, when FORMAT is a known format and PATH is not empty.
-    package static func parse(_ text: String) -> (CoverageReportFormat, String)? {
-        guard let colon = text.firstIndex(of: ":"), let format = CoverageReportFormat(rawValue: String(text[..<colon])) else { return nil }
-        let path = String(text[text.index(after: colon)...])
-        return path.isEmpty ? nil : (format, path)
-    }
+
 }
 
 /// Lines of a flow file with what is on them, for the line-based formats (LCOV, Cobertura): a line's hits are the

@@ -7,22 +7,19 @@ import Foundation
 // spells).
 
 /// How a command ends (docs/format.md, "Exit codes").
-package enum ExitStatus: Int32, Sendable, Comparable {
+package enum ExitStatus: Int32, Sendable {
     /// All is well.
     case success = 0
     /// A finding is an error (or, strictly, a warning), a scenario failed, a threshold was missed.
     case findings = 1
     /// The command could not do its work.
     case failure = 2
-
-    package static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// An option of a command, by what it means: a message that must name one (`give a script or moves`) names it
 /// with this, and the front end spells it (`--script`, `--events`).
 package enum CommandOption: Sendable, Equatable {
-    case script, events, state, trace, coverage, focus, radius, output, report, config, baseline, interactive
-    case scenario, minCoverage, coverageReport, extend, budget, git, diff, format, traceOut, writeBaseline, fixScripts
+    case script, events, state, trace, coverage, focus, output, coverageReport, extend, git, traceOut, writeBaseline, fixScripts
 }
 
 /// Text for the user that may name options: interpolate a `CommandOption` to name one. Like the library's
@@ -98,14 +95,14 @@ package struct CommandMessage: Sendable, Equatable, ExpressibleByStringInterpola
             }
         }
 
-        /// A name: escaped (`Identifier.display`), cut at `limit` characters.
+        /// A name: escaped and cut at `limit` characters, as the library's `Message` does.
         package mutating func appendInterpolation(name: some StringProtocol, limit: Int = 60) {
-            append(Identifier.display(String(name), limit: limit))
+            append(("\(name: name, limit: limit)" as Message).text)
         }
 
         /// A path or a text from a file: escaped, whole unless a `limit` is given.
         package mutating func appendInterpolation(path: some StringProtocol, limit: Int = .max) {
-            append(Identifier.display(String(path), limit: limit, quoting: false))
+            append(("\(path: path, limit: limit)" as Message).text)
         }
 
         /// Text this program wrote, as it is.
