@@ -10,28 +10,19 @@ extension FlowDiagram {
         let changes = FlowDiff.compare(old: old, new: new)
         let renames = FlowRenames.find(old: old, new: new)
         let renamed = renames.stepNames
-        // What sits at each position of either file: steps by their name, options by their own position.
-        var newSteps: [SourcePosition: String] = [:]
-        var oldSteps: [SourcePosition: Step] = [:]
-        var oldOptions: [SourcePosition: (step: String, target: Target, event: String?, count: Int, index: Int)] = [:]
-        for step in new.steps { newSteps[step.name.position] = step.name.text }
-        for step in old.steps + (old.anyStep.map { [$0] } ?? []) {
-            oldSteps[step.name.position] = step
-            for (event, targets) in step.on.map({ ($0.event.text as String?, $0.targets) }) + [(nil, step.next ?? [])] {
-                for (index, target) in targets.enumerated() {
-                    oldOptions[target.position] = (step.name.text, target, event, targets.count, index)
-                }
-            }
-        }
-        // Entries by the positions of their name, path and step, where their changes are reported.
-        var entryAt: [SourcePosition: Entry] = [:]
-        for entry in new.entries {
-            for position in [entry.name.position, entry.pathPosition, entry.step.position] where entryAt[position] == nil { entryAt[position] = entry }
+        // The steps of the old file by name, for ghosts; an option as ghosts draw it.
+        var oldSteps: [String: Step] = [:]
+        for step in old.steps + (old.anyStep.map { [$0] } ?? []) where oldSteps[step.name.text] == nil { oldSteps[step.name.text] = step }
+        typealias Ghost = (step: String, target: Target, event: String?, count: Int, index: Int)
+        func ghost(_ option: FlowOption) -> Ghost? {
+            guard let targets = oldSteps[option.step]?.targets(of: option.list), option.index < targets.count else { return nil }
+            guard case .on(let event) = option.list else { return (option.step, targets[option.index], nil, targets.count, option.index) }
+            return (option.step, targets[option.index], event, targets.count, option.index)
         }
         var stepMarks: [String: ChangeMark] = [:]
-        var optionMarks: [SourcePosition: ChangeMark] = [:]
+        var optionMarks: [FlowOption: ChangeMark] = [:]
         var ghostSteps: [Step] = []
-        var ghostOptions: [(step: String, target: Target, event: String?, count: Int, index: Int)] = []
+        var ghostOptions: [Ghost] = []
         var entryMarks: [String: ChangeMark] = [:]
         // What breaking changes need beyond marks: ghost entries, renamed events' options, finish steps whose
         // outcome went, the start edge's required inputs, and notes for what has no place (docs/format.md,
@@ -41,7 +32,7 @@ extension FlowDiagram {
         var outcomeWas: [String: String] = [:]
         var requiredInputs: [String] = []
         var notes: [FlowChange] = []
-        let oldEntries = Dictionary(old.entries.map { ($0.name.position, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldEntries = Dictionary(old.entries.map { ($0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
         // Finish steps in both files whose outcome is another now, by their new names: what they gave.
         for step in old.steps where step.kind == .finish {
             let name = renamed[step.name.text] ?? step.name.text
@@ -58,26 +49,23 @@ extension FlowDiagram {
             var placed = true
             switch change.check {
             case .entryRemoved:
-                if let at = change.old, let entry = oldEntries[at.position] { ghostEntries.append(entry) } else { placed = false }
+                if case .entry(let name) = change.was, let entry = oldEntries[name] { ghostEntries.append(entry) } else { placed = false }
             case .eventRenamed:
                 for rename in renames.events { eventWas[rename.new.text] = rename.old.text }
             case .outcomeRenamed, .outcomeRemoved:
                 // Drawn at the finish steps that gave it and give another outcome now, or as their ghosts.
-                let givers = old.steps.filter { step in
-                    step.kind == .finish && change.old.map { $0.position == (step.outcome?.position ?? step.name.position) || $0.position == step.name.position } ?? false
-                }
-                let outcome = givers.first.map { $0.outcome?.text ?? $0.name.text }
+                guard case .outcome(let outcome) = change.was else { placed = false; break }
                 let steps = old.steps.filter { $0.kind == .finish && ($0.outcome?.text ?? $0.name.text) == outcome }
                 placed = !steps.isEmpty && steps.allSatisfy { outcomeWas[renamed[$0.name.text] ?? $0.name.text] != nil || new.step(named: renamed[$0.name.text] ?? $0.name.text) == nil }
             case .inputAdded:
-                if change.level == .breaking, let at = change.new, let input = new.inputs.first(where: { $0.position == at.position }) {
-                    requiredInputs.append(input.text)
+                if change.level == .breaking, case .input(let name) = change.now {
+                    requiredInputs.append(name)
                 } else {
                     placed = change.level != .breaking
                 }
             case .eventRemoved:
                 // Its options are drawn removed where some step handled it; else a note says so.
-                placed = change.old.map { at in old.events.contains { $0.name.position == at.position && oldHandled.contains($0.name.text) } } ?? false
+                if case .event(let name) = change.was { placed = oldHandled.contains(name) } else { placed = false }
             case .handlerRemoved:
                 // Drawn by the ghosts of its removed options; an event that became derived removes none: a note.
                 placed = changes.contains { $0.check == .transitionRemoved }
@@ -86,41 +74,32 @@ extension FlowDiagram {
             }
             // What is breaking and has no place of its own is a note.
             if !placed && change.level == .breaking { notes.append(change) }
-            switch change.check {
-            case .stepAdded:
-                if let at = change.new, let name = newSteps[at.position] { stepMarks[name] = .added }
-            case .stepRemoved:
-                if let at = change.old, let step = oldSteps[at.position] {
+            switch (change.check, change.was, change.now) {
+            case (.stepAdded, _, .step(let name)?):
+                stepMarks[name] = .added
+            case (.stepRemoved, .step(let name)?, _):
+                if let step = oldSteps[name] {
                     ghostSteps.append(step)
-                    for (event, targets) in step.on.map({ ($0.event.text as String?, $0.targets) }) + [(nil, step.next ?? [])] {
-                        for (index, target) in targets.enumerated() { ghostOptions.append((step.name.text, target, event, targets.count, index)) }
+                    for (list, targets) in step.optionLists {
+                        for index in targets.indices { ghostOptions += ghost(FlowOption(step: name, list: list, index: index)).map { [$0] } ?? [] }
                     }
                 }
-            case .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged, .setChanged:
-                if let at = change.new {
-                    if let name = newSteps[at.position] {
-                        if stepMarks[name] == nil { stepMarks[name] = .changed }
-                    } else {
-                        optionMarks[at.position] = .changed
-                    }
-                }
-            case .transitionAdded:
-                if let at = change.new { optionMarks[at.position] = .added }
-            case .transitionRetargeted:
-                if let at = change.new { optionMarks[at.position] = .changed }
-                if let at = change.old, let option = oldOptions[at.position] { ghostOptions.append(option) }
-            case .guardChanged:
-                if let at = change.new { optionMarks[at.position] = .changed }
-            case .transitionRemoved:
-                if let at = change.old, let option = oldOptions[at.position] { ghostOptions.append(option) }
-            case .entryAdded:
-                if let at = change.new, let entry = entryAt[at.position] {
-                    entryMarks[entry.name.text] = .added
-                }
-            case .entryPathChanged, .entryStepChanged:
-                if let at = change.new, let entry = entryAt[at.position] {
-                    entryMarks[entry.name.text] = .changed
-                }
+            case (.stepRenamed, _, .step(let name)?), (.stepKindChanged, _, .step(let name)?), (.stepTitleChanged, _, .step(let name)?),
+                 (.stepResultChanged, _, .step(let name)?), (.nestedFlowChanged, _, .step(let name)?), (.setChanged, _, .step(let name)?):
+                if stepMarks[name] == nil { stepMarks[name] = .changed }
+            case (.setChanged, _, .option(let option)?), (.guardChanged, _, .option(let option)?):
+                optionMarks[option] = .changed
+            case (.transitionAdded, _, .option(let option)?):
+                optionMarks[option] = .added
+            case (.transitionRetargeted, let was, .option(let option)?):
+                optionMarks[option] = .changed
+                if case .option(let option)? = was, let ghost = ghost(option) { ghostOptions.append(ghost) }
+            case (.transitionRemoved, .option(let option)?, _):
+                if let ghost = ghost(option) { ghostOptions.append(ghost) }
+            case (.entryAdded, _, .entry(let name)?):
+                entryMarks[name] = .added
+            case (.entryPathChanged, _, .entry(let name)?), (.entryStepChanged, _, .entry(let name)?):
+                entryMarks[name] = .changed
             default:
                 break
             }
@@ -132,9 +111,11 @@ extension FlowDiagram {
         if focusOnChanges {
             var touched = Set(stepMarks.keys)
             for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
-                for target in step.on.flatMap(\.targets) + (step.next ?? []) where optionMarks[target.position] != nil {
-                    touched.insert(step.name.text)
-                    if let to = target.stepName?.text { touched.insert(to) }
+                for (list, targets) in step.optionLists {
+                    for (index, target) in targets.enumerated() where optionMarks[FlowOption(step: step.name.text, list: list, index: index)] != nil {
+                        touched.insert(step.name.text)
+                        if let to = target.stepName?.text { touched.insert(to) }
+                    }
                 }
             }
             for option in ghostOptions {
@@ -175,17 +156,17 @@ extension FlowDiagram {
                 nodes[index].label += "\n(outcome was \(was))"
             }
         }
-        // The options of a renamed event, by their positions.
-        var renamedOptions: [SourcePosition: String] = [:]
+        // The options of a renamed event: what the event was called.
+        var renamedOptions: [FlowOption: String] = [:]
         for step in new.steps + (new.anyStep.map { [$0] } ?? []) {
             for handler in step.on {
                 guard let was = eventWas[handler.event.text] else { continue }
-                for target in handler.targets { renamedOptions[target.position] = was }
+                for index in handler.targets.indices { renamedOptions[FlowOption(step: step.name.text, list: .on(handler.event.text), index: index)] = was }
             }
         }
         for index in edges.indices where !edges[index].inLegend {
-            edges[index].change = edges[index].position.flatMap { optionMarks[$0] } ?? .unchanged
-            if let at = edges[index].position, let was = renamedOptions[at] {
+            edges[index].change = edges[index].option.flatMap { optionMarks[$0] } ?? .unchanged
+            if let option = edges[index].option, let was = renamedOptions[option] {
                 edges[index].change = .changed
                 edges[index].label = (edges[index].label.map { $0 + "\n" } ?? "") + "(was on \(was))"
             }

@@ -114,8 +114,8 @@ package struct FlowDiagram: Sendable {
         package var sharedSteps: SharedUse? = nil
         /// In a picture of a change: what the change did to the option.
         package var change: ChangeMark? = nil
-        /// Where the option is written in the flow file (nil for edges that are no option: start, entries, notes).
-        var position: SourcePosition? = nil
+        /// The option the edge draws (nil for edges that are no option: start, entries, notes).
+        var option: FlowOption? = nil
 
         /// How many of the steps that use a `"*"` option took it.
         package struct SharedUse: Sendable, Equatable {
@@ -356,9 +356,10 @@ extension FlowDiagram {
                     // The event and the condition on lines of their own, so that labels stay narrow.
                     var edge = Edge(from: source, to: to, label: parts.isEmpty ? nil : parts.joined(separator: "\n"),
                                     style: style, highlighted: !order.isEmpty, order: order)
-                    edge.position = target.position
+                    let option = FlowOption(step: step.name.text, list: event.map { .on($0) } ?? .next, index: index)
+                    edge.option = option
                     if let coverage {
-                        let at = CoverageIndex.Position(line: target.position.line, column: target.position.column)
+                        let at = option
                         if step.name.text == "*" {
                             let uses = coverage.shared[at]
                             edge.hits = uses?.hits
@@ -394,12 +395,6 @@ extension FlowDiagram {
     /// A file's coverage indexed once for drawing, so that a picture of a large flow costs time in proportion to
     /// its steps and items, not their product.
     struct CoverageIndex {
-        /// Where an option is written in the flow file.
-        struct Position: Hashable {
-            var line: Int
-            var column: Int
-        }
-
         /// A `"*"` option's takings over the steps that use it.
         struct SharedUse {
             var hits = 0
@@ -409,19 +404,19 @@ extension FlowDiagram {
 
         /// The steps no run showed.
         var neverShown: Set<String> = []
-        /// The hits of each coverable option of a step's own handlers and `next`, by position.
-        var own: [Position: Int] = [:]
-        /// The takings of each coverable `"*"` option, by position.
-        var shared: [Position: SharedUse] = [:]
+        /// The hits of each coverable option of a step's own handlers and `next`.
+        var own: [FlowOption: Int] = [:]
+        /// The takings of each coverable `"*"` option (step `*`) over the steps that use it.
+        var shared: [FlowOption: SharedUse] = [:]
 
         init(_ coverage: FileCoverage) {
             for item in coverage.items {
-                switch item.kind {
-                case .step:
-                    if item.hits == 0, case .step(let name) = item.identity { neverShown.insert(name) }
-                case .transition where item.coverable:
-                    let at = Position(line: item.line, column: item.column)
-                    if item.shared != nil {
+                switch item.identity {
+                case .step(let name):
+                    if item.hits == 0 { neverShown.insert(name) }
+                case .transition(let step, let list, let index, let viaStar) where item.coverable:
+                    let at = FlowOption(step: viaStar ? "*" : step, list: list, index: index)
+                    if viaStar {
                         shared[at, default: SharedUse()].hits += item.hits
                         shared[at, default: SharedUse()].total += 1
                         if item.hits > 0 { shared[at, default: SharedUse()].taken += 1 }

@@ -160,9 +160,34 @@ package enum ChangeCheck: String, Sendable, CaseIterable, Codable {
 }
 
 /// One semantic change between two versions of a flow file.
-package struct FlowChange: Sendable, Equatable, Codable {
+package struct FlowChange: Sendable, Equatable {
+    /// What a change is about, in the terms of one of the two files: what the picture of a change marks, and
+    /// what a reader of the change can look up in that file.
+    package enum Subject: Hashable, Sendable {
+        /// The flow's `start`.
+        case start
+        /// A step (`*` for the `"*"` step).
+        case step(String)
+        /// An option of a target list.
+        case option(FlowOption)
+        /// A step's handler of an event: its own, or the `"*"` step's (step `*`).
+        case handler(step: String, event: String)
+        /// A declared event.
+        case event(String)
+        /// A state key.
+        case stateKey(String)
+        /// An input.
+        case input(String)
+        /// An entry.
+        case entry(String)
+        /// An outcome the flow's finish steps give.
+        case outcome(String)
+        /// A scenario of a script, by its name.
+        case scenario(String)
+    }
+
     /// A place in one of the two files.
-    package struct Place: Sendable, Equatable, Codable {
+    package struct Place: Sendable, Equatable {
         /// The file, as it was named.
         package var file: String
         /// The 1-based line.
@@ -191,17 +216,23 @@ package struct FlowChange: Sendable, Equatable, Codable {
     package var old: Place?
     /// Where it is in the new file (nil for what was removed).
     package var new: Place?
+    /// What it was about in the old file (nil for what was added).
+    package var was: Subject?
+    /// What it is about in the new file (nil for what was removed).
+    package var now: Subject?
     /// The new file of the two compared: where a change that has no place there (something removed) is
     /// annotated.
     package var file: String
 
     /// Creates a change; `file` is the new place's file, or the old one's, unless given.
-    package init(check: ChangeCheck, level: ChangeLevel, message: String, old: Place?, new: Place?, file: String? = nil) {
+    package init(check: ChangeCheck, level: ChangeLevel, message: String, old: Place?, new: Place?, was: Subject?, now: Subject?, file: String? = nil) {
         self.check = check
         self.level = level
         self.message = message
         self.old = old
         self.new = new
+        self.was = was
+        self.now = now
         self.file = file ?? new?.file ?? old?.file ?? ""
     }
 }

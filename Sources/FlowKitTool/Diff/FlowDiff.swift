@@ -74,15 +74,17 @@ package enum FlowDiff {
             FlowChange.Place(file: flow.file, line: position.line, column: position.column)
         }
 
+        /// Adds a change: where it is in each file, and what it is about there.
         mutating func add(_ check: ChangeCheck, _ message: String, old oldPosition: SourcePosition?, new newPosition: SourcePosition?,
-                          level: ChangeLevel? = nil) {
+                          was: FlowChange.Subject?, now: FlowChange.Subject?, level: ChangeLevel? = nil) {
             changes.append(FlowChange(check: check, level: level ?? check.level, message: message,
-                                      old: oldPosition.map { place(old, $0) }, new: newPosition.map { place(new, $0) }, file: new.file))
+                                      old: oldPosition.map { place(old, $0) }, new: newPosition.map { place(new, $0) },
+                                      was: oldPosition == nil ? nil : was, now: newPosition == nil ? nil : now, file: new.file))
         }
 
         mutating func run() {
             if renamed(old.start.text) != new.start.text {
-                add(.startChanged, "start changed from '\(old.start.text)' to '\(new.start.text)'", old: old.start.position, new: new.start.position)
+                add(.startChanged, "start changed from '\(old.start.text)' to '\(new.start.text)'", old: old.start.position, new: new.start.position, was: .start, now: .start)
             }
             compareSteps()
             compareHandlers()
@@ -99,7 +101,8 @@ package enum FlowDiff {
             let oldSteps = Dictionary(old.steps.map { (renamed($0.name.text), $0) }, uniquingKeysWith: { first, _ in first })
             let newNames = Set(new.steps.map(\.name.text))
             for rename in renames.steps {
-                add(.stepRenamed, "step '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position)
+                add(.stepRenamed, "step '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position,
+                    was: .step(rename.old.text), now: .step(rename.new.text))
             }
             var pairs: [(Step?, Step?)] = new.steps.map { (oldSteps[$0.name.text], $0) }
             pairs += old.steps.filter { !newNames.contains(renamed($0.name.text)) }.map { ($0, nil) }
@@ -107,9 +110,9 @@ package enum FlowDiff {
             for (before, after) in pairs {
                 switch (before, after) {
                 case (nil, let step?):
-                    add(.stepAdded, "step '\(step.name.text)' added", old: nil, new: step.name.position)
+                    add(.stepAdded, "step '\(step.name.text)' added", old: nil, new: step.name.position, was: nil, now: .step(step.name.text))
                 case (let step?, nil):
-                    add(.stepRemoved, "step '\(step.name.text)' removed", old: step.name.position, new: nil)
+                    add(.stepRemoved, "step '\(step.name.text)' removed", old: step.name.position, new: nil, was: .step(step.name.text), now: nil)
                 case (let before?, let after?):
                     compareStep(before, after)
                 case (nil, nil):
@@ -121,56 +124,65 @@ package enum FlowDiff {
         mutating func compareStep(_ before: Step, _ after: Step) {
             let name = after.name.text
             let at = (old: before.name.position, new: after.name.position)
+            let subject = (was: FlowChange.Subject.step(before.name.text), now: FlowChange.Subject.step(name))
             if before.kind != after.kind {
-                add(.stepKindChanged, "step '\(name)' is now a \(after.kind.rawValue), not a \(before.kind.rawValue)", old: at.old, new: at.new)
+                add(.stepKindChanged, "step '\(name)' is now a \(after.kind.rawValue), not a \(before.kind.rawValue)", old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if before.title != after.title {
-                add(.stepTitleChanged, "the title of step '\(name)' changed from \(quoted(before.title)) to \(quoted(after.title))", old: at.old, new: at.new)
+                add(.stepTitleChanged, "the title of step '\(name)' changed from \(quoted(before.title)) to \(quoted(after.title))", old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if NormalForm.fields(before.result) != NormalForm.fields(after.result) {
                 add(.stepResultChanged, "the result of step '\(name)' changed from \(NormalForm.fields(before.result) ?? "none") to \(NormalForm.fields(after.result) ?? "none")",
-                    old: at.old, new: at.new)
+                    old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if NormalForm.assignments(before.set) != NormalForm.assignments(after.set) {
-                add(.setChanged, "step '\(name)' now sets \(NormalForm.assignments(after.set) ?? "nothing"), not \(NormalForm.assignments(before.set) ?? "nothing")", old: at.old, new: at.new)
+                add(.setChanged, "step '\(name)' now sets \(NormalForm.assignments(after.set) ?? "nothing"), not \(NormalForm.assignments(before.set) ?? "nothing")", old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if before.flowPath != after.flowPath || NormalForm.assignments(before.input) != NormalForm.assignments(after.input) {
                 let what = before.flowPath != after.flowPath
                     ? "runs '\(after.flowPath ?? "")', not '\(before.flowPath ?? "")'"
                     : "passes \(NormalForm.assignments(after.input) ?? "no input"), not \(NormalForm.assignments(before.input) ?? "no input")"
-                add(.nestedFlowChanged, "flow step '\(name)' \(what)", old: before.flowPathPosition ?? at.old, new: after.flowPathPosition ?? at.new)
+                add(.nestedFlowChanged, "flow step '\(name)' \(what)", old: before.flowPathPosition ?? at.old, new: after.flowPathPosition ?? at.new,
+                    was: subject.was, now: subject.now)
             }
             // Target lists: each handler by event, then `next`.
             let oldHandlers = Dictionary(before.on.map { (events[$0.event.text] ?? $0.event.text, $0) }, uniquingKeysWith: { first, _ in first })
             let newEvents = Set(after.on.map(\.event.text))
             for handler in after.on {
-                compareList(step: name, list: "on \(handler.event.text)", oldHandlers[handler.event.text]?.targets ?? [], handler.targets)
+                let was = oldHandlers[handler.event.text]
+                compareList(old: (before.name.text, .on(was?.event.text ?? handler.event.text)), new: (name, .on(handler.event.text)), was?.targets ?? [], handler.targets)
             }
             for handler in before.on where !newEvents.contains(events[handler.event.text] ?? handler.event.text) {
-                compareList(step: name, list: "on \(handler.event.text)", handler.targets, [])
+                compareList(old: (before.name.text, .on(handler.event.text)), new: (name, .on(handler.event.text)), handler.targets, [])
             }
-            compareList(step: name, list: "next", before.next ?? [], after.next ?? [])
+            compareList(old: (before.name.text, .next), new: (name, .next), before.next ?? [], after.next ?? [])
         }
 
-        mutating func compareList(step: String, list: String, _ before: [Target], _ after: [Target]) {
+        /// Compares a target list option by option; `old` and `new` name the list in each file (reports label it by
+        /// `new`, which for a handler only the old file has is the new step's name with the old event's).
+        mutating func compareList(old: (step: String, list: CoverageIdentity.OptionList), new: (step: String, list: CoverageIdentity.OptionList),
+                                  _ before: [Target], _ after: [Target]) {
             for index in 0..<max(before.count, after.count) {
-                let label = "\(step) --\(list)\(max(before.count, after.count) > 1 ? " [\(index)]" : "")-->"
+                let label = "\(new.step) --\(new.list.text)\(max(before.count, after.count) > 1 ? " [\(index)]" : "")-->"
+                let subject = (was: FlowChange.Subject.option(FlowOption(step: old.step, list: old.list, index: index)),
+                               now: FlowChange.Subject.option(FlowOption(step: new.step, list: new.list, index: index)))
                 switch (index < before.count ? before[index] : nil, index < after.count ? after[index] : nil) {
                 case (nil, let target?):
-                    add(.transitionAdded, "transition \(label) \(NormalForm.move(target)) added", old: nil, new: target.position)
+                    add(.transitionAdded, "transition \(label) \(NormalForm.move(target)) added", old: nil, new: target.position, was: nil, now: subject.now)
                 case (let target?, nil):
-                    add(.transitionRemoved, "transition \(label) \(NormalForm.move(target)) removed", old: target.position, new: nil)
+                    add(.transitionRemoved, "transition \(label) \(NormalForm.move(target)) removed", old: target.position, new: nil, was: subject.was, now: nil)
                 case (let was?, let now?):
                     if NormalForm.move(was, renamed: steps) != NormalForm.move(now) {
-                        add(.transitionRetargeted, "transition \(label) now goes to \(NormalForm.move(now)), not \(NormalForm.move(was))", old: was.position, new: now.position)
+                        add(.transitionRetargeted, "transition \(label) now goes to \(NormalForm.move(now)), not \(NormalForm.move(was))", old: was.position, new: now.position,
+                            was: subject.was, now: subject.now)
                     }
                     if NormalForm.expression(was.condition) != NormalForm.expression(now.condition) {
                         add(.guardChanged, "the condition of \(label) \(NormalForm.move(now)) changed from \(quoted(was.condition?.text)) to \(quoted(now.condition?.text))",
-                            old: was.position, new: now.position)
+                            old: was.position, new: now.position, was: subject.was, now: subject.now)
                     }
                     if NormalForm.assignments(was.set) != NormalForm.assignments(now.set) {
                         add(.setChanged, "\(label) \(NormalForm.move(now)) now sets \(NormalForm.assignments(now.set) ?? "nothing"), not \(NormalForm.assignments(was.set) ?? "nothing")",
-                            old: was.position, new: now.position)
+                            old: was.position, new: now.position, was: subject.was, now: subject.now)
                     }
                 case (nil, nil):
                     break
@@ -192,9 +204,11 @@ package enum FlowDiff {
                     let name = events[event] ?? event
                     guard !now.contains(name), declared.contains(name) else { continue }
                     let anyStillHandles = new.anyStep?.on.contains { $0.event.text == name } ?? false
-                    if let own = was.on.first(where: { $0.event.text == event }) ?? (anyStillHandles ? old.anyStep?.on.first { $0.event.text == event } : nil) {
+                    let own = was.on.first { $0.event.text == event }
+                    if let handler = own ?? (anyStillHandles ? old.anyStep?.on.first { $0.event.text == event } : nil) {
                         add(.handlerRemoved, "step '\(step.name.text)' no longer handles event '\(name)': an app or script that raises it there fails",
-                            old: own.event.position, new: step.name.position)
+                            old: handler.event.position, new: step.name.position, was: .handler(step: own == nil ? "*" : was.name.text, event: event),
+                            now: .step(step.name.text))
                     } else {
                         if throughAny[event] == nil { anyOrder.append(event) }
                         throughAny[event, default: []].append(step.name.text)
@@ -206,7 +220,8 @@ package enum FlowDiff {
                 let shown = users.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (users.count > 3 ? " and \(users.count - 3) more" : "")
                 let handler = old.anyStep?.on.first { $0.event.text == event }
                 add(.handlerRemoved, "the \"*\" handler of event '\(events[event] ?? event)' was removed: \(users.count == 1 ? "step" : "steps") \(shown), which used it, no longer \(users.count == 1 ? "handles" : "handle") it",
-                    old: handler?.event.position, new: new.anyStep?.name.position ?? new.step(named: users[0])?.name.position)
+                    old: handler?.event.position, new: new.anyStep?.name.position ?? new.step(named: users[0])?.name.position,
+                    was: .handler(step: "*", event: event), now: .step(new.anyStep == nil ? users[0] : "*"))
             }
         }
 
@@ -216,20 +231,21 @@ package enum FlowDiff {
             let oldEvents = Dictionary(old.events.map { (events[$0.name.text] ?? $0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
             let newNames = Set(new.events.map(\.name.text))
             for rename in renames.events {
-                add(.eventRenamed, "event '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position)
+                add(.eventRenamed, "event '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position,
+                    was: .event(rename.old.text), now: .event(rename.new.text))
             }
             for event in new.events {
                 guard let was = oldEvents[event.name.text] else {
-                    add(.eventAdded, "event '\(event.name.text)' added", old: nil, new: event.name.position)
+                    add(.eventAdded, "event '\(event.name.text)' added", old: nil, new: event.name.position, was: nil, now: .event(event.name.text))
                     continue
                 }
                 if NormalForm.expression(was.expression) != NormalForm.expression(event.expression) {
                     add(.eventChanged, "event '\(event.name.text)' is now raised when \(quoted(event.expression?.text)), not \(quoted(was.expression?.text))",
-                        old: was.name.position, new: event.name.position)
+                        old: was.name.position, new: event.name.position, was: .event(was.name.text), now: .event(event.name.text))
                 }
             }
             for event in old.events where !newNames.contains(events[event.name.text] ?? event.name.text) {
-                add(.eventRemoved, "event '\(event.name.text)' removed", old: event.name.position, new: nil)
+                add(.eventRemoved, "event '\(event.name.text)' removed", old: event.name.position, new: nil, was: .event(event.name.text), now: nil)
             }
         }
 
@@ -238,17 +254,17 @@ package enum FlowDiff {
             let newKeys = Set(new.state.map(\.name.text))
             for field in new.state {
                 guard let was = oldKeys[field.name.text] else {
-                    add(.stateKeyAdded, "state key '\(field.name.text)' added", old: nil, new: field.name.position)
+                    add(.stateKeyAdded, "state key '\(field.name.text)' added", old: nil, new: field.name.position, was: nil, now: .stateKey(field.name.text))
                     continue
                 }
                 if was.type.description != field.type.description {
                     add(.stateTypeChanged, "state key '\(field.name.text)' is now \(field.type), not \(was.type)" + readers(field.name.text),
-                        old: was.name.position, new: field.name.position, level: parents.reads[field.name.text] == nil ? nil : .breaking)
+                        old: was.name.position, new: field.name.position, was: .stateKey(was.name.text), now: .stateKey(field.name.text), level: parents.reads[field.name.text] == nil ? nil : .breaking)
                 }
             }
             for field in old.state where !newKeys.contains(field.name.text) {
                 add(.stateKeyRemoved, "state key '\(field.name.text)' removed" + readers(field.name.text), old: field.name.position, new: nil,
-                    level: parents.reads[field.name.text] == nil ? nil : .breaking)
+                    was: .stateKey(field.name.text), now: nil, level: parents.reads[field.name.text] == nil ? nil : .breaking)
             }
             let oldInputs = Set(old.inputs.map(\.text))
             let newInputs = Set(new.inputs.map(\.text))
@@ -256,10 +272,10 @@ package enum FlowDiff {
             for input in new.inputs where !oldInputs.contains(input.text) {
                 let isRequired = required.contains(input.text)
                 add(.inputAdded, "input '\(input.text)' added" + (isRequired ? ", and it is required: callers that do not pass it fail" : ""),
-                    old: nil, new: input.position, level: isRequired ? .breaking : .info)
+                    old: nil, new: input.position, was: nil, now: .input(input.text), level: isRequired ? .breaking : .info)
             }
             for input in old.inputs where !newInputs.contains(input.text) {
-                add(.inputRemoved, "input '\(input.text)' removed", old: input.position, new: nil)
+                add(.inputRemoved, "input '\(input.text)' removed", old: input.position, new: nil, was: .input(input.text), now: nil)
             }
         }
 
@@ -268,19 +284,21 @@ package enum FlowDiff {
             let newNames = Set(new.entries.map(\.name.text))
             for entry in new.entries {
                 guard let was = oldEntries[entry.name.text] else {
-                    add(.entryAdded, "entry '\(entry.name.text)' (\(entry.path)) added", old: nil, new: entry.name.position)
+                    add(.entryAdded, "entry '\(entry.name.text)' (\(entry.path)) added", old: nil, new: entry.name.position, was: nil, now: .entry(entry.name.text))
                     continue
                 }
                 if shape(was, in: old) != shape(entry, in: new) {
                     add(.entryPathChanged, "entry '\(entry.name.text)' now opens \(shape(entry, in: new)), not \(shape(was, in: old)): links in shipped apps stop working",
-                        old: was.pathPosition, new: entry.pathPosition)
+                        old: was.pathPosition, new: entry.pathPosition, was: .entry(was.name.text), now: .entry(entry.name.text))
                 }
                 if renamed(was.step.text) != entry.step.text || was.nestedEntry?.text != entry.nestedEntry?.text {
-                    add(.entryStepChanged, "entry '\(entry.name.text)' now starts at '\(target(entry))', not '\(target(was))'", old: was.step.position, new: entry.step.position)
+                    add(.entryStepChanged, "entry '\(entry.name.text)' now starts at '\(target(entry))', not '\(target(was))'", old: was.step.position, new: entry.step.position,
+                        was: .entry(was.name.text), now: .entry(entry.name.text))
                 }
             }
             for entry in old.entries where !newNames.contains(entry.name.text) {
-                add(.entryRemoved, "entry '\(entry.name.text)' (\(entry.path)) removed: links in shipped apps stop working", old: entry.name.position, new: nil)
+                add(.entryRemoved, "entry '\(entry.name.text)' (\(entry.path)) removed: links in shipped apps stop working", old: entry.name.position, new: nil,
+                    was: .entry(entry.name.text), now: nil)
             }
         }
 
@@ -289,15 +307,15 @@ package enum FlowDiff {
             let after = outcomes(new)
             for rename in renames.outcomes {
                 add(.outcomeRenamed, "outcome '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename))): parent flows that handle it no longer get it",
-                    old: rename.old.position, new: rename.new.position)
+                    old: rename.old.position, new: rename.new.position, was: .outcome(rename.old.text), now: .outcome(rename.new.text))
             }
             let beforeNames = Set(before.map { outcomeNames[$0.name] ?? $0.name })
             let afterNames = Set(after.map(\.name))
             for (outcome, position) in after where !beforeNames.contains(outcome) {
-                add(.outcomeAdded, "outcome '\(outcome)' added", old: nil, new: position)
+                add(.outcomeAdded, "outcome '\(outcome)' added", old: nil, new: position, was: nil, now: .outcome(outcome))
             }
             for (outcome, position) in before where !afterNames.contains(outcomeNames[outcome] ?? outcome) {
-                add(.outcomeRemoved, "outcome '\(outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil)
+                add(.outcomeRemoved, "outcome '\(outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil, was: .outcome(outcome), now: nil)
             }
         }
 
@@ -309,9 +327,11 @@ package enum FlowDiff {
                 guard let was = oldSteps[step.name.text] else { continue }
                 let name = step.name.text
                 if before.contains(name) && !after.contains(name) {
-                    add(.stepUnreachable, "step '\(name)' is no longer reached from the start or an entry", old: was.name.position, new: step.name.position)
+                    add(.stepUnreachable, "step '\(name)' is no longer reached from the start or an entry", old: was.name.position, new: step.name.position,
+                        was: .step(was.name.text), now: .step(name))
                 } else if !before.contains(name) && after.contains(name) {
-                    add(.stepNowReachable, "step '\(name)' is now reached from the start or an entry", old: was.name.position, new: step.name.position)
+                    add(.stepNowReachable, "step '\(name)' is now reached from the start or an entry", old: was.name.position, new: step.name.position,
+                        was: .step(was.name.text), now: .step(name))
                 }
             }
             // Outcomes a run from `start` can end with: the finish steps that give them, reached from `start`.
@@ -332,9 +352,11 @@ package enum FlowDiff {
                 guard let before = oldPositions[outcome], let reachedBefore = was[formerly[outcome] ?? outcome] else { continue }
                 let reachedNow = now[outcome] ?? false
                 if reachedBefore && !reachedNow {
-                    add(.outcomeUnreachable, "outcome '\(outcome)' can no longer be reached from the start", old: before, new: position)
+                    add(.outcomeUnreachable, "outcome '\(outcome)' can no longer be reached from the start", old: before, new: position,
+                        was: .outcome(formerly[outcome] ?? outcome), now: .outcome(outcome))
                 } else if !reachedBefore && reachedNow {
-                    add(.outcomeNowReachable, "outcome '\(outcome)' can now be reached from the start", old: before, new: position)
+                    add(.outcomeNowReachable, "outcome '\(outcome)' can now be reached from the start", old: before, new: position,
+                        was: .outcome(formerly[outcome] ?? outcome), now: .outcome(outcome))
                 }
             }
         }

@@ -60,7 +60,8 @@ extension FlowDiff {
                 }
                 changes.append(FlowChange(check: .scenarioChanged, level: ChangeCheck.scenarioChanged.level, message: message,
                                           old: oldPosition.map { FlowChange.Place(file: old.file, line: $0.line, column: $0.column) },
-                                          new: newPosition.map { FlowChange.Place(file: new.file, line: $0.line, column: $0.column) }, file: new.file))
+                                          new: newPosition.map { FlowChange.Place(file: new.file, line: $0.line, column: $0.column) },
+                                          was: oldPosition.map { _ in .scenario(scenario.name) }, now: newPosition.map { _ in .scenario(scenario.name) }, file: new.file))
             }
         }
         return changes

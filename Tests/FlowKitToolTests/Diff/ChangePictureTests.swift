@@ -50,6 +50,30 @@ struct ChangePictureTests {
         }
     }
 
+    /// Every change of the table that is about a step, an option or an entry of the new file marks that very
+    /// thing in the picture: the picture finds it by the change's subject, so a change reported at another place
+    /// (a nested flow's `flow:` line) still colours its step.
+    @Test(arguments: FlowDiffTests.triggering)
+    func everyChangeMarksItsSubject(_ change: FlowDiffTests.Case) throws {
+        let old = try FlowDiffTests.flow(FlowDiffTests.base, file: "old.yaml")
+        let new = try FlowDiffTests.flow(FlowDiffTests.changed(change), file: "new.yaml")
+        let diagram = try FlowDiagram(change: old, to: new)
+        let drawn: Set<ChangeCheck> = [.stepAdded, .stepRenamed, .stepKindChanged, .stepTitleChanged, .stepResultChanged, .nestedFlowChanged, .setChanged,
+                                       .transitionAdded, .transitionRetargeted, .guardChanged, .entryAdded, .entryPathChanged, .entryStepChanged]
+        for found in FlowDiff.compare(old: old, new: new) where drawn.contains(found.check) {
+            switch found.now {
+            case .step(let name)?:
+                #expect(diagram.nodes.contains { $0.step == name && !$0.inLegend && ($0.change == .changed || $0.change == .added) }, "\(found.message)")
+            case .option(let option)?:
+                #expect(diagram.edges.contains { $0.option == option && ($0.change == .changed || $0.change == .added) }, "\(found.message)")
+            case .entry(let name)?:
+                #expect(diagram.nodes.contains { $0.entry == name && ($0.change == .changed || $0.change == .added) }, "\(found.message)")
+            default:
+                Issue.record("\(found.check.rawValue) has no subject the picture marks: \(String(describing: found.now))")
+            }
+        }
+    }
+
     /// The three the new user missed, drawn as the spec says.
     @Test func aRemovedEntryARenamedEventAndANewRequiredInputAreDrawn() throws {
         let base = FlowDiffTests.base

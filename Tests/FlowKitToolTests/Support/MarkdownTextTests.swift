@@ -74,7 +74,8 @@ struct MarkdownTextTests {
                 let file = Self.name(&rng)
                 let place = FlowChange.Place(file: file, line: index + 1, column: 1)
                 let level = [ChangeLevel.info, .warning, .breaking][rng.below(3)]
-                changes.append(FlowChange(check: .stepRemoved, level: level, message: "step '\(Self.name(&rng))' removed", old: place, new: rng.chance(0.5) ? place : nil, file: file))
+                changes.append(FlowChange(check: .stepRemoved, level: level, message: "step '\(Self.name(&rng))' removed", old: place, new: rng.chance(0.5) ? place : nil,
+                                          was: .step("a"), now: nil, file: file))
             }
             let report = DiffReport(old: Self.name(&rng), new: Self.name(&rng), changes: changes,
                                     pictures: [DiffReport.Picture(file: Self.name(&rng), mermaid: "stateDiagram-v2\n    state \"x\" as n0\n")])
