@@ -129,10 +129,9 @@ struct ExpressionLexer {
                 case "'", "\"", "\\": output.append(escaped)
                 case "n": output.append("\n")
                 default:
-                    let shown = Identifier.display(String(Character(escaped)))
                     let backslash = index
                     index += 2
-                    return .invalid("unknown escape '\\\(verbatim: shown)' in text; the escapes are \\', \\\", \\\\ and \\n", at: backslash)
+                    return .invalid("unknown escape '\\\(name: String(Character(escaped)))' in text; the escapes are \\', \\\", \\\\ and \\n", at: backslash)
                 }
                 index += 2
                 continue

@@ -38,7 +38,7 @@ package enum ExpressionParser {
         // An unquoted value whose meaning depends on the YAML version, or that YAML read as a number spelled
         // otherwise than an expression writes it, is refused rather than read one way in silence.
         if !source.quoted, let problem = PlainScalarMeaning.problem(source.text, literal: source.literal) {
-            throw ExpressionParseError(message: Message(verbatim: problem), offset: 0)
+            throw ExpressionParseError(message: problem, offset: 0)
         }
         if let literal = source.literal {
             let span = ExpressionSpan(start: 0, end: scalars.count)
@@ -365,8 +365,8 @@ private struct Parser {
     }
 
     private func tooLarge(_ digits: String, negative: Bool, at token: ExpressionToken) -> ExpressionParseError {
-        let written = (negative ? "-" : "") + Identifier.display(digits, limit: 40)
+        let written: Message = "\(verbatim: negative ? "-" : "")\(name: digits, limit: 40)"
         let bound = negative ? "-9223372036854775808" : "9223372036854775807"
-        return error("the integer \(verbatim: written) does not fit in an int (\(verbatim: negative ? "the smallest" : "the largest") is \(verbatim: bound))", at: token)
+        return error("the integer \(written) does not fit in an int (\(verbatim: negative ? "the smallest" : "the largest") is \(verbatim: bound))", at: token)
     }
 }

@@ -23,7 +23,7 @@ package enum JSONReader {
                 let root = try parser.parseDocument()
                 return ParsedDocument(root: root, diagnostics: parser.diagnostics)
             } catch {
-                let diagnostic = syntaxDiagnostic(file: file, at: error.position, error.message)
+                let diagnostic = syntaxDiagnostic(file: file, at: error.position, error.message.text)
                 return ParsedDocument(root: nil, diagnostics: parser.diagnostics + [diagnostic])
             }
         }
@@ -37,7 +37,7 @@ package enum JSONReader {
 /// The first syntax error of a document: where it is and what is wrong.
 private struct JSONSyntaxError: Error {
     var position: SourcePosition
-    var message: String
+    var message: Message
 }
 
 /// A list or mapping whose closing bracket has not been read yet; its children wait on the parser's stacks from `start` on.
@@ -198,7 +198,7 @@ private struct JSONByteParser {
 
     private func trailingComma(_ comma: Int) -> JSONSyntaxError {
         // The comma may be on an earlier line than `i`, so its position is found by rescanning.
-        JSONSyntaxError(position: positionBehind(comma), message: "trailing comma before '\(Character(Unicode.Scalar(bytes[i])))'")
+        JSONSyntaxError(position: positionBehind(comma), message: "trailing comma before '\(path: String(Character(Unicode.Scalar(bytes[i]))))'")
     }
 
     /// Reads `"key" :` of the innermost mapping and checks the key against the earlier ones.
@@ -222,14 +222,14 @@ private struct JSONByteParser {
         if let first {
             diagnostics.append(Diagnostic(
                 file: file, position: keyPosition, severity: .error, rule: .duplicateKey,
-                message: "duplicate key '\(Self.shortened(key))' (first at line \(first.line), column \(first.column))"))
+                message: Message("duplicate key '\(name: key, limit: 40)' (first at line \(first.line), column \(first.column))").text))
         }
         containers[top].keepsValue = first == nil
         containers[top].key = key
         containers[top].keyPosition = keyPosition
         skipWhitespace()
         guard i < count, bytes[i] == UInt8(ascii: ":") else {
-            throw try unexpected("':' after the key '\(Self.shortened(key))'", at: i, open: containers[top])
+            throw try unexpected("':' after the key '\(name: key, limit: 40)'", at: i, open: containers[top])
         }
         i += 1
         skipWhitespace()
@@ -292,9 +292,9 @@ private struct JSONByteParser {
         let word = text(start, end)
         let lower = word.lowercased()
         if lower == "true" || lower == "false" || lower == "null" {
-            throw error("expected a value, found '\(word)' (JSON literals are lowercase: '\(lower)')", at: start)
+            throw error("expected a value, found '\(name: word, limit: 40)' (JSON literals are lowercase: '\(name: lower, limit: 40)')", at: start)
         }
-        throw error("expected a value, found '\(Self.shortened(word))'", at: start)
+        throw error("expected a value, found '\(name: word, limit: 40)'", at: start)
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> Scalar {
@@ -345,12 +345,12 @@ private struct JSONByteParser {
         let literal = text(start, j)
         if isInteger {
             guard let value = integerValue(from: negative ? start + 1 : start, to: integerEnd, negative: negative) else {
-                throw error("integer '\(Self.shortened(literal))' does not fit in 64 bits (-9223372036854775808 to 9223372036854775807)", at: start)
+                throw error("integer '\(name: literal, limit: 40)' does not fit in 64 bits (-9223372036854775808 to 9223372036854775807)", at: start)
             }
             return Scalar(kind: .int(value), text: literal, quoted: false)
         }
         guard let value = Double(literal), value.isFinite else {
-            throw error("number '\(Self.shortened(literal))' is out of range", at: start)
+            throw error("number '\(name: literal, limit: 40)' is out of range", at: start)
         }
         return Scalar(kind: .number(value), text: literal, quoted: false)
     }
@@ -409,7 +409,7 @@ private struct JSONByteParser {
                 if try readEscape() { isASCII = false }
                 segmentStart = i
             } else if b < 0x20 {
-                throw error("unescaped control character \(Self.codePoint(UInt32(b))) in string", at: i)
+                throw error("unescaped control character \(verbatim: Self.codePoint(UInt32(b))) in string", at: i)
             } else {
                 let length = try validateUTF8(at: i)
                 lineExtra += length - 1
@@ -453,13 +453,13 @@ private struct JSONByteParser {
             if c >= 0x80 { _ = try validateUTF8(at: i + 1) }
             let shown: String
             if c < 0x20 || c == 0x7F {
-                throw error("invalid escape: '\\' followed by \(Self.codePoint(UInt32(c))) in string", at: backslash)
+                throw error("invalid escape: '\\' followed by \(verbatim: Self.codePoint(UInt32(c))) in string", at: backslash)
             } else if c < 0x80 {
                 shown = String(Character(Unicode.Scalar(c)))
             } else {
                 shown = String(Character(decodeScalar(at: i + 1)))
             }
-            throw error("invalid escape '\\\(shown)' in string", at: backslash)
+            throw error("invalid escape '\\\(path: shown)' in string", at: backslash)
         }
         scratch.append(decoded)
         i += 2
@@ -486,7 +486,7 @@ private struct JSONByteParser {
     }
 
     private func unpairedSurrogate(at backslash: Int) -> JSONSyntaxError {
-        error("unpaired surrogate escape '\(text(backslash, backslash + 6))' in string", at: backslash)
+        error("unpaired surrogate escape '\(path: text(backslash, backslash + 6))' in string", at: backslash)
     }
 
     private func endInsideString(at offset: Int) -> JSONSyntaxError {
@@ -523,9 +523,9 @@ private struct JSONByteParser {
         var problem = "incomplete character"
         switch lead {
         case 0x80...0xBF:
-            throw error("invalid UTF-8 byte \(Self.hex(lead)) (a continuation byte without a lead byte)", at: start)
+            throw error("invalid UTF-8 byte \(verbatim: Self.hex(lead)) (a continuation byte without a lead byte)", at: start)
         case 0xC0, 0xC1:
-            throw error("invalid UTF-8 byte \(Self.hex(lead)) (overlong encoding)", at: start)
+            throw error("invalid UTF-8 byte \(verbatim: Self.hex(lead)) (overlong encoding)", at: start)
         case 0xC2...0xDF:
             length = 2
         case 0xE0:
@@ -542,21 +542,21 @@ private struct JSONByteParser {
             length = 4
         default:
             if start == 0 && count >= 2 && (lead == 0xFF && bytes[1] == 0xFE || lead == 0xFE && bytes[1] == 0xFF) {
-                throw error("invalid UTF-8 byte \(Self.hex(lead)) (the file looks like UTF-16; JSON files must be UTF-8)", at: start)
+                throw error("invalid UTF-8 byte \(verbatim: Self.hex(lead)) (the file looks like UTF-16; JSON files must be UTF-8)", at: start)
             }
-            throw error("invalid UTF-8 byte \(Self.hex(lead))", at: start)
+            throw error("invalid UTF-8 byte \(verbatim: Self.hex(lead))", at: start)
         }
         for k in 1..<length {
             guard start + k < count else {
                 let seen = (start..<start + k).map { Self.hex(bytes[$0]) }.joined(separator: " ")
-                throw error("invalid UTF-8 sequence \(seen) (incomplete character at the end of the file)", at: start)
+                throw error("invalid UTF-8 sequence \(verbatim: seen) (incomplete character at the end of the file)", at: start)
             }
             let b = bytes[start + k]
             let (lo, hi) = k == 1 ? (low, high) : (0x80, 0xBF)
             guard lo...hi ~= b else {
                 let isContinuation = 0x80...0xBF ~= b
                 let shown = (start..<start + k + (isContinuation ? 1 : 0)).map { Self.hex(bytes[$0]) }.joined(separator: " ")
-                throw error("invalid UTF-8 sequence \(shown) (\(isContinuation ? problem : "incomplete character"))", at: start)
+                throw error("invalid UTF-8 sequence \(verbatim: shown) (\(verbatim: isContinuation ? problem : "incomplete character"))", at: start)
             }
         }
         return length
@@ -621,7 +621,7 @@ private struct JSONByteParser {
         return SourcePosition(line: line, column: column)
     }
 
-    private func error(_ message: String, at offset: Int) -> JSONSyntaxError {
+    private func error(_ message: Message, at offset: Int) -> JSONSyntaxError {
         JSONSyntaxError(position: position(offset), message: message)
     }
 
@@ -638,11 +638,11 @@ private struct JSONByteParser {
     }
 
     /// The error for something other than `expected` at `offset`, with the more specific messages first.
-    private func unexpected(_ expected: String, at offset: Int, open container: JSONOpenContainer? = nil, valueExpected: Bool = false, keyExpected: Bool = false) throws(JSONSyntaxError) -> JSONSyntaxError {
+    private func unexpected(_ expected: Message, at offset: Int, open container: JSONOpenContainer? = nil, valueExpected: Bool = false, keyExpected: Bool = false) throws(JSONSyntaxError) -> JSONSyntaxError {
         guard offset < count else {
-            var message = "expected \(expected), found the end of the file"
+            var message: Message = "expected \(expected), found the end of the file"
             if let container {
-                message += " (the \(container.isObject ? "object" : "array") at line \(container.position.line), column \(container.position.column) is not closed)"
+                message = message + " (the \(container.isObject ? "object" : "array") at line \(container.position.line), column \(container.position.column) is not closed)"
             }
             return error(message, at: offset)
         }
@@ -653,7 +653,7 @@ private struct JSONByteParser {
             if b >= 0x80 {
                 let scalar = decodeScalar(at: offset)
                 if [0x201C, 0x201D, 0x2018, 0x2019].contains(scalar.value) {
-                    return error("strings must use straight double quotes, found '\(Character(scalar))'", at: offset)
+                    return error("strings must use straight double quotes, found '\(path: String(Character(scalar)))'", at: offset)
                 }
             }
         }
@@ -661,24 +661,24 @@ private struct JSONByteParser {
     }
 
     /// How the text at `offset` is named in a message: a quoted word or character, a code point, or the end of the file.
-    private func describe(at offset: Int, wholeWord: Bool = true) throws(JSONSyntaxError) -> String {
+    private func describe(at offset: Int, wholeWord: Bool = true) throws(JSONSyntaxError) -> Message {
         guard offset < count else { return "the end of the file" }
         let b = bytes[offset]
         if b == 0 { return "a NUL byte" }
-        if b < 0x20 || b == 0x7F { return "the control character \(Self.codePoint(UInt32(b)))" }
+        if b < 0x20 || b == 0x7F { return "the control character \(verbatim: Self.codePoint(UInt32(b)))" }
         if b >= 0x80 {
             _ = try validateUTF8(at: offset)
             let scalar = decodeScalar(at: offset)
-            return "'\(Character(scalar))' (\(Self.codePoint(scalar.value)))"
+            return "'\(path: String(Character(scalar)))' (\(verbatim: Self.codePoint(scalar.value)))"
         }
         if wholeWord && (Self.isWordByte(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) {
             var end = offset + 1
             while end < count && (Self.isWordByte(bytes[end]) || bytes[end] == UInt8(ascii: ".") || bytes[end] == UInt8(ascii: "-") || bytes[end] == UInt8(ascii: "+")) {
                 end += 1
             }
-            return "'\(Self.shortened(text(offset, end)))'"
+            return "'\(name: text(offset, end), limit: 40)'"
         }
-        return "'\(Character(Unicode.Scalar(b)))'"
+        return "'\(path: String(Character(Unicode.Scalar(b))))'"
     }
 
     /// The bytes from `start` to `end`, which are valid UTF-8, as a string.
@@ -706,8 +706,4 @@ private struct JSONByteParser {
         String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    /// `text` cut to 40 characters for a message.
-    private static func shortened(_ text: String) -> String {
-        Identifier.display(text, limit: 40)
-    }
 }

@@ -4,8 +4,8 @@
 enum PlainScalarMeaning {
     /// Why the plain scalar `text` (resolved by the YAML reader to `literal`, nil for text) cannot stand in an
     /// expression slot as written, or nil when it means the same to every reader.
-    static func problem(_ text: String, literal: Scalar.Kind?) -> String? {
-        let shown = Identifier.display(text, limit: 40)
+    static func problem(_ text: String, literal: Scalar.Kind?) -> Message? {
+        let shown: Message = "\(name: text, limit: 40)"
         switch literal {
         case .int(let value)?:
             if isExpressionNumber(text, integer: true) { return nil }
@@ -22,7 +22,7 @@ enum PlainScalarMeaning {
             break
         }
         if let flag = yaml11Booleans[text] {
-            return "'\(shown)' is text in YAML 1.2, which flowkit reads (YAML 1.1 reads it as \(flag)); write \(flag), "
+            return "'\(shown)' is text in YAML 1.2, which flowkit reads (YAML 1.1 reads it as \(verbatim: flag ? "true" : "false")); write \(verbatim: flag ? "true" : "false"), "
                 + "or quote the text inside the value: \"'\(shown)'\""
         }
         let utf8 = Array(text.utf8)

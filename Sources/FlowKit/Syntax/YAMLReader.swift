@@ -209,7 +209,7 @@ private struct Composer {
         guard let tag = optionalString(pointer) else { return }
         let core = "tag:yaml.org,2002:"
         let written = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag.hasPrefix("!") ? tag : "!<\(tag)>"
-        let shown = Identifier.display(written, limit: 40)
+        let shown: Message = "\(name: written, limit: 40)"
         if written == "!", let value, !value.isEmpty {
             // `! state.done`: a '!' and a space read as the non-specific tag, where a negation was meant; removing
             // the tag would turn the condition around.
@@ -217,7 +217,7 @@ private struct Composer {
         } else if let value, value.isEmpty, written.hasPrefix("!"), !written.hasPrefix("!!"), !written.hasPrefix("!<") {
             // An empty value after a tag: the tag was meant as the value (an expression such as `!result.ok`).
             report("'\(name: written, limit: 40)' is read as a YAML tag, not as text or an expression, and the value is left empty; "
-                   + "quote it: \"\(verbatim: shown)\"", at: position)
+                   + "quote it: \"\(shown)\"", at: position)
         } else {
             report("YAML tags ('\(name: written, limit: 40)') have no meaning in a flow file; remove the tag (quote the value to make it text)",
                    at: position)
