@@ -91,7 +91,7 @@ struct Render: ParsableCommand {
         if flags > 1 || (flags == 1 && format != nil) {
             throw ValidationError("choose one format: --svg, --png, --dot, --mermaid or --format")
         }
-        if let rankdir, !["LR", "TB"].contains(rankdir) { throw ValidationError("--rankdir takes LR or TB, not '\(Identifier.display(rankdir))'") }
+        if let rankdir, !["LR", "TB"].contains(rankdir) { throw ValidationError(Message("--rankdir takes LR or TB, not '\(name: rankdir)'").text) }
         if let radius, radius < 0 { throw ValidationError("--radius takes a number of moves, 0 or more") }
         if focusChanges && diff == nil { throw ValidationError("--focus-changes draws the neighbourhood of a change; give --diff OLD") }
         if diff != nil && (trace != nil || coverage != nil) { throw ValidationError("--diff draws a change; it does not draw --trace or --coverage") }
@@ -118,7 +118,7 @@ struct Render: ParsableCommand {
             return try perform(drawing.outcome(Array(MermaidWriter.write(drawing.diagram).utf8)))
         }
         let options = GraphvizOptions(rankdir: rankdir, engine: engine)
-        let rendered = try Watchdog.run(seconds: timeout, what: "laying out \(Identifier.display(file, limit: .max, quoting: false))") {
+        let rendered = try Watchdog.run(seconds: timeout, what: Message("laying out \(path: file)").text) {
             try GraphvizRenderer.render(drawing.diagram, format: format, options: options)
         }
         try perform(drawing.outcome(rendered.data, warnings: rendered.warnings))

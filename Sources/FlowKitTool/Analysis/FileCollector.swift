@@ -171,7 +171,7 @@ package enum FileCollector {
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 let shown = String(decoding: bytes, as: UTF8.self)
-                throw FlowKitError.unreadableDirectory(directory, reason: "the name '\(Identifier.display(shown))' is not UTF-8, so it cannot be checked")
+                throw FlowKitError.unreadableDirectory(directory, reason: Message("the name '\(name: shown)' is not UTF-8, so it cannot be checked").text)
             }
             let type: mode_t?
             switch Int32(entry.pointee.d_type) {

@@ -311,8 +311,8 @@ package struct Coverage: Codable, Equatable, Sendable {
         // Counts and positions a run cannot write are refused, so that no sum or report traps on them.
         for file in coverage.files {
             for item in file.items where item.hits < 0 || item.line < 1 || item.column < 1 || item.line > Int(Int32.max) || item.column > Int(Int32.max) {
-                throw MergeError(message: CommandMessage("'\(Identifier.display(path, limit: .max))': the item '\(Identifier.display(item.key))' of '\(Identifier.display(file.file, limit: .max))' "
-                                 + "has a count or position no run writes (hits \(item.hits), line \(item.line), column \(item.column))"))
+                throw MergeError(message: "'\(path: path)': the item '\(name: item.key)' of '\(path: file.file)' "
+                                 + "has a count or position no run writes (hits \(item.hits), line \(item.line), column \(item.column))")
             }
         }
         return coverage

@@ -37,7 +37,7 @@ package enum GeneratedScript {
     static func uncovered(_ generated: ScenarioGenerator.Generated) -> [String] {
         let cut = generated.cut.map { ["", $0 + "."] } ?? []
         guard !generated.uncovered.isEmpty else { return cut }
-        return cut + ["", "Not covered (\(generated.uncovered.count)):"] + generated.uncovered.map { "  " + $0 }
+        return cut + ["", "Not covered (\(generated.uncovered.count)):"] + generated.uncovered.map { "  " + $0.text }
     }
 
     /// `existing`, the text of the script at `file` with `existingScenarios` scenarios, with `generated`'s

@@ -45,7 +45,7 @@ package struct ScenarioGenerator {
         /// The scenarios, in the order they were chosen.
         package var scenarios: [GeneratedScenario]
         /// The transitions left uncovered, with why: `file:line:column: description: reason`.
-        package var uncovered: [String]
+        package var uncovered: [Message]
         /// How many run states the search visited.
         package var statesVisited: Int
         /// Why the search stopped before every item had a run, when a bound other than the budget stopped it (the
@@ -170,7 +170,7 @@ package struct ScenarioGenerator {
         // Greedy: the witness of the first item not yet covered, carried on to a finish, as long as items remain.
         var scenarios: [GeneratedScenario] = []
         var coveredKeys: Set<PlacedItem> = []
-        var failed: [PlacedItem: String] = [:]
+        var failed: [PlacedItem: Message] = [:]
         // The searches on to a finish share one budget, each taking at most a quarter of it, so that work stays
         // bounded however many items are witnessed.
         var finishBudget = budget
@@ -193,7 +193,7 @@ package struct ScenarioGenerator {
             let start = starts[nodes[witnessNode].start]
             let result = Self.replay(start: start, moves: moves, flow: flow, resolver: resolver)
             guard result.passed, result.outcome != nil else {
-                failed[key] = "its run could not be replayed: \(result.error ?? "it did not finish")"
+                failed[key] = "its run could not be replayed: \(path: result.error ?? "it did not finish")"
                 continue
             }
             var single = CoverageRecorder(flow: flow, resolver: resolver)
@@ -211,18 +211,18 @@ package struct ScenarioGenerator {
             scenarios.append(GeneratedScenario(name: "generated \(scenarios.count + 1): " + item.description, start: start.0, moves: moves,
                                                result: result, covers: newlyCovered))
         }
-        var uncovered: [String] = []
+        var uncovered: [Message] = []
         let blame = Blame(flows: Self.flows(of: flow, resolver: resolver), reached: reachedSteps, taken: taken)
         for (file, item) in wanted where !coveredKeys.contains(PlacedItem(file: file, identity: item.identity)) {
             let key = PlacedItem(file: file, identity: item.identity)
             let owner = item.identity.step ?? ""
             // When the search stopped at a bound, a step it did not reach may lie past the states it left.
-            let stopped = reachedSteps.contains(file + "\n" + owner) ? nil : cut.map { "no run reaches step '\(owner)': \($0)" }
-            let reason = failed[key] ?? stopped ?? blame.reason(for: item.identity, in: file)
+            let stopped: Message? = reachedSteps.contains(file + "\n" + owner) ? nil : cut.map { "no run reaches step '\(name: owner)': \(verbatim: $0)" }
+            let reason: Message = failed[key] ?? stopped ?? blame.reason(for: item.identity, in: file)
                 ?? (reachedSteps.contains(file + "\n" + owner)
-                    ? "step '\(owner)' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"
-                    : (cut.map { "no run reaches step '\(owner)': \($0)" } ?? "no run reaches step '\(owner)' within the budget of \(budget) run states"))
-            uncovered.append("\(file):\(item.line):\(item.column): \(item.description): \(reason)")
+                    ? "step '\(name: owner)' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"
+                    : (cut.map { "no run reaches step '\(name: owner)': \(verbatim: $0)" } ?? "no run reaches step '\(name: owner)' within the budget of \(budget) run states"))
+            uncovered.append("\(path: file):\(item.line):\(item.column): \(path: item.description): \(reason)")
         }
         return Generated(scenarios: scenarios, uncovered: uncovered, statesVisited: nodes.count, cut: cut)
     }
@@ -647,19 +647,19 @@ struct Blame {
     }
 
     /// The reason for the option `identity` of `file`, nil when there is nothing to blame.
-    func reason(for identity: CoverageIdentity, in file: String) -> String? {
+    func reason(for identity: CoverageIdentity, in file: String) -> Message? {
         guard let flow = flows[file], let option = Self.option(identity, in: flow) else { return nil }
         if reached.contains(file + "\n" + option.step) {
             guard let condition = option.target.condition else { return nil }
-            return describe(option) + " is never taken at step '\(option.step)', which runs reach" + hostNote(condition, in: file)
+            return describe(option) + " is never taken at step '\(name: option.step)', which runs reach" + hostNote(condition, in: file)
         }
-        return unreached(option.step, in: file, depth: 0).map { "no run reaches step '\(option.step)': " + $0 }
+        return unreached(option.step, in: file, depth: 0).map { "no run reaches step '\(name: option.step)': \($0)" }
     }
 
     /// What keeps runs from step `target` of the flow in `file`: the first option in file order that leads to it
     /// (through steps no run reaches) and is never taken at a step runs reach; or, for a nested flow, what keeps
     /// runs from the `flow` steps that run it.
-    func unreached(_ target: String, in file: String, depth: Int) -> String? {
+    func unreached(_ target: String, in file: String, depth: Int) -> Message? {
         let leading = predecessors[file] ?? [:]
         var queue = [target]
         var seen: Set<String> = [target]
@@ -674,13 +674,13 @@ struct Blame {
             }
         }
         if let first = blamed.min(by: { $0.target.position < $1.target.position }) {
-            return "\(describe(first)) is never taken at step '\(first.step)', which runs reach" + (first.target.condition.map { hostNote($0, in: file) } ?? "")
+            return "\(describe(first)) is never taken at step '\(name: first.step)', which runs reach" + (first.target.condition.map { hostNote($0, in: file) } ?? "")
         }
         // A nested flow: what keeps runs from the `flow` steps that run it (not from steps of its own).
         guard depth < 8 else { return nil }
         for (parentFile, step) in parents[file] ?? [] where parentFile != file && !reached.contains(parentFile + "\n" + step) {
             if let why = unreached(step, in: parentFile, depth: depth + 1) {
-                return "no run reaches step '\(step)' of \(parentFile), which runs it: " + why
+                return "no run reaches step '\(name: step)' of \(path: parentFile), which runs it: " + why
             }
         }
         return nil
@@ -700,14 +700,14 @@ struct Blame {
     }
 
     /// `option 'STEP --LIST [i]--> TARGET' (if CONDITION)`.
-    func describe(_ option: Option) -> String {
-        "option '\(option.step) --\(option.list) [\(option.index)]--> \(NormalForm.move(option.target).replacingOccurrences(of: "'", with: ""))'"
-            + (option.target.condition.map { " (if \(Identifier.display($0.text, limit: 120, quoting: false)))" } ?? "")
+    func describe(_ option: Option) -> Message {
+        "option '\(path: option.step) --\(path: option.list) [\(option.index)]--> \(path: NormalForm.move(option.target).replacingOccurrences(of: "'", with: ""))'"
+            + (option.target.condition.map { " (if \(path: $0.text, limit: 120))" } ?? "")
     }
 
     /// `: it reads state 'k', which only the host can give, and no host state tried makes it hold`, when the
     /// condition, in the generated-for flow's `file`, reads host keys.
-    func hostNote(_ condition: ExpressionSource, in file: String) -> String {
+    func hostNote(_ condition: ExpressionSource, in file: String) -> Message {
         guard file == main, case .success(let parsed) = ExpressionParser.parse(condition) else { return "" }
         var read: [String] = []
         func walk(_ node: ExpressionNode) {
@@ -723,7 +723,7 @@ struct Blame {
         }
         walk(parsed.root)
         guard !read.isEmpty else { return "" }
-        return ": it reads state " + read.map { "'\($0)'" }.joined(separator: ", ") + ", which only the host can give, and no host state tried makes it hold"
+        return ": it reads state \(Message.quoted(read)), which only the host can give, and no host state tried makes it hold"
     }
 }
 

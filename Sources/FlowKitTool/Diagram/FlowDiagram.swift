@@ -231,7 +231,8 @@ package enum DiagramError: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .unknownFocus(let name, let suggestion):
-            return "step '\(Identifier.display(name))' is not in the flow" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+            let message: Message = "step '\(name: name)' is not in the flow"
+            return (message + (suggestion.map { "; did you mean '\(name: $0)'?" } ?? "")).text
         }
     }
 }

@@ -75,16 +75,16 @@ package enum FlowDiff {
         }
 
         /// Adds a change: where it is in each file, and what it is about there.
-        mutating func add(_ check: ChangeCheck, _ message: String, old oldPosition: SourcePosition?, new newPosition: SourcePosition?,
+        mutating func add(_ check: ChangeCheck, _ message: Message, old oldPosition: SourcePosition?, new newPosition: SourcePosition?,
                           was: FlowChange.Subject?, now: FlowChange.Subject?, level: ChangeLevel? = nil) {
-            changes.append(FlowChange(check: check, level: level ?? check.level, message: message,
+            changes.append(FlowChange(check: check, level: level ?? check.level, message: message.text,
                                       old: oldPosition.map { place(old, $0) }, new: newPosition.map { place(new, $0) },
                                       was: oldPosition == nil ? nil : was, now: newPosition == nil ? nil : now, file: new.file))
         }
 
         mutating func run() {
             if renamed(old.start.text) != new.start.text {
-                add(.startChanged, "start changed from '\(old.start.text)' to '\(new.start.text)'", old: old.start.position, new: new.start.position, was: .start, now: .start)
+                add(.startChanged, "start changed from '\(name: old.start.text)' to '\(name: new.start.text)'", old: old.start.position, new: new.start.position, was: .start, now: .start)
             }
             compareSteps()
             compareHandlers()
@@ -101,7 +101,7 @@ package enum FlowDiff {
             let oldSteps = Dictionary(old.steps.map { (renamed($0.name.text), $0) }, uniquingKeysWith: { first, _ in first })
             let newNames = Set(new.steps.map(\.name.text))
             for rename in renames.steps {
-                add(.stepRenamed, "step '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position,
+                add(.stepRenamed, "step '\(name: rename.old.text)' renamed to '\(name: rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position,
                     was: .step(rename.old.text), now: .step(rename.new.text))
             }
             var pairs: [(Step?, Step?)] = new.steps.map { (oldSteps[$0.name.text], $0) }
@@ -110,9 +110,9 @@ package enum FlowDiff {
             for (before, after) in pairs {
                 switch (before, after) {
                 case (nil, let step?):
-                    add(.stepAdded, "step '\(step.name.text)' added", old: nil, new: step.name.position, was: nil, now: .step(step.name.text))
+                    add(.stepAdded, "step '\(name: step.name.text)' added", old: nil, new: step.name.position, was: nil, now: .step(step.name.text))
                 case (let step?, nil):
-                    add(.stepRemoved, "step '\(step.name.text)' removed", old: step.name.position, new: nil, was: .step(step.name.text), now: nil)
+                    add(.stepRemoved, "step '\(name: step.name.text)' removed", old: step.name.position, new: nil, was: .step(step.name.text), now: nil)
                 case (let before?, let after?):
                     compareStep(before, after)
                 case (nil, nil):
@@ -126,23 +126,23 @@ package enum FlowDiff {
             let at = (old: before.name.position, new: after.name.position)
             let subject = (was: FlowChange.Subject.step(before.name.text), now: FlowChange.Subject.step(name))
             if before.kind != after.kind {
-                add(.stepKindChanged, "step '\(name)' is now a \(after.kind.rawValue), not a \(before.kind.rawValue)", old: at.old, new: at.new, was: subject.was, now: subject.now)
+                add(.stepKindChanged, "step '\(name: name)' is now a \(verbatim: after.kind.rawValue), not a \(verbatim: before.kind.rawValue)", old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if before.title != after.title {
-                add(.stepTitleChanged, "the title of step '\(name)' changed from \(quoted(before.title)) to \(quoted(after.title))", old: at.old, new: at.new, was: subject.was, now: subject.now)
+                add(.stepTitleChanged, "the title of step '\(name: name)' changed from \(quoted(before.title)) to \(quoted(after.title))", old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if NormalForm.fields(before.result) != NormalForm.fields(after.result) {
-                add(.stepResultChanged, "the result of step '\(name)' changed from \(NormalForm.fields(before.result) ?? "none") to \(NormalForm.fields(after.result) ?? "none")",
+                add(.stepResultChanged, "the result of step '\(name: name)' changed from \(path: NormalForm.fields(before.result) ?? "none") to \(path: NormalForm.fields(after.result) ?? "none")",
                     old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if NormalForm.assignments(before.set) != NormalForm.assignments(after.set) {
-                add(.setChanged, "step '\(name)' now sets \(NormalForm.assignments(after.set) ?? "nothing"), not \(NormalForm.assignments(before.set) ?? "nothing")", old: at.old, new: at.new, was: subject.was, now: subject.now)
+                add(.setChanged, "step '\(name: name)' now sets \(path: NormalForm.assignments(after.set) ?? "nothing"), not \(path: NormalForm.assignments(before.set) ?? "nothing")", old: at.old, new: at.new, was: subject.was, now: subject.now)
             }
             if before.flowPath != after.flowPath || NormalForm.assignments(before.input) != NormalForm.assignments(after.input) {
                 let what = before.flowPath != after.flowPath
                     ? "runs '\(after.flowPath ?? "")', not '\(before.flowPath ?? "")'"
                     : "passes \(NormalForm.assignments(after.input) ?? "no input"), not \(NormalForm.assignments(before.input) ?? "no input")"
-                add(.nestedFlowChanged, "flow step '\(name)' \(what)", old: before.flowPathPosition ?? at.old, new: after.flowPathPosition ?? at.new,
+                add(.nestedFlowChanged, "flow step '\(name: name)' \(path: what)", old: before.flowPathPosition ?? at.old, new: after.flowPathPosition ?? at.new,
                     was: subject.was, now: subject.now)
             }
             // Target lists: each handler by event, then `next`.
@@ -168,20 +168,20 @@ package enum FlowDiff {
                                now: FlowChange.Subject.option(FlowOption(step: new.step, list: new.list, index: index)))
                 switch (index < before.count ? before[index] : nil, index < after.count ? after[index] : nil) {
                 case (nil, let target?):
-                    add(.transitionAdded, "transition \(label) \(NormalForm.move(target)) added", old: nil, new: target.position, was: nil, now: subject.now)
+                    add(.transitionAdded, "transition \(path: label) \(path: NormalForm.move(target)) added", old: nil, new: target.position, was: nil, now: subject.now)
                 case (let target?, nil):
-                    add(.transitionRemoved, "transition \(label) \(NormalForm.move(target)) removed", old: target.position, new: nil, was: subject.was, now: nil)
+                    add(.transitionRemoved, "transition \(path: label) \(path: NormalForm.move(target)) removed", old: target.position, new: nil, was: subject.was, now: nil)
                 case (let was?, let now?):
                     if NormalForm.move(was, renamed: steps) != NormalForm.move(now) {
-                        add(.transitionRetargeted, "transition \(label) now goes to \(NormalForm.move(now)), not \(NormalForm.move(was))", old: was.position, new: now.position,
+                        add(.transitionRetargeted, "transition \(path: label) now goes to \(path: NormalForm.move(now)), not \(path: NormalForm.move(was))", old: was.position, new: now.position,
                             was: subject.was, now: subject.now)
                     }
                     if NormalForm.expression(was.condition) != NormalForm.expression(now.condition) {
-                        add(.guardChanged, "the condition of \(label) \(NormalForm.move(now)) changed from \(quoted(was.condition?.text)) to \(quoted(now.condition?.text))",
+                        add(.guardChanged, "the condition of \(path: label) \(path: NormalForm.move(now)) changed from \(quoted(was.condition?.text)) to \(quoted(now.condition?.text))",
                             old: was.position, new: now.position, was: subject.was, now: subject.now)
                     }
                     if NormalForm.assignments(was.set) != NormalForm.assignments(now.set) {
-                        add(.setChanged, "\(label) \(NormalForm.move(now)) now sets \(NormalForm.assignments(now.set) ?? "nothing"), not \(NormalForm.assignments(was.set) ?? "nothing")",
+                        add(.setChanged, "\(path: label) \(path: NormalForm.move(now)) now sets \(path: NormalForm.assignments(now.set) ?? "nothing"), not \(path: NormalForm.assignments(was.set) ?? "nothing")",
                             old: was.position, new: now.position, was: subject.was, now: subject.now)
                     }
                 case (nil, nil):
@@ -206,7 +206,7 @@ package enum FlowDiff {
                     let anyStillHandles = new.anyStep?.on.contains { $0.event.text == name } ?? false
                     let own = was.on.first { $0.event.text == event }
                     if let handler = own ?? (anyStillHandles ? old.anyStep?.on.first { $0.event.text == event } : nil) {
-                        add(.handlerRemoved, "step '\(step.name.text)' no longer handles event '\(name)': an app or script that raises it there fails",
+                        add(.handlerRemoved, "step '\(name: step.name.text)' no longer handles event '\(name: name)': an app or script that raises it there fails",
                             old: handler.event.position, new: step.name.position, was: .handler(step: own == nil ? "*" : was.name.text, event: event),
                             now: .step(step.name.text))
                     } else {
@@ -217,9 +217,9 @@ package enum FlowDiff {
             }
             for event in anyOrder {
                 let users = throughAny[event]!
-                let shown = users.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (users.count > 3 ? " and \(users.count - 3) more" : "")
+                let shown = Message.quoted(users.prefix(3)) + (users.count > 3 ? " and \(users.count - 3) more" : "")
                 let handler = old.anyStep?.on.first { $0.event.text == event }
-                add(.handlerRemoved, "the \"*\" handler of event '\(events[event] ?? event)' was removed: \(users.count == 1 ? "step" : "steps") \(shown), which used it, no longer \(users.count == 1 ? "handles" : "handle") it",
+                add(.handlerRemoved, "the \"*\" handler of event '\(name: events[event] ?? event)' was removed: \(verbatim: users.count == 1 ? "step" : "steps") \(shown), which used it, no longer \(verbatim: users.count == 1 ? "handles" : "handle") it",
                     old: handler?.event.position, new: new.anyStep?.name.position ?? new.step(named: users[0])?.name.position,
                     was: .handler(step: "*", event: event), now: .step(new.anyStep == nil ? users[0] : "*"))
             }
@@ -231,21 +231,21 @@ package enum FlowDiff {
             let oldEvents = Dictionary(old.events.map { (events[$0.name.text] ?? $0.name.text, $0) }, uniquingKeysWith: { first, _ in first })
             let newNames = Set(new.events.map(\.name.text))
             for rename in renames.events {
-                add(.eventRenamed, "event '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position,
+                add(.eventRenamed, "event '\(name: rename.old.text)' renamed to '\(name: rename.new.text)' (\(Self.evidence(rename)))", old: rename.old.position, new: rename.new.position,
                     was: .event(rename.old.text), now: .event(rename.new.text))
             }
             for event in new.events {
                 guard let was = oldEvents[event.name.text] else {
-                    add(.eventAdded, "event '\(event.name.text)' added", old: nil, new: event.name.position, was: nil, now: .event(event.name.text))
+                    add(.eventAdded, "event '\(name: event.name.text)' added", old: nil, new: event.name.position, was: nil, now: .event(event.name.text))
                     continue
                 }
                 if NormalForm.expression(was.expression) != NormalForm.expression(event.expression) {
-                    add(.eventChanged, "event '\(event.name.text)' is now raised when \(quoted(event.expression?.text)), not \(quoted(was.expression?.text))",
+                    add(.eventChanged, "event '\(name: event.name.text)' is now raised when \(quoted(event.expression?.text)), not \(quoted(was.expression?.text))",
                         old: was.name.position, new: event.name.position, was: .event(was.name.text), now: .event(event.name.text))
                 }
             }
             for event in old.events where !newNames.contains(events[event.name.text] ?? event.name.text) {
-                add(.eventRemoved, "event '\(event.name.text)' removed", old: event.name.position, new: nil, was: .event(event.name.text), now: nil)
+                add(.eventRemoved, "event '\(name: event.name.text)' removed", old: event.name.position, new: nil, was: .event(event.name.text), now: nil)
             }
         }
 
@@ -254,16 +254,16 @@ package enum FlowDiff {
             let newKeys = Set(new.state.map(\.name.text))
             for field in new.state {
                 guard let was = oldKeys[field.name.text] else {
-                    add(.stateKeyAdded, "state key '\(field.name.text)' added", old: nil, new: field.name.position, was: nil, now: .stateKey(field.name.text))
+                    add(.stateKeyAdded, "state key '\(name: field.name.text)' added", old: nil, new: field.name.position, was: nil, now: .stateKey(field.name.text))
                     continue
                 }
                 if was.type.description != field.type.description {
-                    add(.stateTypeChanged, "state key '\(field.name.text)' is now \(field.type), not \(was.type)" + readers(field.name.text),
+                    add(.stateTypeChanged, "state key '\(name: field.name.text)' is now \(path: field.type), not \(path: was.type)" + readers(field.name.text),
                         old: was.name.position, new: field.name.position, was: .stateKey(was.name.text), now: .stateKey(field.name.text), level: parents.reads[field.name.text] == nil ? nil : .breaking)
                 }
             }
             for field in old.state where !newKeys.contains(field.name.text) {
-                add(.stateKeyRemoved, "state key '\(field.name.text)' removed" + readers(field.name.text), old: field.name.position, new: nil,
+                add(.stateKeyRemoved, "state key '\(name: field.name.text)' removed" + readers(field.name.text), old: field.name.position, new: nil,
                     was: .stateKey(field.name.text), now: nil, level: parents.reads[field.name.text] == nil ? nil : .breaking)
             }
             let oldInputs = Set(old.inputs.map(\.text))
@@ -271,11 +271,11 @@ package enum FlowDiff {
             let required = Set(new.requiredInputs)
             for input in new.inputs where !oldInputs.contains(input.text) {
                 let isRequired = required.contains(input.text)
-                add(.inputAdded, "input '\(input.text)' added" + (isRequired ? ", and it is required: callers that do not pass it fail" : ""),
+                add(.inputAdded, "input '\(name: input.text)' added" + (isRequired ? ", and it is required: callers that do not pass it fail" : ""),
                     old: nil, new: input.position, was: nil, now: .input(input.text), level: isRequired ? .breaking : .info)
             }
             for input in old.inputs where !newInputs.contains(input.text) {
-                add(.inputRemoved, "input '\(input.text)' removed", old: input.position, new: nil, was: .input(input.text), now: nil)
+                add(.inputRemoved, "input '\(name: input.text)' removed", old: input.position, new: nil, was: .input(input.text), now: nil)
             }
         }
 
@@ -284,20 +284,20 @@ package enum FlowDiff {
             let newNames = Set(new.entries.map(\.name.text))
             for entry in new.entries {
                 guard let was = oldEntries[entry.name.text] else {
-                    add(.entryAdded, "entry '\(entry.name.text)' (\(entry.path)) added", old: nil, new: entry.name.position, was: nil, now: .entry(entry.name.text))
+                    add(.entryAdded, "entry '\(name: entry.name.text)' (\(path: entry.path)) added", old: nil, new: entry.name.position, was: nil, now: .entry(entry.name.text))
                     continue
                 }
                 if shape(was, in: old) != shape(entry, in: new) {
-                    add(.entryPathChanged, "entry '\(entry.name.text)' now opens \(shape(entry, in: new)), not \(shape(was, in: old)): links in shipped apps stop working",
+                    add(.entryPathChanged, "entry '\(name: entry.name.text)' now opens \(path: shape(entry, in: new)), not \(path: shape(was, in: old)): links in shipped apps stop working",
                         old: was.pathPosition, new: entry.pathPosition, was: .entry(was.name.text), now: .entry(entry.name.text))
                 }
                 if renamed(was.step.text) != entry.step.text || was.nestedEntry?.text != entry.nestedEntry?.text {
-                    add(.entryStepChanged, "entry '\(entry.name.text)' now starts at '\(target(entry))', not '\(target(was))'", old: was.step.position, new: entry.step.position,
+                    add(.entryStepChanged, "entry '\(name: entry.name.text)' now starts at '\(name: target(entry))', not '\(name: target(was))'", old: was.step.position, new: entry.step.position,
                         was: .entry(was.name.text), now: .entry(entry.name.text))
                 }
             }
             for entry in old.entries where !newNames.contains(entry.name.text) {
-                add(.entryRemoved, "entry '\(entry.name.text)' (\(entry.path)) removed: links in shipped apps stop working", old: entry.name.position, new: nil,
+                add(.entryRemoved, "entry '\(name: entry.name.text)' (\(path: entry.path)) removed: links in shipped apps stop working", old: entry.name.position, new: nil,
                     was: .entry(entry.name.text), now: nil)
             }
         }
@@ -306,16 +306,16 @@ package enum FlowDiff {
             let before = outcomes(old)
             let after = outcomes(new)
             for rename in renames.outcomes {
-                add(.outcomeRenamed, "outcome '\(rename.old.text)' renamed to '\(rename.new.text)' (\(Self.evidence(rename))): parent flows that handle it no longer get it",
+                add(.outcomeRenamed, "outcome '\(name: rename.old.text)' renamed to '\(name: rename.new.text)' (\(Self.evidence(rename))): parent flows that handle it no longer get it",
                     old: rename.old.position, new: rename.new.position, was: .outcome(rename.old.text), now: .outcome(rename.new.text))
             }
             let beforeNames = Set(before.map { outcomeNames[$0.name] ?? $0.name })
             let afterNames = Set(after.map(\.name))
             for (outcome, position) in after where !beforeNames.contains(outcome) {
-                add(.outcomeAdded, "outcome '\(outcome)' added", old: nil, new: position, was: nil, now: .outcome(outcome))
+                add(.outcomeAdded, "outcome '\(name: outcome)' added", old: nil, new: position, was: nil, now: .outcome(outcome))
             }
             for (outcome, position) in before where !afterNames.contains(outcomeNames[outcome] ?? outcome) {
-                add(.outcomeRemoved, "outcome '\(outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil, was: .outcome(outcome), now: nil)
+                add(.outcomeRemoved, "outcome '\(name: outcome)' removed: parent flows that handle it no longer get it", old: position, new: nil, was: .outcome(outcome), now: nil)
             }
         }
 
@@ -327,10 +327,10 @@ package enum FlowDiff {
                 guard let was = oldSteps[step.name.text] else { continue }
                 let name = step.name.text
                 if before.contains(name) && !after.contains(name) {
-                    add(.stepUnreachable, "step '\(name)' is no longer reached from the start or an entry", old: was.name.position, new: step.name.position,
+                    add(.stepUnreachable, "step '\(name: name)' is no longer reached from the start or an entry", old: was.name.position, new: step.name.position,
                         was: .step(was.name.text), now: .step(name))
                 } else if !before.contains(name) && after.contains(name) {
-                    add(.stepNowReachable, "step '\(name)' is now reached from the start or an entry", old: was.name.position, new: step.name.position,
+                    add(.stepNowReachable, "step '\(name: name)' is now reached from the start or an entry", old: was.name.position, new: step.name.position,
                         was: .step(was.name.text), now: .step(name))
                 }
             }
@@ -352,10 +352,10 @@ package enum FlowDiff {
                 guard let before = oldPositions[outcome], let reachedBefore = was[formerly[outcome] ?? outcome] else { continue }
                 let reachedNow = now[outcome] ?? false
                 if reachedBefore && !reachedNow {
-                    add(.outcomeUnreachable, "outcome '\(outcome)' can no longer be reached from the start", old: before, new: position,
+                    add(.outcomeUnreachable, "outcome '\(name: outcome)' can no longer be reached from the start", old: before, new: position,
                         was: .outcome(formerly[outcome] ?? outcome), now: .outcome(outcome))
                 } else if !reachedBefore && reachedNow {
-                    add(.outcomeNowReachable, "outcome '\(outcome)' can now be reached from the start", old: before, new: position,
+                    add(.outcomeNowReachable, "outcome '\(name: outcome)' can now be reached from the start", old: before, new: position,
                         was: .outcome(formerly[outcome] ?? outcome), now: .outcome(outcome))
                 }
             }
@@ -403,23 +403,23 @@ package enum FlowDiff {
         }
 
         /// `: parent step 'P' reads it (FILE:LINE:COLUMN, and N more)`, or nothing when no parent reads `key`.
-        func readers(_ key: String) -> String {
+        func readers(_ key: String) -> Message {
             guard let reads = parents.reads[key], let first = reads.first else { return "" }
-            return ": parent step '\(first.step)' reads it (\(first.file):\(first.line):\(first.column)"
-                + (reads.count > 1 ? ", and \(reads.count - 1) more)" : ")")
+            let more: Message = reads.count > 1 ? ", and \(reads.count - 1) more)" : ")"
+            return ": parent step '\(name: first.step)' reads it (\(path: first.file):\(first.line):\(first.column)" + more
         }
 
         /// `confidence N%: same title and transitions; references differ`.
-        static func evidence(_ rename: FlowRenames.Rename) -> String {
+        static func evidence(_ rename: FlowRenames.Rename) -> Message {
             func list(_ items: [String]) -> String {
                 items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
             }
-            return "confidence \(rename.confidence)%: same \(list(rename.agreeing))"
-                + (rename.differing.isEmpty ? "" : "; \(list(rename.differing)) differ\(rename.differing.count == 1 ? "s" : "")")
+            return "confidence \(rename.confidence)%: same \(verbatim: list(rename.agreeing))"
+                + (rename.differing.isEmpty ? "" : "; \(verbatim: list(rename.differing)) differ\(verbatim: rename.differing.count == 1 ? "s" : "")")
         }
 
-        func quoted(_ text: String?) -> String {
-            text.map { "'\(Identifier.display($0, limit: 60, quoting: false))'" } ?? "none"
+        func quoted(_ text: String?) -> Message {
+            text.map { "'\(path: $0, limit: 60)'" } ?? "none"
         }
     }
 }

@@ -20,8 +20,7 @@ package enum GitRevision {
             let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
             guard status == 0, lines.count == 2 else {
                 let first = String(decoding: errors, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "no repository"
-                let why = Identifier.display(first, limit: 200, quoting: false)
-                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff \(CommandOption.git)' inside the repository (\(verbatim: why))",
+                throw FlowDiff.Problem(message: "the working directory is not in a git repository; run 'flowkit diff \(CommandOption.git)' inside the repository (\(path: first, limit: 200))",
                                        findings: [])
             }
             return Repository(gitDirectory: lines[1], topLevel: FileFlowResolver.canonical(lines[0]))

@@ -38,7 +38,7 @@ extension FlowDiff {
                 let before = ScriptRunner.run(scenario, script: script, flow: oldCompiled, resolver: oldResolver, maxSteps: maxSteps)
                 guard before.passed else { continue }
                 let after = ScriptRunner.run(rewritten, script: fixed, flow: newCompiled, resolver: resolver, maxSteps: maxSteps)
-                let name = "scenario '\(Identifier.display(scenario.name, limit: 80, quoting: false))' (\(path):\(scenario.position.line))"
+                let name: Message = "scenario '\(path: scenario.name, limit: 80)' (\(path: path):\(scenario.position.line))"
                 var index = 0
                 while index < before.trace.count, index < after.trace.count, now(before.trace[index].to) == after.trace[index].to,
                       before.trace[index].move == after.trace[index].move {
@@ -50,15 +50,15 @@ extension FlowDiff {
                 let top = String(step.split(separator: "/").first ?? "")
                 let oldPosition = oldSteps[top]?.name.position
                 let newPosition = steps[now(top)]?.name.position
-                let message: String
+                let message: Message
                 if index < before.trace.count, index < after.trace.count {
-                    message = "\(name) now goes from '\(now(step))' to '\(after.trace[index].to)', not '\(now(before.trace[index].to))'"
+                    message = "\(name) now goes from '\(path: now(step))' to '\(path: after.trace[index].to)', not '\(path: now(before.trace[index].to))'"
                 } else if let error = after.error {
-                    message = "\(name) now stops at '\(now(step))': \(error)"
+                    message = "\(name) now stops at '\(path: now(step))': \(path: error)"
                 } else {
-                    message = "\(name) now takes another way from '\(now(step))'"
+                    message = "\(name) now takes another way from '\(path: now(step))'"
                 }
-                changes.append(FlowChange(check: .scenarioChanged, level: ChangeCheck.scenarioChanged.level, message: message,
+                changes.append(FlowChange(check: .scenarioChanged, level: ChangeCheck.scenarioChanged.level, message: message.text,
                                           old: oldPosition.map { FlowChange.Place(file: old.file, line: $0.line, column: $0.column) },
                                           new: newPosition.map { FlowChange.Place(file: new.file, line: $0.line, column: $0.column) },
                                           was: oldPosition.map { _ in .scenario(scenario.name) }, now: newPosition.map { _ in .scenario(scenario.name) }, file: new.file))

@@ -119,7 +119,7 @@ package enum ScriptRunner {
         var failure: ScenarioFailure?
         for (index, move) in moves.enumerated() {
             guard !run.isFinished else {
-                failure = ScenarioFailure(message: "the flow finished with outcome '\(run.outcome ?? "")' before move \(index + 1) ('\(Identifier.display(move.text))')",
+                failure = ScenarioFailure(message: Message("the flow finished with outcome '\(name: run.outcome ?? "")' before move \(index + 1) ('\(name: move.text)')").text,
                                           file: nil, position: .start)
                 break
             }

@@ -67,7 +67,7 @@ package enum DiffFrontend {
         for note in compared.notes { outcome.note(note) }
         for script in compared.fixed {
             for edit in script.edits {
-                outcome.note("\(Identifier.display(script.file, limit: .max, quoting: false)):\(edit.line):\(edit.column): \(edit.kind) '\(Identifier.display(edit.old))' is now '\(Identifier.display(edit.new))'")
+                outcome.note("\(path: script.file):\(edit.line):\(edit.column): \(verbatim: edit.kind) '\(name: edit.old)' is now '\(name: edit.new)'")
             }
         }
         outcome.print(compared.output)

@@ -106,7 +106,7 @@ package enum GenerateFrontend {
         let count = generated.scenarios.reduce(0) { $0 + $1.covers.count }
         var notes: [CommandMessage] = []
         if let cut = generated.cut { notes.append(CommandMessage(cut)) }
-        for line in generated.uncovered { notes.append("not covered: \(path: line)") }
+        for line in generated.uncovered { notes.append("not covered: \(line)") }
         notes.append("wrote \(path: destination): \(generated.scenarios.count) scenario\(verbatim: generated.scenarios.count == 1 ? "" : "s") covering \(count) transition\(verbatim: count == 1 ? "" : "s")"
                      + (generated.uncovered.isEmpty ? "" : ", \(generated.uncovered.count) not covered"))
         outcome.write(Array(text.utf8), to: destination, written: CommandMessage(joining: notes, separator: "\n"))

@@ -62,12 +62,12 @@ struct ScenarioGeneratorTests {
             for file in coverage.files {
                 for item in file.missed where item.kind == .transition {
                     let place = "\(file.file):\(item.line):\(item.column): \(item.description):"
-                    #expect(generated.uncovered.contains { $0.hasPrefix(place) }, "seed \(seed): \(place) neither covered nor named")
+                    #expect(generated.uncovered.contains { $0.text.hasPrefix(place) }, "seed \(seed): \(place) neither covered nor named")
                 }
                 // And nothing it names as not covered was covered after all.
                 for item in file.items where item.hits > 0 && item.kind == .transition {
                     let place = "\(file.file):\(item.line):\(item.column): \(item.description):"
-                    #expect(!generated.uncovered.contains { $0.hasPrefix(place) }, "seed \(seed): \(place) covered, yet named as not")
+                    #expect(!generated.uncovered.contains { $0.text.hasPrefix(place) }, "seed \(seed): \(place) covered, yet named as not")
                 }
             }
             checked += 1
@@ -194,9 +194,9 @@ struct ScenarioGeneratorHostTests {
         let flow = try CompiledFlow(flow: try #require(FlowLoader.load(bytes: Array(text.utf8), file: "b.yaml", format: .yaml).flow))
         let generated = ScenarioGenerator().generate(flow: flow, resolver: nil)
         let option = "option 'ask --next [0]--> special' (if state.flag == true && state.flag == false)"
-        #expect(generated.uncovered.contains { $0.hasSuffix("\(option) is never taken at step 'ask', which runs reach: it reads state 'flag', which only the host can give, and no host state tried makes it hold") },
+        #expect(generated.uncovered.contains { $0.text.hasSuffix("\(option) is never taken at step 'ask', which runs reach: it reads state 'flag', which only the host can give, and no host state tried makes it hold") },
                 "\(generated.uncovered)")
-        #expect(generated.uncovered.contains { $0.contains("later --next--> done: no run reaches step 'later': \(option) is never taken at step 'ask'") },
+        #expect(generated.uncovered.contains { $0.text.contains("later --next--> done: no run reaches step 'later': \(option) is never taken at step 'ask'") },
                 "\(generated.uncovered)")
     }
 
@@ -211,8 +211,8 @@ struct ScenarioGeneratorHostTests {
             try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
         }
         let (generated, _) = try generate(folder + "/checkout.yaml")
-        let challenge = try #require(generated.uncovered.first { $0.contains("three-d-secure.yaml:17:9: challenge --next [0]--> authenticated") })
-        #expect(challenge.hasSuffix("no run reaches step 'challenge': no run reaches step 'secure' of \(CoverageRecorder.display(folder + "/checkout.yaml")), which runs it: "
+        let challenge = try #require(generated.uncovered.first { $0.text.contains("three-d-secure.yaml:17:9: challenge --next [0]--> authenticated") })
+        #expect(challenge.text.hasSuffix("no run reaches step 'challenge': no run reaches step 'secure' of \(CoverageRecorder.display(folder + "/checkout.yaml")), which runs it: "
                                     + "option 'payment --next [0]--> secure' (if result.method == 'card' && state.voucher == 'NO' && state.voucher != 'NO') is never taken at step 'payment', "
                                     + "which runs reach: it reads state 'voucher', which only the host can give, and no host state tried makes it hold"), "\(challenge)")
     }
@@ -228,8 +228,8 @@ struct ScenarioGeneratorHostTests {
         try "flowkit: 1\nflow: c\nstart: x\nsteps:\n  x:\n    result: { v: int }\n    next: [{ forward: bad, if: \"result.v == 3 && result.v == 4\" }, ok]\n  ok: { kind: finish }\n  bad: { kind: finish }\n"
             .write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
         let (generated, _) = try generate(folder + "/p.yaml")
-        let bad = try #require(generated.uncovered.first { $0.contains("sub --on bad--> done") })
-        #expect(bad.hasSuffix("step 'sub' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"), "\(bad)")
+        let bad = try #require(generated.uncovered.first { $0.text.contains("sub --on bad--> done") })
+        #expect(bad.text.hasSuffix("step 'sub' is reached, but no completion tried takes this option (results are made of the values the flow's expressions compare with)"), "\(bad)")
     }
 
     /// States that each hold a text of a megabyte: the search stops at 256 MB of held state text and says so,
@@ -268,7 +268,7 @@ struct ScenarioGeneratorHostTests {
         #expect(cut.hasPrefix("the search stopped at ") && cut.hasSuffix(" run states: they held more than 256 MB of state text"))
         #expect(generated.statesVisited < 1_000)
         #expect(generated.scenarios.reduce(0) { $0 + $1.covers.count } == 6)
-        #expect(generated.uncovered.count == 1 && generated.uncovered[0].contains("edit --next [1]--> finish"))
+        #expect(generated.uncovered.count == 1 && generated.uncovered[0].text.contains("edit --next [1]--> finish"))
         #expect(GeneratedScript.text(generated, flowReference: "big.yaml", flowName: "big").contains("# \(cut).\n"))
     }
 }
