@@ -56,7 +56,7 @@ struct Play {
             try StandardOutput.write("scenario name (empty: 'played run'): ")
             let given = readLine()?.trimmingCharacters(in: .whitespaces) ?? ""
             if isatty(STDIN_FILENO) == 0 { try say("\(path: given)\n") }
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = FilePath.directory(of: path)
             let relative = DisplayPath.relative(FileFlowResolver.canonical(flowPath), to: FileFlowResolver.canonical(directory.isEmpty ? "." : directory))
             let script = session.scenarioScript(name: given.isEmpty ? "played run" : given, flowPath: relative)
             do {

@@ -14,13 +14,40 @@ func expectCleanFailure(_ result: RunResult, naming path: String, _ reason: Stri
 
 /// Expects nothing in the output that only a crash or an unfiltered Foundation error prints.
 func expectNoCrashReport(_ result: RunResult, sourceLocation: SourceLocation = #_sourceLocation) {
-    for hazard in ["Error Domain", "Fatal error", "Stack dump", "backtrace", "Current stack trace"] {
+    for hazard in ["Error Domain", "Fatal error", "Stack dump", "backtrace", "Backtracing", "Program crashed", "Current stack trace"] {
         #expect(!(result.stdout + result.stderr).contains(hazard), "\(result.stderr)", sourceLocation: sourceLocation)
     }
 }
 
 @Suite("flowkit on malformed input")
 struct MalformedInputCommandTests {
+    /// Files, scripts and outputs whose names are one character (Foundation's `deletingLastPathComponent` traps
+    /// on those): every command reads and writes them as any other.
+    @Test func oneCharacterFileNamesWorkInEveryCommand() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-one-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let flow = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
+        try flow.write(toFile: folder + "/t", atomically: false, encoding: .utf8)
+        try flow.replacingOccurrences(of: "title: Amount", with: "title: How much").write(toFile: folder + "/u", atomically: false, encoding: .utf8)
+        let script = try String(contentsOfFile: packageRoot + "/flows/scripts/transfer.yaml", encoding: .utf8)
+        try script.replacingOccurrences(of: "flow: ../transfer.yaml", with: "flow: t").write(toFile: folder + "/s", atomically: false, encoding: .utf8)
+        let commands: [[String]] = [
+            ["lint", "t"], ["lint", "s"], ["lint", "t", "--report", "json:r"], ["lint", "t", "--write-baseline", "b"],
+            ["render", "t"], ["render", "t", "--dot", "-o", "x"], ["render", "t", "--mermaid", "-o", "-"], ["render", "--diff", "t", "u", "--mermaid", "-o", "-"],
+            ["simulate", "--script", "s"], ["simulate", "--script", "s", "--coverage-report", "json:c", "--trace-out", "z"],
+            ["diff", "t", "u"], ["generate", "scenarios", "t", "-o", "y"], ["generate", "swift", "t", "-o", "g"],
+        ]
+        for command in commands {
+            let result = try flowkit(command, in: folder)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            expectNoCrashReport(result)
+        }
+        for written in ["r", "b", "t.svg", "x", "c", "z", "y", "g/t.flowkit.swift"] {
+            #expect(FileManager.default.fileExists(atPath: folder + "/" + written), "\(written)")
+        }
+    }
+
     @Test func theWholeCorpusIsLintedInOneRun() throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: packageRoot + "/" + malformedCorpus)
             .filter { ["json", "yaml", "yml"].contains(($0 as NSString).pathExtension) }

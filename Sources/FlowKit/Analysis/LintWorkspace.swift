@@ -149,7 +149,7 @@ package final class LintWorkspace: @unchecked Sendable {
 
     /// The reference with its file name replaced by the closest flow file's (see `missingFileHint`), or nil.
     static func closestFlowFile(to reference: String, at path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.directory(of: path)
         let written = (path as NSString).lastPathComponent
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         func stem(_ name: String) -> String { (name as NSString).deletingPathExtension }

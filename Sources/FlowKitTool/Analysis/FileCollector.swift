@@ -29,13 +29,15 @@ package enum FileCollector {
     /// configuration, else the nearest `.flowkit.yml`). Returns the files, the directory trees they come from
     /// (for nested flows), and the paths that could not be used: a path that cannot be examined, a directory that
     /// cannot be listed or whose paths are too long for the system, and a directory with no flow files, so that
-    /// nothing is skipped in silence.
-    package static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool) -> Collected {
-        collect(paths, configuration: configuration, allowOutside: allowOutside, lookup: ConfigurationLookup())
+    /// nothing is skipped in silence. With `emptyIsProblem` false (a walk for neighbours, not for files to
+    /// check), a directory with no flow files is not a problem.
+    package static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool, emptyIsProblem: Bool = true) -> Collected {
+        collect(paths, configuration: configuration, allowOutside: allowOutside, lookup: ConfigurationLookup(), emptyIsProblem: emptyIsProblem)
     }
 
     /// `collect`, with the nearest configurations looked up through `lookup`.
-    static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool, lookup: ConfigurationLookup) -> Collected {
+    static func collect(_ paths: [String], configuration: LintConfiguration?, allowOutside: Bool, lookup: ConfigurationLookup,
+                        emptyIsProblem: Bool = true) -> Collected {
         var collected = Collected()
         var seen = Set<String>()
         for path in paths {
@@ -51,7 +53,7 @@ package enum FileCollector {
             var target = stat()
             let isDirectory = stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
             guard isDirectory else {
-                let directory = (path as NSString).deletingLastPathComponent
+                let directory = FilePath.directory(of: path)
                 collected.roots.append(directory.isEmpty ? "." : directory)
                 if seen.insert(path).inserted { collected.files.append(path) }
                 continue
@@ -85,7 +87,7 @@ package enum FileCollector {
                     collected.canonicalPaths[file] = canonicalPath
                 }
             }
-            if kept == 0 && collected.problems.count == problemsBefore {
+            if emptyIsProblem && kept == 0 && collected.problems.count == problemsBefore {
                 collected.problems.append(FlowKitError.noFlowFiles(path, excluded: excluded).localizedDescription)
             }
             collected.excluded[path] = excluded

@@ -188,7 +188,7 @@ final class ConfigurationLookup: @unchecked Sendable {
 
     /// The nearest `.flowkit.yml` to the file at `path` (a file, not a directory).
     func find(from path: String) -> String? {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: path)
         lock.lock()
         if let known = byDirectory[directory] {
             lock.unlock()

@@ -613,7 +613,7 @@ struct Blame {
         predecessors = self.flows.mapValues(Self.predecessors)
         var parents: [String: [(file: String, step: String)]] = [:]
         for (name, parent) in flows.sorted(by: { $0.name < $1.name }) {
-            let directory = (parent.file as NSString).deletingLastPathComponent
+            let directory = FilePath.directory(of: parent.file)
             for step in parent.steps where step.kind == .flow {
                 guard let reference = step.flowPath else { continue }
                 parents[CoverageRecorder.display((directory.isEmpty ? "." : directory) + "/" + reference), default: []].append((name, step.name.text))

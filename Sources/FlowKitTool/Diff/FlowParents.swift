@@ -50,7 +50,7 @@ package struct FlowParents: Sendable {
                 guard let bytes = try? FlowLoader.read(path: file, limit: ReaderLimits.standard.maxBytes) else { continue }
                 if let names, !Self.names(in: bytes, any: names) { continue }
                 let document = FlowLoader.load(bytes: bytes, file: file)
-                let directory = (file as NSString).deletingLastPathComponent
+                let directory = FilePath.directory(of: file)
                 func resolved(_ path: String) -> String {
                     FileFlowResolver.canonical(directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path))
                 }

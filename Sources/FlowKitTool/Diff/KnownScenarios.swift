@@ -13,7 +13,7 @@ extension FlowDiff {
 
     static func scenarioChanges(old: Flow, new: Flow, newPath: String, scripts: [String], oldResolver: (any FlowResolver)?, maxSteps: Int = 10_000) -> [FlowChange] {
         let target = FileFlowResolver.canonical(newPath)
-        let directory = (newPath as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: newPath)
         let resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
         let oldResolver = oldResolver ?? resolver
         // The old flow runs as if it were at the new file's place, so that its nested flows are found.
@@ -32,7 +32,7 @@ extension FlowDiff {
         for path in scripts {
             guard let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes),
                   let script = ScriptFixer.decode(bytes, file: path), let reference = script.flow,
-                  FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)) == target else { continue }
+                  FileFlowResolver.canonical((FilePath.directory(of: path) as NSString).appendingPathComponent(reference)) == target else { continue }
             let fixed = (try? ScriptFixer.fix(bytes, file: path, flow: new, renames: renames)).flatMap { $0 }.flatMap { ScriptFixer.decode($0.bytes, file: path) } ?? script
             for (scenario, rewritten) in zip(script.scenarios, fixed.scenarios) {
                 let before = ScriptRunner.run(scenario, script: script, flow: oldCompiled, resolver: oldResolver, maxSteps: maxSteps)

@@ -187,7 +187,7 @@ package enum ScriptFixer {
                 notes.append("skipped '\(name: path, limit: .max)': a symbolic link; \(CommandOption.fixScripts) rewrites only the files scripts are in")
                 continue
             }
-            let resolved = FileFlowResolver.canonical(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))
+            let resolved = FileFlowResolver.canonical((FilePath.directory(of: path) as NSString).appendingPathComponent(reference))
             guard resolved == target, let result = try fix(bytes, file: path, flow: flow, renames: renames, nested: nested) else { continue }
             fixed.append(result)
         }

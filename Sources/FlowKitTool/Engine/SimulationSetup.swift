@@ -51,7 +51,7 @@ package struct SimulationSetup: Sendable {
                 guard let named = decodedScript.flow else {
                     throw Problem.usage("the script '\(name: scriptPath, limit: .max)' names no 'flow'; give the flow: flowkit simulate FLOW \(CommandOption.script) \(path: scriptPath)")
                 }
-                let directory = (scriptPath as NSString).deletingLastPathComponent
+                let directory = FilePath.directory(of: scriptPath)
                 flowPath = DisplayPath.normalized(directory.isEmpty ? named : (directory as NSString).appendingPathComponent(named))
             }
         }
@@ -70,7 +70,7 @@ package struct SimulationSetup: Sendable {
         } catch {
             throw Problem.input(findings: [], message: CommandMessage(error.description))
         }
-        let directory = (flowPath as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: flowPath)
         self.flowPath = flowPath
         self.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
         self.script = script

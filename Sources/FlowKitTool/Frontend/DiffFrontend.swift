@@ -114,7 +114,7 @@ package enum DiffFrontend {
         // With `--git`, the old runs read nested flows as they were at the revision.
         let repository = try options.revision.map { _ throws(FlowDiff.Problem) in try GitRevision.Repository.of() }
         for pair in pairs {
-            let directory = (pair.new.file as NSString).deletingLastPathComponent
+            let directory = FilePath.directory(of: pair.new.file)
             var oldResolver: GitFlowResolver?
             if let revision = options.revision, let repository {
                 oldResolver = GitFlowResolver(root: directory.isEmpty ? "." : directory, revision: revision, repository: repository)
@@ -148,11 +148,13 @@ package enum DiffFrontend {
     static func neighbourhood(_ options: Options) throws(FlowDiff.Problem) -> FlowParents.Neighbourhood {
         var roots = options.files
         if options.revision == nil {
-            let directory = LintConfiguration.find(from: options.files[1]).map { ($0 as NSString).deletingLastPathComponent }
-                ?? (options.files[1] as NSString).deletingLastPathComponent
+            let directory = LintConfiguration.find(from: options.files[1]).map { FilePath.directory(of: $0) }
+                ?? FilePath.directory(of: options.files[1])
             roots = [directory.isEmpty ? "." : directory]
         }
-        var collected = FileCollector.collect(roots, configuration: nil, allowOutside: true)
+        // A neighbourhood with no flow files has no parents and no scripts: not a problem, when the files compared
+        // are named (with `--git`, the directories given are what is compared, and an empty one is).
+        var collected = FileCollector.collect(roots, configuration: nil, allowOutside: true, emptyIsProblem: options.revision != nil)
         if let problem = collected.problems.first { throw FlowDiff.Problem(message: CommandMessage(problem), findings: []) }
         collected.files = collected.files.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
         // Only files that name a compared file can be its parent or its script.
@@ -177,7 +179,7 @@ package enum DiffFrontend {
         var byFile: [String: (flow: Flow, renames: FlowRenames)] = [:]
         for pair in pairs { byFile[FileFlowResolver.canonical(pair.new.file)] = (pair.new, FlowRenames.find(old: pair.old, new: pair.new)) }
         let nested: ScriptFixer.NestedRenames = { parent, reference in
-            byFile[FileFlowResolver.canonical(((parent as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference))]
+            byFile[FileFlowResolver.canonical((FilePath.directory(of: parent) as NSString).appendingPathComponent(reference))]
         }
         for pair in pairs {
             let renames = byFile[FileFlowResolver.canonical(pair.new.file)]?.renames ?? FlowRenames.find(old: pair.old, new: pair.new)

@@ -97,7 +97,7 @@ package enum GenerateFrontend {
             }
             text = extended
         } else {
-            let folder = (destination as NSString).deletingLastPathComponent
+            let folder = FilePath.directory(of: destination)
             let directory = FileFlowResolver.canonical(folder.isEmpty ? "." : folder)
             let reference = DisplayPath.relative(FileFlowResolver.canonical(setup.flowPath), to: directory)
             text = GeneratedScript.text(generated, flowReference: reference, flowName: setup.flowPath)

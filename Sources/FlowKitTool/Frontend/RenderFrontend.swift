@@ -83,7 +83,7 @@ package enum RenderFrontend {
         var diagramOptions = DiagramOptions(focus: options.focus, radius: options.radius ?? (options.focusOnChanges ? 1 : 2))
         diagramOptions.direction = options.direction
         diagramOptions.legend = options.legend
-        let directory = (options.file as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: options.file)
         diagramOptions.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
         if let trace = options.trace {
             let run: SimulationTrace.Scenario

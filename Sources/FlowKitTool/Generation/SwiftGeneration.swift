@@ -40,7 +40,7 @@ package struct SwiftGeneration: Sendable {
         }
         // A nested flow is read only inside the folders of the flow files given, as lint reads it (docs/format.md,
         // "Generated Swift"): `flow: ../../x.yaml` or an absolute path never brings another file into the code.
-        let roots = Set(paths.map { ((FileFlowResolver.canonical($0) as NSString).deletingLastPathComponent as NSString).standardizingPath })
+        let roots = Set(paths.map { (FilePath.directory(of: FileFlowResolver.canonical($0)) as NSString).standardizingPath })
         let read: ((String) throws -> [UInt8])? = listedOnly ? nil : { name in
             let file = FileFlowResolver.canonical(name)
             guard roots.contains(where: { root in file.hasPrefix(root.hasSuffix("/") ? root : root + "/") }) else {

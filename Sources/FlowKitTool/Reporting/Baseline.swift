@@ -34,7 +34,7 @@ package struct Baseline: Sendable {
 
     /// A baseline of `findings`, to be written at `path` (files are recorded relative to its folder).
     package init(findings: [Diagnostic], relativeTo path: String = "baseline.json") {
-        folder = FileFlowResolver.canonical((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+        folder = FileFlowResolver.canonical(FilePath.directory(of: path).isEmpty ? "." : FilePath.directory(of: path))
         for finding in findings { counts[Self.entry(finding), default: 0] += 1 }
     }
 

@@ -73,7 +73,7 @@ package enum OutputFile {
             if destination.hasPrefix("/") {
                 current = destination
             } else {
-                let directory = (current as NSString).deletingLastPathComponent
+                let directory = FilePath.directory(of: current)
                 current = directory.isEmpty ? destination : directory + "/" + destination
             }
         }
@@ -83,7 +83,7 @@ package enum OutputFile {
     /// Writes `bytes` to a short-named temporary file beside `target`, flushes it, gives it the mode and owner of
     /// `existing` (or the default mode for a new file) and renames it over `target`.
     private static func replace(_ target: String, with bytes: [UInt8], keeping existing: stat?, reportedAs path: String) throws {
-        let directory = (target as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: target)
         var template = Array(((directory.isEmpty ? "." : directory) + "/.fk-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw FlowKitError.unwritable(path, reason: reason(errno)) }

@@ -64,7 +64,7 @@ enum ScriptRule: Rule {
         let decoded = ScriptDecoder.decode(root, file: document.file)
         guard let script = decoded.script, let reference = script.flow else { return decoded.diagnostics }
         var findings = decoded.diagnostics
-        let directory = (document.file as NSString).deletingLastPathComponent
+        let directory = FilePath.directory(of: document.file)
         let flowPath = directory.isEmpty ? reference : (directory as NSString).appendingPathComponent(reference)
         let position = script.flowPosition ?? .start
         let flowDocument: LoadedDocument
@@ -89,7 +89,7 @@ enum ScriptRule: Rule {
         let outcomes = Set(flow.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text })
         // The nested flows a qualified name goes through, loaded once each (relative to the flow that names them,
         // never outside the top flow's folder, as a run reads them).
-        let root = (flow.file as NSString).deletingLastPathComponent
+        let root = FilePath.directory(of: flow.file)
         var nested: [String: Flow?] = [:]
         func child(of step: Step, in parent: Flow) -> Flow? {
             guard let reference = step.flowPath else { return nil }

@@ -41,8 +41,8 @@ enum SubflowCycleRule: Rule {
         var findings: [Diagnostic] = []
         // The folder's canonical path (system calls) only when a cycle is to be shown.
         var folder: String {
-            FileFlowResolver.canonical((context.document.file as NSString).deletingLastPathComponent.isEmpty
-                ? "." : (context.document.file as NSString).deletingLastPathComponent)
+            FileFlowResolver.canonical(FilePath.directory(of: context.document.file).isEmpty
+                ? "." : FilePath.directory(of: context.document.file))
         }
         for step in flow.steps where step.kind == .flow {
             guard let reference = step.flowPath, let position = step.flowPathPosition else { continue }
