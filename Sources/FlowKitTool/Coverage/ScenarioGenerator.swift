@@ -70,7 +70,7 @@ package struct ScenarioGenerator {
 
     // MARK: The search
 
-    private struct SearchNode {
+    struct SearchNode {
         var run: FlowRun
         var parent: Int?
         var move: Move?
@@ -97,75 +97,25 @@ package struct ScenarioGenerator {
         let wantedKeys = Set(wanted.map { PlacedItem(file: $0.file, identity: $0.item.identity) })
 
         // Breadth-first over run states: the first node whose move takes an item witnesses it.
-        var nodes: [SearchNode] = []
-        var seen: Set<String> = []
         var witness: [PlacedItem: Int] = [:]
-        var reachedSteps: Set<String> = []
         // Every option a run took, to blame what was never taken.
         var taken: Set<PlacedItem> = []
-        var queue: [Int] = []
-        var head = 0
-        // The state text the held run states hold; past `maxStateBytes` the search stops.
-        var heldBytes = 0
-        var cut: String?
-        func hold(_ key: (key: String, bytes: Int, depth: Int)) -> Bool {
-            guard key.depth <= Self.maxHistory, seen.insert(key.key).inserted else { return false }
-            heldBytes += key.bytes
-            return true
+        let exploration = explore(flow: flow, resolver: resolver, literals: literals, starts: starts, done: { witness.count >= wantedKeys.count }) { tried in
+            guard tried.error == nil else { return false }
+            var keep = false
+            for entry in tried.run.trace[tried.traceStart...] {
+                guard let option = entry.taken else { continue }
+                let key = PlacedItem(file: CoverageRecorder.display(option.file), identity: CoverageRecorder.transition(entry, option))
+                taken.insert(key)
+                guard wantedKeys.contains(key), witness[key] == nil else { continue }
+                witness[key] = tried.index
+                keep = true
+            }
+            return keep
         }
-        for (index, start) in starts.enumerated() {
-            guard var run = try? FlowRun(flow: flow, start: start.1, resolver: resolver) else { continue }
-            run.forgetPast()
-            if hold(Self.stateKey(run)) {
-                nodes.append(SearchNode(run: run, parent: nil, move: nil, start: index))
-                queue.append(nodes.count - 1)
-            }
-        }
-        while head < queue.count && nodes.count < budget && witness.count < wantedKeys.count {
-            if heldBytes > Self.maxStateBytes {
-                cut = "the search stopped at \(nodes.count) run states: they held more than \(Self.maxStateBytes >> 20) MB of state text"
-                break
-            }
-            let index = queue[head]
-            head += 1
-            let node = nodes[index]
-            guard let current = node.run.currentStep, let definition = node.run.currentStepDefinition else { continue }
-            // Every level's step is reached: a `flow` step too, while a run is inside its nested flow.
-            for frame in node.run.frames {
-                if let id = frame.history.last { reachedSteps.insert(CoverageRecorder.display(frame.flow.flow.file) + "\n" + frame.flow.name(id)) }
-            }
-            reachedSteps.insert(CoverageRecorder.display(definition.flow.file) + "\n" + definition.step.name.text)
-            for move in moves(for: node.run, at: current, step: definition.step, in: definition.flow, literals: literals) {
-                var run = node.run
-                let before = run.trace.count
-                do {
-                    try run.complete(event: move.event, result: move.result)
-                } catch {
-                    continue
-                }
-                var newNode: Int?
-                for entry in run.trace[before...] {
-                    guard let option = entry.taken else { continue }
-                    let key = PlacedItem(file: CoverageRecorder.display(option.file), identity: CoverageRecorder.transition(entry, option))
-                    taken.insert(key)
-                    guard wantedKeys.contains(key), witness[key] == nil else { continue }
-                    if newNode == nil {
-                        nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
-                        newNode = nodes.count - 1
-                    }
-                    witness[key] = newNode
-                }
-                guard run.outcome == nil, hold(Self.stateKey(run)) else { continue }
-                run.forgetPast()
-                if let witnessed = newNode { nodes[witnessed].run = run }
-                if newNode == nil {
-                    nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
-                    newNode = nodes.count - 1
-                }
-                queue.append(newNode!)
-                if nodes.count >= budget { break }
-            }
-        }
+        let nodes = exploration.nodes
+        let reachedSteps = exploration.reachedSteps
+        let cut = exploration.cut
 
         // Greedy: the witness of the first item not yet covered, carried on to a finish, as long as items remain.
         var scenarios: [GeneratedScenario] = []
@@ -225,6 +175,131 @@ package struct ScenarioGenerator {
             uncovered.append("\(path: file):\(item.line):\(item.column): \(path: item.description): \(reason)")
         }
         return Generated(scenarios: scenarios, uncovered: uncovered, statesVisited: nodes.count, cut: cut)
+    }
+
+    /// A move the search tried from a run state.
+    struct Tried {
+        /// The node it was tried from.
+        let from: Int
+        /// The move.
+        let move: Move
+        /// The run after the move (as far as it went, when it failed).
+        let run: FlowRun
+        /// Where the move's entries start in the run's trace.
+        let traceStart: Int
+        /// The run error the move stopped with, if any.
+        let error: RunError?
+        /// The index a node kept for this move gets.
+        let index: Int
+    }
+
+    /// What a search over run states found.
+    struct Exploration {
+        /// Every run state kept, with the move that led to it.
+        var nodes: [SearchNode] = []
+        /// The steps runs reached, as `file\nstep` (every level's, a `flow` step's too while a run is inside it).
+        var reachedSteps: Set<String> = []
+        /// Why the search stopped, when the state text limit stopped it.
+        var cut: String?
+        /// Whether the search stopped at its budget.
+        var exhaustedBudget = false
+        /// Whether it tried every run state it found (no bound stopped it, nor `done`).
+        var complete = false
+
+        /// The start and the moves that lead to `node`.
+        func path(to node: Int) -> (start: Int, moves: [Move]) {
+            var moves: [Move] = []
+            var cursor: Int? = node
+            while let at = cursor, let move = nodes[at].move {
+                moves.append(move)
+                cursor = nodes[at].parent
+            }
+            return (nodes[node].start, moves.reversed())
+        }
+    }
+
+    /// Breadth first over run states from `starts` (docs/format.md, "Generated scenarios"), until `done` says so
+    /// or a bound stops it. `tried` sees every move tried (the run after it, the run error it stopped with) and
+    /// says whether to keep a node for it even when the run is not searched further (a witness of something);
+    /// a start the engine refuses is passed to `startFailed` with its error.
+    func explore(flow: CompiledFlow, resolver: FlowResolver?, literals: Literals, starts: [(Start, RunStart)], deadline: ContinuousClock.Instant? = nil,
+                 done: () -> Bool, startFailed: (Int, RunError) -> Void = { _, _ in }, tried: (Tried) -> Bool) -> Exploration {
+        var exploration = Exploration()
+        var seen: Set<String> = []
+        var queue: [Int] = []
+        var head = 0
+        // The state text the held run states hold; past `maxStateBytes` the search stops.
+        var heldBytes = 0
+        func hold(_ key: (key: String, bytes: Int, depth: Int)) -> Bool {
+            guard key.depth <= Self.maxHistory, seen.insert(key.key).inserted else { return false }
+            heldBytes += key.bytes
+            return true
+        }
+        for (index, start) in starts.enumerated() {
+            var run: FlowRun
+            do {
+                run = try FlowRun(flow: flow, start: start.1, resolver: resolver)
+            } catch {
+                startFailed(index, error)
+                continue
+            }
+            run.forgetPast()
+            if hold(Self.stateKey(run)) {
+                exploration.nodes.append(SearchNode(run: run, parent: nil, move: nil, start: index))
+                queue.append(exploration.nodes.count - 1)
+            }
+        }
+        var checks = 0
+        while head < queue.count && !done() {
+            if exploration.nodes.count >= budget {
+                exploration.exhaustedBudget = true
+                return exploration
+            }
+            if heldBytes > Self.maxStateBytes {
+                exploration.cut = "the search stopped at \(exploration.nodes.count) run states: they held more than \(Self.maxStateBytes >> 20) MB of state text"
+                return exploration
+            }
+            checks += 1
+            if let deadline, checks % 64 == 0, ContinuousClock.now >= deadline {
+                exploration.cut = "the search stopped at \(exploration.nodes.count) run states: its time ran out"
+                return exploration
+            }
+            let index = queue[head]
+            head += 1
+            let node = exploration.nodes[index]
+            guard let current = node.run.currentStep, let definition = node.run.currentStepDefinition else { continue }
+            // Every level's step is reached: a `flow` step too, while a run is inside its nested flow.
+            for frame in node.run.frames {
+                if let id = frame.history.last { exploration.reachedSteps.insert(CoverageRecorder.display(frame.flow.flow.file) + "\n" + frame.flow.name(id)) }
+            }
+            exploration.reachedSteps.insert(CoverageRecorder.display(definition.flow.file) + "\n" + definition.step.name.text)
+            for move in moves(for: node.run, at: current, step: definition.step, in: definition.flow, literals: literals) {
+                var run = node.run
+                let before = run.trace.count
+                var failure: RunError?
+                do {
+                    try run.complete(event: move.event, result: move.result)
+                } catch {
+                    failure = error
+                }
+                var newNode: Int?
+                if tried(Tried(from: index, move: move, run: run, traceStart: before, error: failure, index: exploration.nodes.count)) {
+                    exploration.nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
+                    newNode = exploration.nodes.count - 1
+                }
+                guard failure == nil, run.outcome == nil, hold(Self.stateKey(run)) else { continue }
+                run.forgetPast()
+                if let witnessed = newNode { exploration.nodes[witnessed].run = run }
+                if newNode == nil {
+                    exploration.nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
+                    newNode = exploration.nodes.count - 1
+                }
+                queue.append(newNode!)
+                if exploration.nodes.count >= budget { break }
+            }
+        }
+        exploration.complete = head >= queue.count
+        return exploration
     }
 
     /// The shortest continuation from `run` to a finished run, visiting at most a quarter of the budget and no
