@@ -48,11 +48,22 @@ struct Lint: ParsableCommand {
     @Flag(name: .customLong("allow-outside"), help: "Follow nested flows outside the directories given on the command line.")
     var allowOutside = false
 
-    @Flag(name: .long, help: "List the files skipped in directories because they are not flow files.")
+    @Flag(name: .long, help: "List the files skipped in directories because they are not flow files; with --witness, show each witness under its finding.")
     var verbose = false
+
+    @Flag(name: .long, help: "Search, for each finding that foresees a run error, a run that shows it (a witness).")
+    var witness = false
+
+    @Option(name: .long, help: ArgumentHelp("Write a script of witnesses per linted flow into this directory (implies --witness).", valueName: "dir"),
+            completion: .directory)
+    var witnesses: String?
+
+    @Option(name: .customLong("witness-budget"), help: ArgumentHelp("The most run states a witness search visits per file.", valueName: "n"))
+    var witnessBudget = 20_000
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
+        if witnessBudget < 1 { throw ValidationError("--witness-budget takes a number of run states, 1 or more") }
     }
 
     /// What this command line asks for.
@@ -62,6 +73,7 @@ struct Lint: ParsableCommand {
         (options.configuration, options.baseline, options.writeBaseline) = (config, baseline, writeBaseline)
         (options.allowOutside, options.verbose, options.toolVersion) = (allowOutside, verbose, Flowkit.version)
         options.outsideNote = "give --allow-outside to read it"
+        (options.witness, options.witnessesDirectory, options.witnessBudget) = (witness, witnesses, witnessBudget)
         return options
     }
 

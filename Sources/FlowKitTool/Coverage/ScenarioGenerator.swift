@@ -61,6 +61,8 @@ package struct ScenarioGenerator {
     package var budget: Int
     /// The most results tried at one step.
     package var maxResults: Int
+    /// Whether results are made in the witness search's broad order (see `results`).
+    package var broad = false
 
     /// A generator with a search budget.
     package init(budget: Int = 20_000, maxResults: Int = 48) {
@@ -363,7 +365,7 @@ package struct ScenarioGenerator {
             }
         }
         var moves: [Move] = []
-        let results = step.result.map { Self.results($0, literals: literals, limit: maxResults) } ?? []
+        let results = step.result.map { Self.results($0, literals: literals, limit: maxResults, broad: broad) } ?? []
         if step.result != nil {
             for values in results { moves.append(Move(step: name, event: nil, result: values)) }
         } else if FlowInterface.completesBare(step, in: flow) {
@@ -507,7 +509,7 @@ package struct ScenarioGenerator {
     /// The values tried for a key of `type`, the first the plainest, as a person would choose them: the flow's
     /// literals first, then their neighbours, then round numbers; `"text"` only when the flow has no string
     /// literal. `unsetFirst`: an optional key's `null` (unset) comes first, not last.
-    static func candidates(_ type: TypeRef, literals: Literals, unsetFirst: Bool = false) -> [Value] {
+    static func candidates(_ type: TypeRef, literals: Literals, unsetFirst: Bool = false, broad: Bool = false) -> [Value] {
         var values: [Value]
         func unique<T: Hashable>(_ items: [T]) -> [T] {
             var seen: Set<T> = []
@@ -526,19 +528,20 @@ package struct ScenarioGenerator {
             values = unique((literals.strings.isEmpty ? ["text"] : literals.strings) + literals.stateTexts).map(Value.string)
         case .bool: values = [.bool(true), .bool(false)]
         case .enumeration(let cases): values = unique(cases).map(Value.string)
-        case .object(let fields): values = results(fields, literals: literals, limit: 8).map(Value.object)
+        case .object(let fields): values = results(fields, literals: literals, limit: 8, broad: broad).map(Value.object)
         }
         if type.optional {
-            if unsetFirst { values.insert(.null, at: 0) } else { values.append(.null) }
+            if unsetFirst { values.insert(.null, at: 0) } else if broad { values.insert(.null, at: min(1, values.count)) } else { values.append(.null) }
         }
         return values
     }
 
     /// Results for `fields`: the plainest one, then each key varied over its values with the others plain (so
     /// their number grows with the keys, not their product), at most `limit`. An optional key left null is left
-    /// out.
-    static func results(_ fields: [Field], literals: Literals, limit: Int, unsetFirst: Bool = false) -> [[String: Value]] {
-        let options = fields.map { candidates($0.type, literals: literals, unsetFirst: unsetFirst) }
+    /// out. `broad` (the witness search's order) tries an optional key's `null` second and varies the keys in
+    /// turn (each key's second value, then each key's third, …), so that no key's values crowd out another's.
+    static func results(_ fields: [Field], literals: Literals, limit: Int, unsetFirst: Bool = false, broad: Bool = false) -> [[String: Value]] {
+        let options = fields.map { candidates($0.type, literals: literals, unsetFirst: unsetFirst, broad: broad) }
         func make(_ choice: [Int]) -> [String: Value] {
             var values: [String: Value] = [:]
             for (index, field) in fields.enumerated() where !options[index].isEmpty {
@@ -553,11 +556,21 @@ package struct ScenarioGenerator {
         func add(_ choice: [Int]) {
             if results.count < limit && seen.insert(choice).inserted { results.append(make(choice)) }
         }
-        for index in fields.indices {
-            for alternative in options[index].indices.dropFirst() {
-                var choice = plain
-                choice[index] = alternative
-                add(choice)
+        if broad {
+            for alternative in 1..<max(options.map(\.count).max() ?? 1, 1) {
+                for index in fields.indices where alternative < options[index].count {
+                    var choice = plain
+                    choice[index] = alternative
+                    add(choice)
+                }
+            }
+        } else {
+            for index in fields.indices {
+                for alternative in options[index].indices.dropFirst() {
+                    var choice = plain
+                    choice[index] = alternative
+                    add(choice)
+                }
             }
         }
         // Lockstep: every key at its i-th value (its last when it has fewer), for guards that need several keys

@@ -31,6 +31,12 @@ package enum LintFrontend {
         package var verbose = false
         /// The version a report names.
         package var toolVersion = FlowKitVersion.current
+        /// Whether to search a witness for each finding that foresees a run error (docs/format.md, "Witnesses").
+        package var witness = false
+        /// Where to write a script of witnesses per linted flow (implies `witness`).
+        package var witnessesDirectory: String?
+        /// The most run states a witness search visits per file.
+        package var witnessBudget = 20_000
 
         package init(paths: [String]) {
             self.paths = paths
@@ -66,8 +72,15 @@ package enum LintFrontend {
                           written: "wrote \(path: path) with \(count) finding\(verbatim: count == 1 ? "" : "s")")
             return outcome
         }
-        let report = lint.report(strict: options.strict, toolVersion: options.toolVersion)
-        outcome.print(options.format.reporter(color: options.color).render(report))
+        var report = lint.report(strict: options.strict, toolVersion: options.toolVersion)
+        if options.witness || options.witnessesDirectory != nil {
+            let witnesses = Witnesses.search(report.diagnostics, budget: options.witnessBudget)
+            report.witnesses = witnesses
+            if let directory = options.witnessesDirectory {
+                for (path, bytes) in try scripts(of: report.diagnostics, witnesses: witnesses, in: directory) { outcome.write(bytes, to: path) }
+            }
+        }
+        outcome.print(options.format.reporter(color: options.color, verbose: options.verbose).render(report))
         if lint.baselined > 0 && options.format == .text {
             outcome.note("\(lint.baselined) finding\(lint.baselined == 1 ? "" : "s") hidden by the baseline")
         }
@@ -77,6 +90,54 @@ package enum LintFrontend {
         outcome.errors = lint.failures.map { CommandMessage($0) }
         outcome.status = !lint.failures.isEmpty ? .failure : report.fails ? .findings : .success
         return outcome
+    }
+}
+
+extension LintFrontend {
+    /// The scripts of `--witnesses DIR` (docs/format.md, "Witnesses"): for each flow with a witnessed finding, in
+    /// lint order, `DIR/NAME.witnesses.yaml` (NAME the file's name without its extension, `-2`, `-3`, … for a name
+    /// taken) with a scenario per witnessed finding. The directory is made when missing.
+    static func scripts(of findings: [Diagnostic], witnesses: [Diagnostic: WitnessOutcome], in directory: String) throws(CommandError) -> [(String, [UInt8])] {
+        var files: [String] = []
+        var byFile: [String: [Scenario]] = [:]
+        var names: [String: Set<String>] = [:]
+        for finding in findings {
+            guard let witness = witnesses[finding]?.witness else { continue }
+            if byFile[finding.file] == nil { files.append(finding.file) }
+            var name = Witnesses.name(of: finding)
+            var count = 1
+            while names[finding.file, default: []].contains(name) {
+                count += 1
+                name = Witnesses.name(of: finding) + " (\(count))"
+            }
+            names[finding.file, default: []].insert(name)
+            byFile[finding.file, default: []].append(Witnesses.scenario(witness, name: name))
+        }
+        guard !files.isEmpty else { return [] }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError.failure("\(path: directory): cannot make the directory: \(verbatim: (error as NSError).localizedFailureReason ?? error.localizedDescription)")
+        }
+        let base = FileFlowResolver.canonical(directory)
+        var taken: Set<String> = []
+        var scripts: [(String, [UInt8])] = []
+        for file in files {
+            let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            var name = stem + ".witnesses.yaml"
+            var count = 1
+            while taken.contains(name) {
+                count += 1
+                name = "\(stem)-\(count).witnesses.yaml"
+            }
+            taken.insert(name)
+            let reference = DisplayPath.relative(FileFlowResolver.canonical(file), to: base)
+            let script = Script(file: "", flow: reference, flowPosition: nil, scenarios: byFile[file]!)
+            let header = ["Witnesses found by flowkit lint for \(file): each scenario stops with the run error its finding",
+                          "foresees (each named by rule and position)."]
+            scripts.append(((directory as NSString).appendingPathComponent(name), Array(ScriptWriter.text(script, header: header).utf8)))
+        }
+        return scripts
     }
 }
 

@@ -1,7 +1,8 @@
 import FlowKit
 
 /// `--format json`: `{"diagnostics": [...], "summary": {...}}`, the shape the design document fixes; a finding has
-/// `step` and `subject` when it has them.
+/// `step` and `subject` when it has them, and with `lint --witness` a finding of a rule that foresees run errors has
+/// `witness` (or `null` and `witnessNote`).
 package struct JSONReporter: Reporter {
     package static let identifier = "json"
 
@@ -16,7 +17,15 @@ package struct JSONReporter: Reporter {
             output += "\"severity\": \"\(diagnostic.severity.rawValue)\", \"rule\": \(JSONText.string(diagnostic.rule.rawValue)), "
             if let step = diagnostic.step { output += "\"step\": \(JSONText.string(step)), " }
             if let subject = diagnostic.subject { output += "\"subject\": \(JSONText.string(subject)), " }
-            output += "\"message\": \(JSONText.string(diagnostic.message))}"
+            output += "\"message\": \(JSONText.string(diagnostic.message))"
+            switch report.witnesses?[diagnostic] {
+            case .found(let witness)?:
+                output += ", \"witness\": \(Witnesses.json(witness))"
+                if let note = Witnesses.fixtureNote(witness) { output += ", \"witnessNote\": \(JSONText.string(note))" }
+            case .none(let why)?: output += ", \"witness\": null, \"witnessNote\": \(JSONText.string(why.description))"
+            case nil: break
+            }
+            output += "}"
         }
         output += report.diagnostics.isEmpty ? "],\n" : "\n ],\n"
         output += " \"summary\": {\"files\": \(report.fileCount), \"errors\": \(report.count(.error)), "

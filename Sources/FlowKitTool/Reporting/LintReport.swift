@@ -19,6 +19,9 @@ package struct LintReport: Sendable {
     /// read, a directory with no flow files; the command prints each as an error and exits 2): the text summary
     /// counts them, so that it never reads as a clean lint.
     package var problemCount: Int
+    /// With `lint --witness`: the witness, or why there is none, of each finding whose rule foresees run errors
+    /// (docs/format.md, "Witnesses"); nil when none were searched.
+    package var witnesses: [Diagnostic: WitnessOutcome]? = nil
 
     /// Creates a report. Every reporter needs only the report: the files checked and flowkit's version are in it.
     package init(diagnostics: [Diagnostic], fileCount: Int, skippedCount: Int = 0, strict: Bool = false, files: [String] = [],

@@ -19,9 +19,9 @@ package enum LintReportFormat: String, CaseIterable, Sendable {
 
     /// The reporter of this format; `color` applies to `text` only (everything else a reporter needs is in the
     /// report it renders).
-    package func reporter(color: Bool = false) -> any Reporter {
+    package func reporter(color: Bool = false, verbose: Bool = false) -> any Reporter {
         switch self {
-        case .text: return TextReporter(color: color)
+        case .text: return TextReporter(color: color, verbose: verbose)
         case .json: return JSONReporter()
         case .sarif: return SARIFReporter()
         case .github: return GitHubReporter()

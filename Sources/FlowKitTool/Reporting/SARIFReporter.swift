@@ -61,6 +61,12 @@ package struct SARIFReporter: Reporter {
                 ])),
                 ("partialFingerprints", .object([(Self.fingerprintKey, .string("\(hash):\(occurrences[hash]!)"))])),
             ]
+            switch report.witnesses?[diagnostic] {
+            case .found(let witness)?:
+                fields.append(("properties", .object([("witness", .json(Witnesses.json(witness)))] + (Witnesses.fixtureNote(witness).map { [("witnessNote", .string($0))] } ?? []))))
+            case .none(let why)?: fields.append(("properties", .object([("witness", .json("null")), ("witnessNote", .string(why.description))])))
+            case nil: break
+            }
             return .object(fields)
         }
 
@@ -158,6 +164,8 @@ enum SARIFNode {
     case integer(Int)
     case array([SARIFNode])
     case object([(String, SARIFNode)])
+    /// JSON text written as it is (a witness, compact).
+    case json(String)
 
     /// Appends the value to `output`; `indent` is the indentation of the line the value starts on.
     func write(to output: inout String, indent: String) {
@@ -166,6 +174,8 @@ enum SARIFNode {
             output += JSONText.string(text)
         case .integer(let value):
             output += String(value)
+        case .json(let text):
+            output += text
         case .array(let items):
             guard !items.isEmpty else { output += "[]"; return }
             let inner = indent + "  "

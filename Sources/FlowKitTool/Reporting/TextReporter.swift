@@ -7,10 +7,13 @@ package struct TextReporter: Reporter {
 
     /// Whether to colour the output with ANSI escapes.
     package var color: Bool
+    /// Whether to show each finding's witness (or why it has none) on a line under it, when the report has them.
+    package var verbose: Bool
 
     /// Creates a text reporter, coloured or plain.
-    package init(color: Bool) {
+    package init(color: Bool, verbose: Bool = false) {
         self.color = color
+        self.verbose = verbose
     }
 
     package func render(_ report: LintReport) -> String {
@@ -21,6 +24,13 @@ package struct TextReporter: Reporter {
             output += style("\(file):\(diagnostic.line):\(diagnostic.column):", "1")
             output += " " + style("\(diagnostic.severity.rawValue):", severityStyle(diagnostic.severity))
             output += " \(Identifier.display(diagnostic.message, limit: .max, quoting: false)) " + style("[\(diagnostic.rule)]", "2") + "\n"
+            guard verbose, let outcome = report.witnesses?[diagnostic] else { continue }
+            switch outcome {
+            case .found(let witness):
+                output += "  e.g. " + Identifier.display(Witnesses.text(witness), limit: .max, quoting: false) + "\n"
+                if let note = Witnesses.fixtureNote(witness) { output += "  (\(Identifier.display(note, limit: .max, quoting: false)))\n" }
+            case .none(let why): output += "  no witness: " + Identifier.display(why.description, limit: .max, quoting: false) + "\n"
+            }
         }
         output += Self.summary(report) + "\n"
         return output

@@ -356,6 +356,11 @@ enum Soundness {
 
         /// The kind of `error`, met by `walk` in `prepared`, from the kind the engine gives it (never its message).
         static func classify(_ error: RunError, walk: Walk, prepared: Prepared) -> Kind {
+            classify(error, prepared: prepared)
+        }
+
+        /// The kind of `error`, met by a run of `prepared`, from the kind the engine gives it.
+        static func classify(_ error: RunError, prepared: Prepared) -> Kind {
             switch error.kind {
             case .invalidCompletion: return .refusedCompletion
             case .invalidStart: return .entryParameter

@@ -1,0 +1,283 @@
+import Foundation
+import FlowKit
+
+/// A run that shows a finding right (docs/format.md, "Witnesses"): where it starts and its moves. Run by the
+/// engine, it stops with the run error the finding foresees, at the finding's place.
+package struct Witness: Sendable, Equatable {
+    /// Where the run starts.
+    package var start: ScenarioGenerator.Start
+    /// Its completions, the last one the move that fails.
+    package var moves: [ScenarioGenerator.Move]
+    /// The state keys its start gives that the flow's host does not (a fixture: the flow's own runs stop on
+    /// another run error before the finding's place unless they are set), in order; empty for most.
+    package var fixture: [String] = []
+}
+
+/// Why a finding has no witness.
+package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
+    /// What stopped the search, or that it tried every run state it found.
+    package enum Bound: Sendable, Equatable {
+        /// It tried every run state of its model.
+        case model
+        /// Its budget of run states ran out.
+        case budget(Int)
+        /// Its text or time limit stopped it (what it said).
+        case cut(String)
+        /// The file cannot be loaded or run (why).
+        case cannotRun(String)
+    }
+
+    /// What stopped the search.
+    package var bound: Bound
+    /// Whether some run reached the finding's step (nil when the finding has no step, or the file cannot run).
+    package var stepReached: Bool?
+    /// The finding's step, when it has one.
+    package var step: String?
+    /// Whether the search gave keys its runs read unset (a fixture) too.
+    package var withFixture = false
+
+    /// The note: why, in a sentence.
+    package var description: String {
+        var parts: [String] = []
+        if let step, let reached = stepReached {
+            parts.append(reached ? Message("runs reach step '\(name: step)', but none the search made stops there with this run error").text
+                                 : Message("no run the search made reaches step '\(name: step)'").text)
+        }
+        switch bound {
+        case .model:
+            parts.append("the search tried every run state of its model (results and host state made of the values the flow's expressions use, "
+                         + "histories of at most \(ScenarioGenerator.maxHistory) steps\(withFixture ? ", and the keys its runs read unset given" : ""))")
+        case .budget(let budget): parts.append("the search's budget of \(budget) run states ran out; a longer search may find one")
+        case .cut(let why): parts.append(why + "; a longer search may find one")
+        case .cannotRun(let why): parts.append(why)
+        }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// What the search says of a finding: its witness, or why it has none.
+package enum WitnessOutcome: Sendable, Equatable {
+    /// A run that shows it.
+    case found(Witness)
+    /// None was found, and why.
+    case none(NoWitness)
+
+    /// The witness, when there is one.
+    package var witness: Witness? {
+        if case .found(let witness) = self { return witness }
+        return nil
+    }
+}
+
+/// Searches witnesses for the findings of the rules that foresee run errors (docs/format.md, "Witnesses"), over
+/// runs of the engine made as `generate scenarios` makes them.
+package struct WitnessSearch: Sendable {
+    /// The rules that foresee run errors, with the kinds of run error each foresees.
+    package static let foreseen: [RuleID: Set<RunError.Kind>] = [
+        .maybeUnset: [.unsetState, .resultAbsent, .missingResultKey],
+        .maybeNull: [.nullValue, .typeError],
+        .typeMismatch: [.typeError, .nullValue, .resultAbsent, .missingResultKey, .missingInput],
+        .backTarget: [.backAtFirstStep, .backNotOnHistory],
+        .unhandledOutcome: [.unhandledOutcome],
+        .undeclaredState: [.undeclaredState],
+        .nonExhaustiveGuards: [.noOptionHolds],
+    ]
+
+    /// Whether findings of `rule` get a witness.
+    package static func witnesses(_ rule: RuleID) -> Bool { foreseen[rule] != nil }
+
+    /// The most run states searched for one file.
+    package var budget: Int
+    /// The most time spent on one file.
+    package var seconds: Double
+
+    /// A search with its bounds.
+    package init(budget: Int = 20_000, seconds: Double = 10) {
+        self.budget = budget
+        self.seconds = seconds
+    }
+
+    /// The witnesses of `findings` (those of `flow.flow.file` whose rule foresees run errors), searched over runs
+    /// of `flow` from its starts; then, for what those runs could not show, from the same starts with the keys
+    /// they read unset given (a fixture).
+    package func search(_ findings: [Diagnostic], flow: CompiledFlow, resolver: FlowResolver?) -> [Diagnostic: WitnessOutcome] {
+        let model = flow.flow
+        let wanted = findings.filter { Self.witnesses($0.rule) && $0.file == model.file }
+        guard !wanted.isEmpty else { return [:] }
+        var generator = ScenarioGenerator(budget: budget)
+        generator.broad = true
+        let literals = ScenarioGenerator.literals(in: flow, resolver: resolver)
+        let places = Places(model)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        // Each finding shown: by which search, the node whose move failed (nil: the start failed), and its start.
+        var found: [Diagnostic: (phase: Int, node: Int?, start: Int)] = [:]
+        // Keys the runs read unset: the run errors of reads that may stop runs before a finding's place.
+        var unsetReads: [String] = []
+        func search(_ starts: [(ScenarioGenerator.Start, RunStart)], phase: Int) -> ScenarioGenerator.Exploration {
+            func met(_ error: RunError, node: Int?, start: Int) {
+                for finding in wanted where found[finding] == nil && places.isFinding(finding, shownBy: error) {
+                    found[finding] = (phase, node, start)
+                }
+            }
+            return generator.explore(flow: flow, resolver: resolver, literals: literals, starts: starts, deadline: deadline,
+                                     done: { found.count >= wanted.count },
+                                     startFailed: { start, error in met(error, node: nil, start: start) }) { tried in
+                guard let error = tried.error else { return false }
+                if error.kind == .unsetState, error.file == model.file, let position = error.position {
+                    for key in places.stateKeys(readAt: position).sorted() where !unsetReads.contains(key) { unsetReads.append(key) }
+                }
+                let before = found.count
+                met(error, node: tried.index, start: tried.from)
+                return found.count > before
+            }
+        }
+        let starts = ScenarioGenerator.starts(flow, resolver: resolver, literals: literals)
+        var phases = [(starts: starts, exploration: search(starts, phase: 0), fixture: [String]())]
+        let host = Set(ScenarioGenerator.hostKeys(model).map(\.name.text))
+        let given = unsetReads.filter { !host.contains($0) }
+        if found.count < wanted.count, phases[0].exploration.cut == nil, !given.isEmpty {
+            // Their plainest values, then each varied, merged into the first starts (the start's own values kept).
+            let types = Dictionary(model.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
+            let fields = given.compactMap { key in types[key].map { Field(name: Name(key, at: .start), type: $0) } }
+            var more: [(ScenarioGenerator.Start, RunStart)] = []
+            for (start, _) in starts.prefix(16) {
+                for values in ScenarioGenerator.results(fields, literals: literals, limit: 8) {
+                    switch start {
+                    case .state(let state):
+                        let merged = state.merging(values) { own, _ in own }
+                        more.append((.state(merged), .start(state: merged)))
+                    case .entry(let name, let params, let state):
+                        let merged = state.merging(values.filter { params[$0.key] == nil }) { own, _ in own }
+                        more.append((.entry(name, params: params, state: merged), .entry(name, params: params, state: merged)))
+                    }
+                }
+            }
+            phases.append((more, search(more, phase: 1), fields.map(\.name.text)))
+        }
+        let bound: NoWitness.Bound
+        if let cut = phases.lazy.compactMap(\.exploration.cut).first {
+            bound = .cut(cut)
+        } else if phases.contains(where: \.exploration.exhaustedBudget) {
+            bound = .budget(budget)
+        } else {
+            bound = .model
+        }
+        let reached = phases.reduce(into: Set<String>()) { $0.formUnion($1.exploration.reachedSteps) }
+        let file = CoverageRecorder.display(model.file)
+        var outcomes: [Diagnostic: WitnessOutcome] = [:]
+        for finding in wanted {
+            guard let at = found[finding] else {
+                outcomes[finding] = .none(NoWitness(bound: bound, stepReached: finding.step.map { reached.contains(file + "\n" + $0) }, step: finding.step,
+                                                    withFixture: phases.count > 1))
+                continue
+            }
+            let phase = phases[at.phase]
+            let path = at.node.map { phase.exploration.path(to: $0) } ?? (start: at.start, moves: [])
+            var witness = Witness(start: phase.starts[path.start].0, moves: path.moves)
+            if case .state(let state) = witness.start { witness.fixture = phase.fixture.filter { state[$0] != nil } }
+            if case .entry(_, _, let state) = witness.start { witness.fixture = phase.fixture.filter { state[$0] != nil } }
+            outcomes[finding] = .found(witness)
+        }
+        return outcomes
+    }
+
+    /// Where a flow's findings and run errors are, to tell whether a run error is a finding's.
+    struct Places {
+        let file: String
+        /// The expressions of `"*"` and of derived events, by line (their findings name the first step that
+        /// evaluates them).
+        var shared: [Int: [ClosedRange<Int>]] = [:]
+        /// Every expression's columns, by line.
+        var spans: [Int: [ClosedRange<Int>]] = [:]
+        /// Where the value of each assignment is, by where its key is (a finding about a key, a run error at its
+        /// value).
+        var valueOfKey: [SourcePosition: SourcePosition] = [:]
+        /// Every expression's text, by line, to find the state keys read at a position.
+        var expressions: [Int: [ExpressionSource]] = [:]
+        /// The positions of the `"*"` step's targets that a `back` move of each kind can fail at.
+        var anyBackOne: Set<SourcePosition> = []
+        var anyBackTo: Set<SourcePosition> = []
+
+        init(_ flow: Flow) {
+            file = flow.file
+            func add(_ source: ExpressionSource, shared isShared: Bool) {
+                expressions[source.position.line, default: []].append(source)
+                let start = source.position.column
+                // Up to the closing quote and one more: positions of quoted values differ between the readers.
+                let span = start...(start + source.text.unicodeScalars.count + 2)
+                spans[source.position.line, default: []].append(span)
+                if isShared { shared[source.position.line, default: []].append(span) }
+            }
+            for event in flow.events {
+                if let expression = event.expression { add(expression, shared: true) }
+            }
+            for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+                let isShared = step.name.text == "*"
+                for assignment in step.set + step.input {
+                    add(assignment.expression, shared: isShared)
+                    valueOfKey[assignment.key.position] = assignment.expression.position
+                }
+                for (_, targets) in step.optionLists {
+                    for target in targets {
+                        if let condition = target.condition { add(condition, shared: isShared) }
+                        for assignment in target.set {
+                            add(assignment.expression, shared: isShared)
+                            valueOfKey[assignment.key.position] = assignment.expression.position
+                        }
+                        guard isShared else { continue }
+                        switch target.move {
+                        case .backOne: anyBackOne.insert(target.position)
+                        case .back: anyBackTo.insert(target.position)
+                        default: break
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Whether `error`, met by a run of this file's flow, is the run error `finding` foresees
+        /// (docs/format.md, "Witnesses").
+        func isFinding(_ finding: Diagnostic, shownBy error: RunError) -> Bool {
+            guard let kinds = WitnessSearch.foreseen[finding.rule], kinds.contains(error.kind), let qualified = error.step else { return false }
+            // A run error of a nested flow is about its own file, whose findings are witnessed when it is linted.
+            if let file = error.file { guard file == self.file else { return false } } else if qualified.contains("/") { return false }
+            let step = String(qualified.split(separator: "/").last ?? "")
+            guard let position = error.position else {
+                if finding.step == step { return true }
+                switch error.kind {
+                case .backAtFirstStep: return anyBackOne.contains(finding.position)
+                case .backNotOnHistory: return anyBackTo.contains(finding.position)
+                default: return false
+                }
+            }
+            // A key nothing sets: one finding at its declaration, about the key; every read of it fails.
+            if finding.rule == .maybeUnset, finding.step == nil, let key = finding.subject {
+                return error.kind == .unsetState && stateKeys(readAt: position).contains(key)
+            }
+            let isShared = shared[position.line]?.contains { $0.contains(position.column) } ?? false
+            guard isShared || finding.step == step else { return false }
+            if finding.position == position || valueOfKey[finding.position] == position { return true }
+            // The same expression: a finding and its run error may point at different tokens of it (a null's
+            // operand and its operator, a quoted value's quote and its first character); an unset key's read must
+            // be of the finding's key.
+            guard finding.position.line == position.line,
+                  spans[position.line]?.contains(where: { $0.contains(position.column) && $0.contains(finding.position.column) }) == true else { return false }
+            if error.kind == .unsetState, finding.rule == .maybeUnset, let key = finding.subject {
+                return stateKeys(readAt: position).contains(key)
+            }
+            return true
+        }
+
+        /// The state keys whose `state.k` paths start at `position`.
+        func stateKeys(readAt position: SourcePosition) -> Set<String> {
+            var keys = Set<String>()
+            for source in expressions[position.line] ?? [] {
+                guard case .success(let expression) = ExpressionParser.parse(source) else { continue }
+                for path in expression.paths where path.root == .state && source.position(ofOffset: path.span.start) == position {
+                    if let key = path.keys.first { keys.insert(key) }
+                }
+            }
+            return keys
+        }
+    }
+}
