@@ -384,6 +384,14 @@ public struct FlowRun: Sendable {
     }
 
     /// `name` qualified with a frame's prefix (`payment/card`); the top frame's names are their own.
+    /// Where the option a completion took is written: the `chosen`-th of the step's (or, `shared`, the `"*"`
+    /// step's) handler of `handler`, or of its `next`; a back move's run error points there.
+    private static func optionPosition(in flow: CompiledFlow, step id: Int, shared: Bool, handler: String?, option: Int) -> SourcePosition? {
+        guard let step = shared ? flow.flow.anyStep : flow.flow.step(named: flow.name(id)) else { return nil }
+        let targets = handler.map { step.handler(for: $0)?.targets ?? [] } ?? step.next ?? []
+        return option < targets.count ? targets[option].position : nil
+    }
+
     private static func qualified(_ prefix: String, _ name: String) -> String {
         prefix.isEmpty ? name : prefix + name
     }
@@ -558,13 +566,15 @@ public struct FlowRun: Sendable {
             move = .forward
         case .back(let back):
             guard let position = frames[index].history.lastIndex(of: back) else {
-                throw RunError("step '\(name)' goes back to '\(flow.name(back))', which is not on the history", kind: .backNotOnHistory, step: name)
+                throw RunError("step '\(name)' goes back to '\(flow.name(back))', which is not on the history", kind: .backNotOnHistory, step: name,
+                               file: flow.flow.file, position: Self.optionPosition(in: flow, step: id, shared: shared, handler: handler, option: chosenIndex))
             }
             frames[index].history.removeSubrange((position + 1)...)
             move = .back
         case .backOne:
             guard frames[index].history.count > 1 else {
-                throw RunError("step '\(name)' is the first step of its run: 'back: true' has nowhere to go", kind: .backAtFirstStep, step: name)
+                throw RunError("step '\(name)' is the first step of its run: 'back: true' has nowhere to go", kind: .backAtFirstStep, step: name,
+                               file: flow.flow.file, position: Self.optionPosition(in: flow, step: id, shared: shared, handler: handler, option: chosenIndex))
             }
             frames[index].history.removeLast()
             move = .backOne

@@ -254,7 +254,8 @@ package struct WitnessSearch: Sendable {
             if finding.rule == .maybeUnset, finding.step == nil, let key = finding.subject {
                 return error.kind == .unsetState && stateKeys(readAt: position).contains(key)
             }
-            let isShared = shared[position.line]?.contains { $0.contains(position.column) } ?? false
+            // A `"*"` expression or back target is reported once, at the first step that uses it.
+            let isShared = (shared[position.line]?.contains { $0.contains(position.column) } ?? false) || anyBackOne.contains(position) || anyBackTo.contains(position)
             guard isShared || finding.step == step else { return false }
             if finding.position == position || valueOfKey[finding.position] == position { return true }
             // The same expression: a finding and its run error may point at different tokens of it (a null's

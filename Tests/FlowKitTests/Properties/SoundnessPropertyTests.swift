@@ -79,7 +79,7 @@ struct SoundnessPropertyTests {
     }
 
     /// Errors that depend on values are not foreseeable, but for "no option holds" at a list lint decides;
-    /// errors without a position match at the step (or at `"*"` when the failing kind of target is there).
+    /// errors without a position (an unhandled outcome) match at the step; a back move's points at the option taken.
     @Test func valueDependentErrorsAreNotForeseeableAndBackErrorsMatchAtTheStep() throws {
         let text = """
             flowkit: 1
@@ -134,14 +134,15 @@ struct SoundnessPropertyTests {
         let error = try #require(back.error)
         let kind = Soundness.Kind.classify(error, walk: back, prepared: prepared)
         #expect(kind == .backOneAtRoot)
-        #expect(error.position == nil)
+        // A back move's run error points at the option taken (here the "*" step's), where lint's finding is.
         let shared = try #require(prepared.flows[prepared.mainFile]?.anyStep?.on.first?.targets.first?.position)
+        #expect(error.position == shared)
         func finding(_ step: String, at position: SourcePosition = SourcePosition(line: 9, column: 3)) -> Diagnostic {
             Diagnostic(file: prepared.mainFile, position: position, severity: .error, rule: "back_target", step: step, message: "m")
         }
-        #expect(Soundness.verdict(error, kind: kind, findings: [finding("a")], prepared: prepared).verdict == .sameStep)
-        #expect(Soundness.verdict(error, kind: kind, findings: [finding("b", at: shared)], prepared: prepared).verdict == .sameStep,
+        #expect(Soundness.verdict(error, kind: kind, findings: [finding("b", at: shared)], prepared: prepared).verdict == .exact,
                 "a finding at the shared target names the first step that uses it")
+        #expect(Soundness.verdict(error, kind: kind, findings: [finding("a")], prepared: prepared).verdict == .missed, "another place")
         #expect(Soundness.verdict(error, kind: kind, findings: [finding("b")], prepared: prepared).verdict == .missed)
     }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import FlowKit
+@testable import FlowKitTool
+
+/// `flowkit lint --witness` and `--witnesses DIR` (issue 31; docs/format.md, "Witnesses").
+@Suite("flowkit lint --witness")
+struct WitnessCommandTests {
+    /// Every finding of a rule that foresees run errors has a witness or a note, in JSON; no other finding has either.
+    @Test func jsonGivesEachRunErrorFindingAWitnessOrANote() throws {
+        let result = try flowkit(["lint", "flows/broken", "--witness", "--format", "json"])
+        #expect(result.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        var witnessed = 0
+        for finding in findings {
+            let rule = RuleID(rawValue: try #require(finding["rule"] as? String))
+            if WitnessSearch.witnesses(rule) {
+                #expect(finding.keys.contains("witness"), "\(finding)")
+                if let witness = finding["witness"] as? [String: Any] {
+                    witnessed += 1
+                    #expect((witness["steps"] as? [[String: Any]])?.allSatisfy { $0.count == 1 } == true, "\(witness)")
+                } else {
+                    #expect(finding["witness"] is NSNull && finding["witnessNote"] is String, "\(finding)")
+                }
+            } else {
+                #expect(!finding.keys.contains("witness") && !finding.keys.contains("witnessNote"), "\(finding)")
+            }
+        }
+        #expect(witnessed >= 8)
+        try expectGolden(result.stdout, "lint-broken-witness.json")
+    }
+
+    /// Without --witness, the report is as it was (no search, no key).
+    @Test func withoutTheFlagNothingChanges() throws {
+        let plain = try flowkit(["lint", "flows/broken", "--format", "json"])
+        #expect(!plain.stdout.contains("witness"))
+        try expectGolden(plain.stdout, "lint-broken.json")
+    }
+
+    /// SARIF carries the witness in the result's properties; verbose text shows it under the finding.
+    @Test func sarifAndVerboseTextShowTheWitness() throws {
+        let sarif = try flowkit(["lint", "flows/broken/maybe_unset.yaml", "--witness", "--format", "sarif"])
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        let properties = try #require(results.first?["properties"] as? [String: Any])
+        let witness = try #require(properties["witness"] as? [String: Any])
+        #expect((witness["steps"] as? [[String: Any]])?.count == 2)
+        let text = try flowkit(["lint", "flows/broken/maybe_unset.yaml", "--witness", "--verbose"])
+        #expect(text.stdout.contains("\n  e.g. 'start': event 'skip'; 'review': {}\n"), "\(text.stdout)")
+        let quiet = try flowkit(["lint", "flows/broken/maybe_unset.yaml", "--witness"])
+        #expect(!quiet.stdout.contains("e.g."))
+    }
+
+    /// The scripts of --witnesses read back, lint clean, and each scenario, simulated, fails with a run error on its
+    /// finding's line: the demonstration.
+    @Test func witnessScriptsLintCleanAndFailAtTheirFindings() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-witnesses-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try flowkit(["lint", "flows/broken", "--witnesses", folder + "/out", "--format", "json"])
+        #expect(result.status == 1)
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted()
+        #expect(scripts.contains("maybe_unset.witnesses.yaml") && scripts.count >= 6, "\(scripts)")
+        let lint = try flowkit(["lint", folder + "/out"])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        var scenarios = 0
+        for script in scripts {
+            let run = try flowkit(["simulate", "--script", folder + "/out/" + script, "--format", "json"])
+            #expect(run.status == 1)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            for scenario in try #require(report["scenarios"] as? [[String: Any]]) {
+                scenarios += 1
+                let name = try #require(scenario["name"] as? String)
+                // `RULE at LINE:COLUMN`: the run error is on the finding's line.
+                let line = Int(name.split(separator: " ").last?.split(separator: ":").first ?? "")
+                let location = scenario["errorLocation"] as? [String: Any]
+                #expect(scenario["passed"] as? Bool == false)
+                // An error with no place in the flow (an unhandled outcome) is at the script's step.
+                let inScript = (location?["file"] as? String)?.hasSuffix("/" + script) == true
+                #expect(location?["line"] as? Int == line || inScript, "\(script): \(scenario)")
+            }
+        }
+        #expect(scenarios >= 8)
+    }
+
+    /// A --witnesses path that is a file cannot be a directory: an error, exit 2.
+    @Test func aWitnessesPathThatIsAFileIsAnError() throws {
+        let file = NSTemporaryDirectory() + "flowkit-witnesses-file-\(UUID().uuidString)"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try flowkit(["lint", "flows/broken/maybe_unset.yaml", "--witnesses", file])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("flowkit: error: \(file): cannot make the directory"), "\(result.stderr)")
+        expectNoCrashReport(result)
+    }
+}
