@@ -22,6 +22,7 @@ struct Lint: ParsableCommand {
               flowkit lint flows/transfer.json
               flowkit lint flows/ --strict
               flowkit lint flows/ --format json > findings.json
+              flowkit lint flows/ --witness --verbose
             """)
 
     @Argument(help: ArgumentHelp("Flow files or directories to check.", valueName: "path"), completion: .file(extensions: ["json", "yaml", "yml"]))
