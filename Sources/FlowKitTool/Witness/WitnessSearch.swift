@@ -138,10 +138,16 @@ package struct WitnessSearch: Sendable {
         if found.count < wanted.count, phases[0].exploration.cut == nil, !given.isEmpty {
             // Their plainest values, then each varied, merged into the first starts (the start's own values kept).
             let types = Dictionary(model.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
-            let fields = given.compactMap { key in types[key].map { Field(name: Name(key, at: .start), type: $0) } }
+            // Each key may also be left out (as if optional), so that a finding about one of them is shown with
+            // the others given.
+            let fields = given.compactMap { key in types[key].map { type -> Field in
+                var type = type
+                type.optional = true
+                return Field(name: Name(key, at: .start), type: type)
+            } }
             var more: [(ScenarioGenerator.Start, RunStart)] = []
             for (start, _) in starts.prefix(16) {
-                for values in ScenarioGenerator.results(fields, literals: literals, limit: 8) {
+                for values in ScenarioGenerator.results(fields, literals: literals, limit: 8 + fields.count, broad: true) {
                     switch start {
                     case .state(let state):
                         let merged = state.merging(values) { own, _ in own }

@@ -36,6 +36,7 @@ struct WitnessPropertyTests {
             let findings = prepared.findings.filter { $0.file == prepared.mainFile && WitnessSearch.witnesses($0.rule) }
             guard !findings.isEmpty else { continue }
             let outcomes = search.search(findings, flow: prepared.walker.flow, resolver: prepared.walker.resolver)
+            var runStates: [ScenarioGenerator.SearchNode]?
             for finding in findings {
                 let rule = finding.rule.rawValue
                 guard let outcome = outcomes[finding] else {
@@ -43,7 +44,10 @@ struct WitnessPropertyTests {
                     continue
                 }
                 guard case .found(let witness) = outcome else {
-                    if finding.rule == .maybeNull, Self.isSetOnEveryPath(finding, prepared: prepared) {
+                    if finding.rule == .maybeNull {
+                        runStates = runStates ?? Self.runStates(prepared)
+                    }
+                    if finding.rule == .maybeNull, Self.isSetOnEveryPath(finding, in: runStates ?? []) {
                         setOnEveryPath += 1
                         continue
                     }
@@ -98,6 +102,16 @@ struct WitnessPropertyTests {
         #expect(share >= 0.36, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
     }
 
+    /// The run states a search over runs of `prepared` (as the witness search's first) reaches.
+    static func runStates(_ prepared: Soundness.Prepared) -> [ScenarioGenerator.SearchNode] {
+        var generator = ScenarioGenerator(budget: 20_000)
+        generator.broad = true
+        let flow = prepared.walker.flow
+        let literals = ScenarioGenerator.literals(in: flow, resolver: prepared.walker.resolver)
+        let starts = ScenarioGenerator.starts(flow, resolver: prepared.walker.resolver, literals: literals)
+        return generator.explore(flow: flow, resolver: prepared.walker.resolver, literals: literals, starts: starts, done: { false }) { _ in false }.nodes
+    }
+
     /// The run error `witness` stops with, run by the engine (nil when it does not stop with one at its last move).
     static func run(_ witness: Witness, flow: CompiledFlow, resolver: FlowResolver?) -> RunError? {
         let start: RunStart
@@ -125,16 +139,10 @@ struct WitnessPropertyTests {
     /// Whether the optional state key a `maybe_null` finding reads (its subject, `state.k`) holds a value in every
     /// run state at the finding's step that a search over runs (as the witness search's) reaches, at least one:
     /// every path there sets it, as far as runs show.
-    static func isSetOnEveryPath(_ finding: Diagnostic, prepared: Soundness.Prepared) -> Bool {
+    static func isSetOnEveryPath(_ finding: Diagnostic, in runStates: [ScenarioGenerator.SearchNode]) -> Bool {
         guard let subject = finding.subject, subject.hasPrefix("state."), let step = finding.step else { return false }
         let key = String(subject.dropFirst("state.".count))
-        var generator = ScenarioGenerator(budget: 20_000)
-        generator.broad = true
-        let flow = prepared.walker.flow
-        let literals = ScenarioGenerator.literals(in: flow, resolver: prepared.walker.resolver)
-        let starts = ScenarioGenerator.starts(flow, resolver: prepared.walker.resolver, literals: literals)
-        let exploration = generator.explore(flow: flow, resolver: prepared.walker.resolver, literals: literals, starts: starts, done: { false }) { _ in false }
-        let there = exploration.nodes.filter { $0.run.currentStep == step }
+        let there = runStates.filter { $0.run.currentStep == step }
         return !there.isEmpty && there.allSatisfy { node in
             if case .some(let value) = node.run.state[key], value != .null { return true }
             return false
