@@ -87,19 +87,7 @@ package enum Witnesses {
 
     /// An object of values as JSON, keys in order.
     static func json(_ fields: [String: Value]) -> String {
-        "{" + fields.keys.sorted().map { "\(JSONText.string($0)): \(json(fields[$0]!))" }.joined(separator: ", ") + "}"
-    }
-
-    /// A value as JSON.
-    static func json(_ value: Value) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .int(let number): return String(number)
-        case .number(let number): return number.isFinite ? "\(number)" : "null"
-        case .string(let text): return JSONText.string(text)
-        case .object(let fields): return json(fields)
-        }
+        Value.object(fields).jsonText
     }
 
     /// The witness in a line of text: `start at entry 'deep' with {amount: 150}; 'review': result {v: 9};
