@@ -94,3 +94,30 @@ struct WitnessCommandTests {
         expectNoCrashReport(result)
     }
 }
+
+/// The directed search: a finding 45 steps deep in a flow whose every level has two steps, each leading to both of
+/// the next level's (2^45 histories), where breadth first runs out of its budget long before that depth.
+@Suite("flowkit lint --witness, deep in a broad flow")
+struct DeepWitnessTests {
+    @Test func aDirectedSearchReachesAFindingDeepInABroadFlow() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-deep-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = "flowkit: 1\nflow: deep\nstart: a0\nstate: { note: \"string?\", seen: int }\nevents: { left: , right: }\nsteps:\n"
+        for index in 0..<50 {
+            let (a, b) = index == 49 ? ("done", "done") : ("a\(index + 1)", "b\(index + 1)")
+            for side in ["a", "b"] {
+                let set = index == 45 && side == "a" ? ", set: { seen: \"state.note + 1\" }" : ""
+                text += "  \(side)\(index): { on: { left: \(a), right: \(b) }, next: { forward: \(a)\(set) } }\n"
+            }
+        }
+        text += "  done: { kind: finish }\n"
+        try text.write(toFile: folder + "/deep.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", "deep.yaml", "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let null = try #require(findings.first { $0["rule"] as? String == "maybe_null" })
+        let witness = try #require(null["witness"] as? [String: Any], "\(null)")
+        #expect((witness["steps"] as? [Any])?.count == 46)
+    }
+}

@@ -220,16 +220,72 @@ package struct ScenarioGenerator {
         }
     }
 
+    /// The run states waiting to be searched: first in, first out; or, with a priority, the least first (ties
+    /// first in), for a search directed at a place.
+    struct Frontier {
+        let priority: ((FlowRun) -> Int)?
+        private var fifo: [Int] = []
+        private var head = 0
+        private var heap: [(key: Int, order: Int, node: Int)] = []
+        private var pushed = 0
+
+        init(priority: ((FlowRun) -> Int)?) {
+            self.priority = priority
+        }
+
+        /// Whether nothing waits.
+        var isEmpty: Bool { priority == nil ? head >= fifo.count : heap.isEmpty }
+
+        mutating func push(_ node: Int, run: FlowRun) {
+            guard let priority else {
+                fifo.append(node)
+                return
+            }
+            pushed += 1
+            heap.append((priority(run), pushed, node))
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard (heap[child].key, heap[child].order) < (heap[parent].key, heap[parent].order) else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func pop() -> Int? {
+            guard priority != nil else {
+                guard head < fifo.count else { return nil }
+                head += 1
+                return fifo[head - 1]
+            }
+            guard let top = heap.first else { return nil }
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+            var parent = 0
+            while true {
+                let (left, right) = (2 * parent + 1, 2 * parent + 2)
+                var least = parent
+                if left < heap.count, (heap[left].key, heap[left].order) < (heap[least].key, heap[least].order) { least = left }
+                if right < heap.count, (heap[right].key, heap[right].order) < (heap[least].key, heap[least].order) { least = right }
+                guard least != parent else { break }
+                heap.swapAt(parent, least)
+                parent = least
+            }
+            return top.node
+        }
+    }
+
     /// Breadth first over run states from `starts` (docs/format.md, "Generated scenarios"), until `done` says so
-    /// or a bound stops it. `tried` sees every move tried (the run after it, the run error it stopped with) and
-    /// says whether to keep a node for it even when the run is not searched further (a witness of something);
-    /// a start the engine refuses is passed to `startFailed` with its error.
+    /// or a bound stops it; with `priority`, the run state of least priority first instead (a search directed at a
+    /// place). `tried` sees every move tried (the run after it, the run error it stopped with) and says whether to
+    /// keep a node for it even when the run is not searched further (a witness of something); a start the engine
+    /// refuses is passed to `startFailed` with its error.
     func explore(flow: CompiledFlow, resolver: FlowResolver?, literals: Literals, starts: [(Start, RunStart)], deadline: ContinuousClock.Instant? = nil,
+                 priority: ((FlowRun) -> Int)? = nil,
                  done: () -> Bool, startFailed: (Int, RunError) -> Void = { _, _ in }, tried: (Tried) -> Bool) -> Exploration {
         var exploration = Exploration()
         var seen: Set<String> = []
-        var queue: [Int] = []
-        var head = 0
+        var queue = Frontier(priority: priority)
         // The state text the held run states hold; past `maxStateBytes` the search stops.
         var heldBytes = 0
         func hold(_ key: (key: String, bytes: Int, depth: Int)) -> Bool {
@@ -248,11 +304,11 @@ package struct ScenarioGenerator {
             run.forgetPast()
             if hold(Self.stateKey(run)) {
                 exploration.nodes.append(SearchNode(run: run, parent: nil, move: nil, start: index))
-                queue.append(exploration.nodes.count - 1)
+                queue.push(exploration.nodes.count - 1, run: run)
             }
         }
         var checks = 0
-        while head < queue.count && !done() {
+        while !queue.isEmpty && !done() {
             if exploration.nodes.count >= budget {
                 exploration.exhaustedBudget = true
                 return exploration
@@ -266,8 +322,7 @@ package struct ScenarioGenerator {
                 exploration.cut = "the search stopped at \(exploration.nodes.count) run states: its time ran out"
                 return exploration
             }
-            let index = queue[head]
-            head += 1
+            guard let index = queue.pop() else { break }
             let node = exploration.nodes[index]
             guard let current = node.run.currentStep, let definition = node.run.currentStepDefinition else { continue }
             // Every level's step is reached: a `flow` step too, while a run is inside its nested flow.
@@ -296,11 +351,11 @@ package struct ScenarioGenerator {
                     exploration.nodes.append(SearchNode(run: run, parent: index, move: move, start: node.start))
                     newNode = exploration.nodes.count - 1
                 }
-                queue.append(newNode!)
+                queue.push(newNode!, run: run)
                 if exploration.nodes.count >= budget { break }
             }
         }
-        exploration.complete = head >= queue.count
+        exploration.complete = queue.isEmpty
         return exploration
     }
 

@@ -113,13 +113,14 @@ package struct WitnessSearch: Sendable {
         var found: [Diagnostic: (phase: Int, node: Int?, start: Int)] = [:]
         // Keys the runs read unset: the run errors of reads that may stop runs before a finding's place.
         var unsetReads: [String] = []
-        func search(_ starts: [(ScenarioGenerator.Start, RunStart)], phase: Int) -> ScenarioGenerator.Exploration {
+        func search(_ starts: [(ScenarioGenerator.Start, RunStart)], phase: Int, priority: ((FlowRun) -> Int)? = nil,
+                    generator: ScenarioGenerator = generator) -> ScenarioGenerator.Exploration {
             func met(_ error: RunError, node: Int?, start: Int) {
                 for finding in wanted where found[finding] == nil && places.isFinding(finding, shownBy: error) {
                     found[finding] = (phase, node, start)
                 }
             }
-            return generator.explore(flow: flow, resolver: resolver, literals: literals, starts: starts, deadline: deadline,
+            return generator.explore(flow: flow, resolver: resolver, literals: literals, starts: starts, deadline: deadline, priority: priority,
                                      done: { found.count >= wanted.count },
                                      startFailed: { start, error in met(error, node: nil, start: start) }) { tried in
                 guard let error = tried.error else { return false }
@@ -160,6 +161,26 @@ package struct WitnessSearch: Sendable {
             }
             phases.append((more, search(more, phase: 1), fields.map(\.name.text)))
         }
+        // Directed searches, for what is left at steps the searches did not reach when one stopped at its budget
+        // (a long flow's breadth can use it up before its depth): the run states nearest the step first, by forward moves over the flow's
+        // graph, one search per step in finding order, at most 8.
+        // A search that tried every run state it found reached all it can: a directed one would find no more.
+        var directed: [String] = []
+        for finding in wanted where found[finding] == nil && phases.contains(where: \.exploration.exhaustedBudget) {
+            guard let step = finding.step, !directed.contains(step),
+                  !phases.contains(where: { $0.exploration.reachedSteps.contains(CoverageRecorder.display(model.file) + "\n" + step) }) else { continue }
+            directed.append(step)
+        }
+        var directedGenerator = generator
+        directedGenerator.budget = max(1, budget / 4)
+        for step in directed.prefix(8) where found.count < wanted.count && ContinuousClock.now < deadline {
+            let distance = Self.distances(to: step, in: model)
+            let base = phases[phases.count - 1]
+            phases.append((base.starts, search(base.starts, phase: phases.count, priority: { run in
+                guard let frame = run.frames.first, let id = frame.history.last else { return Int.max / 2 }
+                return distance[frame.flow.name(id)] ?? Int.max / 2
+            }, generator: directedGenerator), base.fixture))
+        }
         let bound: NoWitness.Bound
         if let cut = phases.lazy.compactMap(\.exploration.cut).first {
             bound = .cut(cut)
@@ -185,6 +206,39 @@ package struct WitnessSearch: Sendable {
             outcomes[finding] = .found(witness)
         }
         return outcomes
+    }
+
+    /// How many forward moves each step of `flow` is from `target` over its graph (every option's forward move,
+    /// `restart` to `start`, `"*"`'s options at the steps that do not override them), guards ignored; steps that
+    /// cannot get there are left out.
+    static func distances(to target: String, in flow: Flow) -> [String: Int] {
+        var predecessors: [String: [String]] = [:]
+        for step in flow.steps where step.kind != .finish {
+            var lists = step.optionLists.map(\.targets)
+            if let any = flow.anyStep {
+                lists += any.on.filter { step.handler(for: $0.event.text) == nil }.map(\.targets)
+                if step.next == nil, let next = any.next { lists.append(next) }
+            }
+            for target in lists.joined() {
+                switch target.move {
+                case .forward(let name): predecessors[name.text, default: []].append(step.name.text)
+                case .restart: predecessors[flow.start.text, default: []].append(step.name.text)
+                default: break
+                }
+            }
+        }
+        var distance = [target: 0]
+        var queue = [target]
+        var head = 0
+        while head < queue.count {
+            let step = queue[head]
+            head += 1
+            for before in predecessors[step] ?? [] where distance[before] == nil {
+                distance[before] = distance[step]! + 1
+                queue.append(before)
+            }
+        }
+        return distance
     }
 
     /// Where a flow's findings and run errors are, to tell whether a run error is a finding's.
