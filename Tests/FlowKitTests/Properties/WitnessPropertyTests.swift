@@ -84,6 +84,8 @@ struct WitnessPropertyTests {
                 }
                 witnessed[rule, default: 0] += 1
                 if !witness.fixture.isEmpty { withFixture += 1 }
+                // What lint writes of it reads back: the JSON, and the script scenario as the same moves and start.
+                if let problem = Self.readsBack(witness) { wrong.append("\(rule) at \(finding.position): \(problem)\n\(bundle.listing)") }
             }
         }
         let total = considered.values.reduce(0, +)
@@ -110,6 +112,29 @@ struct WitnessPropertyTests {
         let literals = ScenarioGenerator.literals(in: flow, resolver: prepared.walker.resolver)
         let starts = ScenarioGenerator.starts(flow, resolver: prepared.walker.resolver, literals: literals)
         return generator.explore(flow: flow, resolver: prepared.walker.resolver, literals: literals, starts: starts, done: { false }) { _ in false }.nodes
+    }
+
+    /// Why what lint writes of `witness` does not read back as it (nil when it does): its JSON must parse, and its
+    /// script scenario (`--witnesses`) must decode to the same start and moves.
+    static func readsBack(_ witness: Witness) -> String? {
+        guard (try? JSONSerialization.jsonObject(with: Data(Witnesses.json(witness).utf8))) is [String: Any] else {
+            return "its JSON does not parse: \(Witnesses.json(witness))"
+        }
+        let script = Script(file: "", flow: "flow.yaml", flowPosition: nil, scenarios: [Witnesses.scenario(witness, name: "w")])
+        let text = ScriptWriter.text(script)
+        let document = FlowLoader.load(bytes: Array(text.utf8), file: "w.yaml", format: .yaml)
+        guard let root = document.root, document.diagnostics.isEmpty, let decoded = ScriptDecoder.decode(root, file: "w.yaml").script?.scenarios.first else {
+            return "its script does not read back:\n\(text)"
+        }
+        let moves = decoded.steps.map { ScenarioGenerator.Move(step: $0.step.text, event: $0.event?.text, result: $0.result) }
+        let start: ScenarioGenerator.Start?
+        switch decoded.start {
+        case .state(let state): start = .state(state)
+        case .entry(let name, let params, let state): start = .entry(name.text, params: params, state: state)
+        case .url: start = nil
+        }
+        guard moves == witness.moves, start == witness.start else { return "its script reads back otherwise:\n\(text)" }
+        return nil
     }
 
     /// The run error `witness` stops with, run by the engine (nil when it does not stop with one at its last move).
