@@ -56,6 +56,8 @@ struct WitnessPropertyTests {
                         let place: String
                         if prepared.findings.contains(where: { $0.rule == .unreachableStep && $0.file == finding.file && $0.step != nil && $0.step == finding.step }) {
                             place = "in a step lint reports unreachable"
+                        } else if Self.isInASetThatNeverRuns(finding, flow: prepared.flows[prepared.mainFile]) {
+                            place = "in a step's 'set' that never runs (set_without_result)"
                         } else {
                             switch why.stepReached {
                             case false?: place = "in a step no run the search made reaches"
@@ -102,6 +104,17 @@ struct WitnessPropertyTests {
         // reports unreachable, and behind another finding's run error that every run meets first), so this is
         // the figure reached, kept from falling (the closing note gives the classes).
         #expect(share >= 0.36, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
+    }
+
+    /// Whether `finding` is inside an expression of the `set` of a step with no `result` (not a `flow` step): a
+    /// `set` no run evaluates (`set_without_result`).
+    static func isInASetThatNeverRuns(_ finding: Diagnostic, flow: Flow?) -> Bool {
+        guard let flow, let step = finding.step.flatMap({ flow.step(named: $0) }), step.result == nil, step.kind != .flow else { return false }
+        return step.set.contains { assignment in
+            let source = assignment.expression
+            return source.position.line == finding.position.line && finding.position.column >= source.position.column
+                && finding.position.column <= source.position.column + source.text.unicodeScalars.count + 2
+        } || step.set.contains { $0.key.position == finding.position }
     }
 
     /// The run states a search over runs of `prepared` (as the witness search's first) reaches.
