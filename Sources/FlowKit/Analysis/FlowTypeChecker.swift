@@ -299,8 +299,11 @@ private struct Walker {
                             requiredInputs: (Step) -> [String]) {
         let name = step.name.text
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
-        // but what it writes is still checked, with nothing known of `result`.
-        if !step.set.isEmpty { assignments(step.set, step: name, environment: base.with(result: result)) }
+        // but what it writes is still checked, with nothing known of `result`; a `null` it would meet is not (no run
+        // evaluates it, so `maybe_null` would warn of a run error no run can have).
+        if !step.set.isEmpty {
+            assignments(step.set, step: name, environment: base.with(result: result), evaluated: step.kind == .flow || step.result != nil)
+        }
         if step.kind == .flow {
             checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
         }
@@ -343,7 +346,8 @@ private struct Walker {
         }
     }
 
-    package mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = []) {
+    package mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = [],
+                                      evaluated: Bool = true) {
         var guarded = given
         for assignment in list {
             let key = assignment.key.text
@@ -354,14 +358,15 @@ private struct Walker {
                 if let expression {
                     let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'",
                                                                  guarded: guarded)
-                    add(problems, in: assignment.expression, step: step)
+                    add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)
                 }
                 continue
             }
             let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
             add(.undeclaredState, at: assignment.key.position, step: step, subject: key, "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
             if let expression {
-                add(TypeInference.infer(expression, in: environment, guarded: guarded).problems, in: assignment.expression, step: step)
+                let problems = TypeInference.infer(expression, in: environment, guarded: guarded).problems
+                add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)
             }
         }
     }

@@ -74,6 +74,16 @@ enum MaybeNullRule: Rule {
                     set: { label: "exists(state.last) ? state.last : state.first" }
               done: { kind: finish }
             """,
+            // A step without `result` never runs its `set` (`set_without_result` says so): no run meets the null.
+            """
+            flowkit: 1
+            flow: label
+            start: show
+            state: { last: string?, label: string }
+            steps:
+              show: { set: { label: "state.last + '!'" }, next: done }
+              done: { kind: finish }
+            """,
         ])
 
     /// The `maybe_null` findings of the flow-wide type check.
