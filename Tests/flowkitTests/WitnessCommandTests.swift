@@ -121,3 +121,42 @@ struct DeepWitnessTests {
         #expect((witness["steps"] as? [Any])?.count == 46)
     }
 }
+
+/// A run error that could be the error of findings about different things shows none of them (issue 31's review):
+/// each witness lint gives, simulated, fails with a message about its own finding's subject.
+@Suite("flowkit lint --witness, one error for several findings")
+struct AmbiguousWitnessTests {
+    static let flows: [String: String] = [
+        // Two undeclared keys written side by side in a flow mapping.
+        "keys.yaml": "flowkit: 1\nflow: keys\nstart: a\nstate: { n: int }\nsteps:\n  a:\n    result: { v: int }\n    set: {x: 1, y: 2}\n    next: done\n  done: { kind: finish }\n",
+        // Two optional keys in one sum: the error is at the sum, whichever is null.
+        "sum.yaml": "flowkit: 1\nflow: sum\nstart: a\nstate: { a: int?, b: int?, t: int }\nsteps:\n  a:\n    result: { x: int?, y: int? }\n    set: { a: result.x, b: result.y }\n    next: c\n  c:\n    result: { v: int }\n    set: { t: \"state.a + state.b\" }\n    next: done\n  done: { kind: finish }\n",
+        // Two outcomes a flow step does not handle.
+        "parent.yaml": "flowkit: 1\nflow: parent\nstart: sub\nsteps:\n  sub:\n    kind: flow\n    flow: child.yaml\n    on: { done: end }\n  end: { kind: finish }\n",
+        "child.yaml": "flowkit: 1\nflow: child\nstart: ask\nevents: { no: , late: }\nsteps:\n  ask:\n    on: { no: cancelled, late: timeout }\n    next: done\n  done: { kind: finish }\n  cancelled: { kind: finish }\n  timeout: { kind: finish }\n",
+    ]
+
+    @Test func everyWitnessFailsWithAnErrorAboutItsOwnFinding() throws {
+        let folder = NSTemporaryDirectory() + "flowkit-ambiguous-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, text) in Self.flows { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
+        let lint = try flowkit(["lint", ".", "--witnesses", "out", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        var judged = 0
+        for finding in findings where finding.keys.contains("witness") {
+            judged += 1
+            guard finding["witness"] is [String: Any], let subject = finding["subject"] as? String,
+                  let file = (finding["file"] as? String).map({ ($0 as NSString).lastPathComponent }) else { continue }
+            let script = "out/" + (file as NSString).deletingPathExtension + ".witnesses.yaml"
+            let run = try flowkit(["simulate", "--script", script, "--format", "json"], in: folder)
+            let scenarios = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["scenarios"] as? [[String: Any]])
+            let name = "\(finding["rule"]!) at \(finding["line"]!):\(finding["column"]!)"
+            let scenario = try #require(scenarios.first { $0["name"] as? String == name })
+            let key = subject.hasPrefix("state.") ? String(subject.dropFirst(6)) : subject
+            #expect((scenario["error"] as? String)?.contains("'\(key)'") == true, "\(name) about '\(subject)': \(scenario["error"] ?? "no error")")
+        }
+        #expect(judged >= 6, "\(lint.stdout)")
+    }
+}

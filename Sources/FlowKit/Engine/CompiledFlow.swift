@@ -147,7 +147,7 @@ public final class CompiledFlow: Sendable {
             let start = Int32(writes.count)
             for assignment in list {
                 writes.append(StateWrite(key: assignment.key.text, expression: try parse(assignment.expression, step: step),
-                                         type: stateTypes[assignment.key.text]))
+                                         type: stateTypes[assignment.key.text], keyPosition: assignment.key.position))
             }
             return Span(start: start, count: Int32(list.count))
         }
@@ -420,11 +420,14 @@ final class StateWrite: Sendable {
     package let expression: RunExpression
     /// The key's declared type, looked up once.
     let type: TypeRef?
+    /// Where the key is written: a write of an undeclared key is an error there.
+    let keyPosition: SourcePosition
 
-    init(key: String, expression: RunExpression, type: TypeRef?) {
+    init(key: String, expression: RunExpression, type: TypeRef?, keyPosition: SourcePosition) {
         self.key = key
         self.expression = expression
         self.type = type
+        self.keyPosition = keyPosition
     }
 }
 

@@ -383,8 +383,7 @@ public struct FlowRun: Sendable {
         EvaluationScope(state: frames[index].state, stateTypes: frames[index].flow.stateTypes, result: result, resultTypes: resultTypes)
     }
 
-    /// `name` qualified with a frame's prefix (`payment/card`); the top frame's names are their own.
-    /// Where the option a completion took is written: the `chosen`-th of the step's (or, `shared`, the `"*"`
+    /// Where the option a completion took is written: the `option`-th of the step's (or, `shared`, the `"*"`
     /// step's) handler of `handler`, or of its `next`; a back move's run error points there.
     private static func optionPosition(in flow: CompiledFlow, step id: Int, shared: Bool, handler: String?, option: Int) -> SourcePosition? {
         guard let step = shared ? flow.flow.anyStep : flow.flow.step(named: flow.name(id)) else { return nil }
@@ -392,6 +391,7 @@ public struct FlowRun: Sendable {
         return option < targets.count ? targets[option].position : nil
     }
 
+    /// `name` qualified with a frame's prefix (`payment/card`); the top frame's names are their own.
     private static func qualified(_ prefix: String, _ name: String) -> String {
         prefix.isEmpty ? name : prefix + name
     }
@@ -433,7 +433,7 @@ public struct FlowRun: Sendable {
         let value = try value(of: expression, result: result, resultTypes: resultTypes, step: step)
         guard let type = assignment.type else {
             throw RunError("step '\(step)' sets '\(key)', which 'state' does not declare", kind: .undeclaredState, step: step,
-                           file: frames[frames.count - 1].flow.flow.file, position: expression.source.position)
+                           file: frames[frames.count - 1].flow.flow.file, position: assignment.keyPosition)
         }
         switch TypeCheck.coerce(value, to: type) {
         case .success(let coerced): return coerced

@@ -205,8 +205,6 @@ package struct ScenarioGenerator {
         var cut: String?
         /// Whether the search stopped at its budget.
         var exhaustedBudget = false
-        /// Whether it tried every run state it found (no bound stopped it, nor `done`).
-        var complete = false
 
         /// The start and the moves that lead to `node`.
         func path(to node: Int) -> (start: Int, moves: [Move]) {
@@ -331,6 +329,11 @@ package struct ScenarioGenerator {
             }
             exploration.reachedSteps.insert(CoverageRecorder.display(definition.flow.file) + "\n" + definition.step.name.text)
             for move in moves(for: node.run, at: current, step: definition.step, in: definition.flow, literals: literals) {
+                // The time limit holds within a run state's moves too (a step may take thousands of events).
+                if let deadline, ContinuousClock.now >= deadline {
+                    exploration.cut = "the search stopped at \(exploration.nodes.count) run states: its time ran out"
+                    return exploration
+                }
                 var run = node.run
                 let before = run.trace.count
                 var failure: RunError?
@@ -355,7 +358,6 @@ package struct ScenarioGenerator {
                 if exploration.nodes.count >= budget { break }
             }
         }
-        exploration.complete = queue.isEmpty
         return exploration
     }
 

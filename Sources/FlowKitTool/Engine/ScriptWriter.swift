@@ -34,7 +34,7 @@ package enum ScriptWriter {
             case .url(let url, let state):
                 lines.append("    start: { url: \(string(url.text))" + (state.isEmpty ? "" : ", state: \(object(state))") + " }")
             }
-            lines.append("    steps:")
+            lines.append(scenario.steps.isEmpty ? "    steps: []" : "    steps:")
             for step in scenario.steps {
                 var parts: [String] = []
                 if let event = step.event { parts.append("event: \(name(event.text))") }

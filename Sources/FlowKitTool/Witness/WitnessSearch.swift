@@ -35,11 +35,16 @@ package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
     package var step: String?
     /// Whether the search gave keys its runs read unset (a fixture) too.
     package var withFixture = false
+    /// Whether runs met a run error that could be this finding's and another's about something else, which
+    /// shows neither.
+    package var ambiguous = false
 
     /// The note: why, in a sentence.
     package var description: String {
         var parts: [String] = []
-        if let step, let reached = stepReached {
+        if ambiguous {
+            parts.append("runs stop with a run error that could be this finding's or another's about something else (two nulls in one expression, two outcomes of one step), which shows neither")
+        } else if let step, let reached = stepReached {
             parts.append(reached ? Message("runs reach step '\(name: step)', but none the search made stops there with this run error").text
                                  : Message("no run the search made reaches step '\(name: step)'").text)
         }
@@ -76,7 +81,7 @@ package struct WitnessSearch: Sendable {
     package static let foreseen: [RuleID: Set<RunError.Kind>] = [
         .maybeUnset: [.unsetState, .resultAbsent, .missingResultKey],
         .maybeNull: [.nullValue, .typeError],
-        .typeMismatch: [.typeError, .nullValue, .resultAbsent, .missingResultKey, .missingInput],
+        .typeMismatch: [.typeError, .resultAbsent, .missingResultKey, .missingInput],
         .backTarget: [.backAtFirstStep, .backNotOnHistory],
         .unhandledOutcome: [.unhandledOutcome],
         .undeclaredState: [.undeclaredState],
@@ -109,34 +114,61 @@ package struct WitnessSearch: Sendable {
         let literals = ScenarioGenerator.literals(in: flow, resolver: resolver)
         let places = Places(model)
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
-        // Each finding shown: by which search, the node whose move failed (nil: the start failed), and its start.
-        var found: [Diagnostic: (phase: Int, node: Int?, start: Int)] = [:]
+        var witnesses: [Diagnostic: Witness] = [:]
         // Keys the runs read unset: the run errors of reads that may stop runs before a finding's place.
         var unsetReads: [String] = []
-        func search(_ starts: [(ScenarioGenerator.Start, RunStart)], phase: Int, priority: ((FlowRun) -> Int)? = nil,
-                    generator: ScenarioGenerator = generator) -> ScenarioGenerator.Exploration {
+        // What the searches did: the steps they reached, whether one stopped at its budget, why one was cut.
+        var reached: Set<String> = []
+        var exhaustedBudget = false
+        var cut: String?
+        var withFixture = false
+        var ambiguous: Set<Diagnostic> = []
+        // One search: its witnesses are made as it ends, and its run states let go, so that searches never hold
+        // more than one search's states.
+        func search(_ starts: [(ScenarioGenerator.Start, RunStart)], fixture: [String], priority: ((FlowRun) -> Int)? = nil,
+                    generator: ScenarioGenerator = generator) {
+            var found: [Diagnostic: (node: Int?, start: Int)] = [:]
+            // A run error that could be the error of findings about different things (two nulls in one
+            // expression, two outcomes of one step) shows none of them: a witness must show its own finding's
+            // error. Findings about one thing (a key nothing sets, and a read of it) share it.
             func met(_ error: RunError, node: Int?, start: Int) {
-                for finding in wanted where found[finding] == nil && places.isFinding(finding, shownBy: error) {
-                    found[finding] = (phase, node, start)
+                let claims = wanted.filter { places.isFinding($0, shownBy: error) }
+                guard let first = claims.first, claims.count == 1 || (first.subject != nil && claims.allSatisfy({ $0.subject == first.subject })) else {
+                    ambiguous.formUnion(claims)
+                    return
                 }
+                for finding in claims where witnesses[finding] == nil && found[finding] == nil { found[finding] = (node, start) }
             }
-            return generator.explore(flow: flow, resolver: resolver, literals: literals, starts: starts, deadline: deadline, priority: priority,
-                                     done: { found.count >= wanted.count },
-                                     startFailed: { start, error in met(error, node: nil, start: start) }) { tried in
+            let exploration = generator.explore(flow: flow, resolver: resolver, literals: literals, starts: starts, deadline: deadline, priority: priority,
+                                                done: { witnesses.count + found.count >= wanted.count },
+                                                startFailed: { start, error in met(error, node: nil, start: start) }) { tried in
                 guard let error = tried.error else { return false }
                 if error.kind == .unsetState, error.file == model.file, let position = error.position {
-                    for key in places.stateKeys(readAt: position).sorted() where !unsetReads.contains(key) { unsetReads.append(key) }
+                    for key in places.stateKeys(readAt: position) where !unsetReads.contains(key) { unsetReads.append(key) }
                 }
                 let before = found.count
                 met(error, node: tried.index, start: tried.from)
                 return found.count > before
             }
+            for (finding, at) in found {
+                let path = at.node.map { exploration.path(to: $0) } ?? (start: at.start, moves: [])
+                var witness = Witness(start: starts[path.start].0, moves: path.moves)
+                switch witness.start {
+                case .state(let state), .entry(_, _, let state): witness.fixture = fixture.filter { state[$0] != nil }
+                }
+                witnesses[finding] = witness
+            }
+            reached.formUnion(exploration.reachedSteps)
+            exhaustedBudget = exhaustedBudget || exploration.exhaustedBudget
+            cut = cut ?? exploration.cut
         }
         let starts = ScenarioGenerator.starts(flow, resolver: resolver, literals: literals)
-        var phases = [(starts: starts, exploration: search(starts, phase: 0), fixture: [String]())]
+        search(starts, fixture: [])
+        var lastStarts = starts
+        var lastFixture: [String] = []
         let host = Set(ScenarioGenerator.hostKeys(model).map(\.name.text))
         let given = unsetReads.filter { !host.contains($0) }
-        if found.count < wanted.count, phases[0].exploration.cut == nil, !given.isEmpty {
+        if witnesses.count < wanted.count, cut == nil, !given.isEmpty {
             // Their plainest values, then each varied, merged into the first starts (the start's own values kept).
             let types = Dictionary(model.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
             // Each key may also be left out (as if optional), so that a finding about one of them is shown with
@@ -159,51 +191,39 @@ package struct WitnessSearch: Sendable {
                     }
                 }
             }
-            phases.append((more, search(more, phase: 1), fields.map(\.name.text)))
+            (lastStarts, lastFixture, withFixture) = (more, fields.map(\.name.text), true)
+            search(more, fixture: lastFixture)
         }
-        // Directed searches, for what is left at steps the searches did not reach when one stopped at its budget
-        // (a long flow's breadth can use it up before its depth): the run states nearest the step first, by forward moves over the flow's
-        // graph, one search per step in finding order, at most 8.
-        // A search that tried every run state it found reached all it can: a directed one would find no more.
+        // Directed searches, for what is left at steps no search reached when one stopped at its budget (a long
+        // flow's breadth can use it up before its depth; a search that tried every run state it found reached all
+        // it can): the run states nearest the step first, by forward moves over the flow's graph, from the last
+        // search's starts, one search per step in finding order, at most 8, a quarter of the budget each. Findings
+        // at `"*"` name no step a run is at.
+        let file = CoverageRecorder.display(model.file)
         var directed: [String] = []
-        for finding in wanted where found[finding] == nil && phases.contains(where: \.exploration.exhaustedBudget) {
-            guard let step = finding.step, !directed.contains(step),
-                  !phases.contains(where: { $0.exploration.reachedSteps.contains(CoverageRecorder.display(model.file) + "\n" + step) }) else { continue }
+        for finding in wanted where witnesses[finding] == nil && exhaustedBudget {
+            guard let step = finding.step, step != "*", !directed.contains(step), !reached.contains(file + "\n" + step) else { continue }
             directed.append(step)
         }
         var directedGenerator = generator
         directedGenerator.budget = max(1, budget / 4)
-        for step in directed.prefix(8) where found.count < wanted.count && ContinuousClock.now < deadline {
+        for step in directed.prefix(8) where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
             let distance = Self.distances(to: step, in: model)
-            let base = phases[phases.count - 1]
-            phases.append((base.starts, search(base.starts, phase: phases.count, priority: { run in
+            search(lastStarts, fixture: lastFixture, priority: { run in
                 guard let frame = run.frames.first, let id = frame.history.last else { return Int.max / 2 }
                 return distance[frame.flow.name(id)] ?? Int.max / 2
-            }, generator: directedGenerator), base.fixture))
+            }, generator: directedGenerator)
         }
-        let bound: NoWitness.Bound
-        if let cut = phases.lazy.compactMap(\.exploration.cut).first {
-            bound = .cut(cut)
-        } else if phases.contains(where: \.exploration.exhaustedBudget) {
-            bound = .budget(budget)
-        } else {
-            bound = .model
-        }
-        let reached = phases.reduce(into: Set<String>()) { $0.formUnion($1.exploration.reachedSteps) }
-        let file = CoverageRecorder.display(model.file)
+        let bound: NoWitness.Bound = cut.map { .cut($0) } ?? (exhaustedBudget ? .budget(budget) : .model)
         var outcomes: [Diagnostic: WitnessOutcome] = [:]
         for finding in wanted {
-            guard let at = found[finding] else {
-                outcomes[finding] = .none(NoWitness(bound: bound, stepReached: finding.step.map { reached.contains(file + "\n" + $0) }, step: finding.step,
-                                                    withFixture: phases.count > 1))
-                continue
+            if let witness = witnesses[finding] {
+                outcomes[finding] = .found(witness)
+            } else {
+                let step = finding.step == "*" ? nil : finding.step
+                outcomes[finding] = .none(NoWitness(bound: bound, stepReached: step.map { reached.contains(file + "\n" + $0) }, step: step,
+                                                    withFixture: withFixture, ambiguous: ambiguous.contains(finding)))
             }
-            let phase = phases[at.phase]
-            let path = at.node.map { phase.exploration.path(to: $0) } ?? (start: at.start, moves: [])
-            var witness = Witness(start: phase.starts[path.start].0, moves: path.moves)
-            if case .state(let state) = witness.start { witness.fixture = phase.fixture.filter { state[$0] != nil } }
-            if case .entry(_, _, let state) = witness.start { witness.fixture = phase.fixture.filter { state[$0] != nil } }
-            outcomes[finding] = .found(witness)
         }
         return outcomes
     }
@@ -249,11 +269,8 @@ package struct WitnessSearch: Sendable {
         var shared: [Int: [ClosedRange<Int>]] = [:]
         /// Every expression's columns, by line.
         var spans: [Int: [ClosedRange<Int>]] = [:]
-        /// Where the value of each assignment is, by where its key is (a finding about a key, a run error at its
-        /// value).
-        var valueOfKey: [SourcePosition: SourcePosition] = [:]
-        /// Every expression's text, by line, to find the state keys read at a position.
-        var expressions: [Int: [ExpressionSource]] = [:]
+        /// The state keys read at each position (the start of a `state.k` path), sorted; worked out once.
+        var stateReads: [SourcePosition: [String]] = [:]
         /// The positions of the `"*"` step's targets that a `back` move of each kind can fail at.
         var anyBackOne: Set<SourcePosition> = []
         var anyBackTo: Set<SourcePosition> = []
@@ -261,10 +278,17 @@ package struct WitnessSearch: Sendable {
         init(_ flow: Flow) {
             file = flow.file
             func add(_ source: ExpressionSource, shared isShared: Bool) {
-                expressions[source.position.line, default: []].append(source)
+                if case .success(let expression) = ExpressionParser.parse(source) {
+                    for path in expression.paths where path.root == .state {
+                        guard let key = path.keys.first else { continue }
+                        let at = source.position(ofOffset: path.span.start)
+                        if !(stateReads[at]?.contains(key) ?? false) { stateReads[at, default: []].append(key) }
+                    }
+                }
+                // From the opening quote to the closing one (a quoted value's position is its quote or its first
+                // character, as the reader gives it), not into what follows.
                 let start = source.position.column
-                // Up to the closing quote and one more: positions of quoted values differ between the readers.
-                let span = start...(start + source.text.unicodeScalars.count + 2)
+                let span = max(1, start - 1)...(start + source.text.unicodeScalars.count)
                 spans[source.position.line, default: []].append(span)
                 if isShared { shared[source.position.line, default: []].append(span) }
             }
@@ -273,17 +297,11 @@ package struct WitnessSearch: Sendable {
             }
             for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
                 let isShared = step.name.text == "*"
-                for assignment in step.set + step.input {
-                    add(assignment.expression, shared: isShared)
-                    valueOfKey[assignment.key.position] = assignment.expression.position
-                }
+                for assignment in step.set + step.input { add(assignment.expression, shared: isShared) }
                 for (_, targets) in step.optionLists {
                     for target in targets {
                         if let condition = target.condition { add(condition, shared: isShared) }
-                        for assignment in target.set {
-                            add(assignment.expression, shared: isShared)
-                            valueOfKey[assignment.key.position] = assignment.expression.position
-                        }
+                        for assignment in target.set { add(assignment.expression, shared: isShared) }
                         guard isShared else { continue }
                         switch target.move {
                         case .backOne: anyBackOne.insert(target.position)
@@ -317,7 +335,7 @@ package struct WitnessSearch: Sendable {
             // A `"*"` expression or back target is reported once, at the first step that uses it.
             let isShared = (shared[position.line]?.contains { $0.contains(position.column) } ?? false) || anyBackOne.contains(position) || anyBackTo.contains(position)
             guard isShared || finding.step == step else { return false }
-            if finding.position == position || valueOfKey[finding.position] == position { return true }
+            if finding.position == position { return true }
             // The same expression: a finding and its run error may point at different tokens of it (a null's
             // operand and its operator, a quoted value's quote and its first character); an unset key's read must
             // be of the finding's key.
@@ -330,15 +348,8 @@ package struct WitnessSearch: Sendable {
         }
 
         /// The state keys whose `state.k` paths start at `position`.
-        func stateKeys(readAt position: SourcePosition) -> Set<String> {
-            var keys = Set<String>()
-            for source in expressions[position.line] ?? [] {
-                guard case .success(let expression) = ExpressionParser.parse(source) else { continue }
-                for path in expression.paths where path.root == .state && source.position(ofOffset: path.span.start) == position {
-                    if let key = path.keys.first { keys.insert(key) }
-                }
-            }
-            return keys
+        func stateKeys(readAt position: SourcePosition) -> [String] {
+            stateReads[position] ?? []
         }
     }
 }
