@@ -86,6 +86,12 @@ private struct Evaluator {
         values.contains(.null) ? .nullValue : .typeError
     }
 
+    /// Where an operator's type error points: at the operand that is null, when one is (the first), since that is
+    /// what failed and where lint's `maybe_null` finding is; else at the operation.
+    func blame(_ a: Operand, _ b: Operand, span: ExpressionSpan) -> ExpressionSpan {
+        a.value == .null ? a.span : b.value == .null ? b.span : span
+    }
+
     func evaluate(_ node: ExpressionNode) throws(EvaluationError) -> Operand {
         switch node {
         case .literal(let value, let span):
@@ -243,7 +249,7 @@ private struct Evaluator {
         case .equal: return .bool(try equal(lhs, rhs, op: op.rawValue, span: span))
         case .notEqual: return .bool(!(try equal(lhs, rhs, op: op.rawValue, span: span)))
         case .less, .lessOrEqual, .greater, .greaterOrEqual: return .bool(try order(op, lhs, rhs, span: span))
-        default: return try arithmetic(op, lhs.value, rhs.value, span: span)
+        default: return try arithmetic(op, lhs.value, rhs.value, span: span, blame: blame(lhs, rhs, span: span))
         }
     }
 
@@ -278,7 +284,7 @@ private struct Evaluator {
         case (.string(let x), .string(let y)): return Self.same(x, y)
         case let (x, y):
             if let same = NumberComparison.equal(x, y) { return same }
-            throw fail("'\(name: op)' cannot compare \(verbatim: a.value.kindDescription) with \(verbatim: b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
+            throw fail("'\(name: op)' cannot compare \(verbatim: a.value.kindDescription) with \(verbatim: b.value.kindDescription)", typeFailure(a.value, b.value), at: blame(a, b, span: span))
         }
     }
 
@@ -297,7 +303,7 @@ private struct Evaluator {
             case .sign(let compared): sign = compared
             case .unordered: throw unordered(op, span: span)
             case .notNumbers:
-                throw fail("'\(name: op.rawValue)' needs two numbers or two strings, found \(verbatim: a.value.kindDescription) and \(verbatim: b.value.kindDescription)", typeFailure(a.value, b.value), at: span)
+                throw fail("'\(name: op.rawValue)' needs two numbers or two strings, found \(verbatim: a.value.kindDescription) and \(verbatim: b.value.kindDescription)", typeFailure(a.value, b.value), at: blame(a, b, span: span))
             }
         }
         return NumberComparison.holds(op, sign: sign)
@@ -307,7 +313,7 @@ private struct Evaluator {
         fail("'\(name: op.rawValue)' cannot order nan, which is not a number", .arithmetic, at: span)
     }
 
-    private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan) throws(EvaluationError) -> Value {
+    private func arithmetic(_ op: BinaryOperator, _ a: Value, _ b: Value, span: ExpressionSpan, blame: ExpressionSpan) throws(EvaluationError) -> Value {
         switch Arithmetic.numeric(op, a, b) {
         case .success(let value)?: return value
         case .failure(.divisionByZero)?: throw fail("division by zero", .arithmetic, at: span)
@@ -321,7 +327,7 @@ private struct Evaluator {
             return .string(x + y)
         default:
             let needs = op == .add ? "two numbers or two strings" : "two numbers"
-            throw fail("'\(name: op.rawValue)' needs \(verbatim: needs), found \(verbatim: a.kindDescription) and \(verbatim: b.kindDescription)", typeFailure(a, b), at: span)
+            throw fail("'\(name: op.rawValue)' needs \(verbatim: needs), found \(verbatim: a.kindDescription) and \(verbatim: b.kindDescription)", typeFailure(a, b), at: blame)
         }
     }
 }

@@ -132,7 +132,11 @@ package struct WitnessSearch: Sendable {
             // expression, two outcomes of one step) shows none of them: a witness must show its own finding's
             // error. Findings about one thing (a key nothing sets, and a read of it) share it.
             func met(_ error: RunError, node: Int?, start: Int) {
-                let claims = wanted.filter { places.isFinding($0, shownBy: error) }
+                // A finding at the error's very position is its own; the same-expression rule is for findings the
+                // error does not point at.
+                let all = wanted.filter { places.isFinding($0, shownBy: error) }
+                let exact = all.filter { $0.position == error.position }
+                let claims = exact.isEmpty ? all : exact
                 guard let first = claims.first, claims.count == 1 || (first.subject != nil && claims.allSatisfy({ $0.subject == first.subject })) else {
                     ambiguous.formUnion(claims)
                     return
