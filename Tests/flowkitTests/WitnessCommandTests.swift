@@ -145,6 +145,8 @@ struct AmbiguousWitnessTests {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any])
         let findings = try #require(report["diagnostics"] as? [[String: Any]])
         var judged = 0
+        // Scenario names as --witnesses gives them: `RULE at L:C`, then ` (2)`, … for another finding at the place.
+        var named: [String: Int] = [:]
         for finding in findings where finding.keys.contains("witness") {
             judged += 1
             guard finding["witness"] is [String: Any], let subject = finding["subject"] as? String,
@@ -152,7 +154,9 @@ struct AmbiguousWitnessTests {
             let script = "out/" + (file as NSString).deletingPathExtension + ".witnesses.yaml"
             let run = try flowkit(["simulate", "--script", script, "--format", "json"], in: folder)
             let scenarios = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["scenarios"] as? [[String: Any]])
-            let name = "\(finding["rule"]!) at \(finding["line"]!):\(finding["column"]!)"
+            let place = "\(file) \(finding["rule"]!) at \(finding["line"]!):\(finding["column"]!)"
+            named[place, default: 0] += 1
+            let name = "\(finding["rule"]!) at \(finding["line"]!):\(finding["column"]!)" + (named[place]! > 1 ? " (\(named[place]!))" : "")
             let scenario = try #require(scenarios.first { $0["name"] as? String == name })
             // The error is at the finding's very place (a null operand), or names its subject (an outcome, a key).
             let key = subject.hasPrefix("state.") ? String(subject.dropFirst(6)) : subject

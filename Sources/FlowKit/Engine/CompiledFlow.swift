@@ -364,15 +364,19 @@ public struct RunError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String?
     /// The position of the value at fault, when there is one.
     public var position: SourcePosition?
+    /// The name the error is about, when its kind has one that its place does not tell: the outcome of an
+    /// `unhandledOutcome` (a `flow` step may leave several unhandled).
+    public var subject: String?
 
     /// Creates a run error. As for findings, any control, format or separator character left in `message` is
     /// escaped with `Identifier.display`, so that no run error can forge a line or an escape sequence.
-    public init(_ message: String, kind: Kind, step: String? = nil, file: String? = nil, position: SourcePosition? = nil) {
+    public init(_ message: String, kind: Kind, step: String? = nil, file: String? = nil, position: SourcePosition? = nil, subject: String? = nil) {
         self.kind = kind
         self.message = Identifier.needsEscape(message) ? Identifier.display(message, limit: .max, quoting: false) : message
         self.step = step
         self.file = file
         self.position = position
+        self.subject = subject
     }
 
     /// Creates a run error from a message whose names were escaped as it was written.

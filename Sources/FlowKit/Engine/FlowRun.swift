@@ -533,7 +533,7 @@ public struct FlowRun: Sendable {
         }
         guard let list = targets else {
             if let event, kind == .outcome {
-                throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", kind: .unhandledOutcome, step: name)
+                throw RunError("step '\(name)' has no transition for outcome '\(event)' of its nested flow", kind: .unhandledOutcome, step: name, subject: event)
             }
             throw RunError("step '\(name)' has no transition", kind: .noTransition, step: name)
         }

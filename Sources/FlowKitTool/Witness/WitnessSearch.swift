@@ -324,6 +324,8 @@ package struct WitnessSearch: Sendable {
             // A run error of a nested flow is about its own file, whose findings are witnessed when it is linted.
             if let file = error.file { guard file == self.file else { return false } } else if qualified.contains("/") { return false }
             let step = String(qualified.split(separator: "/").last ?? "")
+            // An error that names what it is about (an unhandled outcome) is only the finding about that.
+            if let about = error.subject, let subject = finding.subject, about != subject { return false }
             guard let position = error.position else {
                 if finding.step == step { return true }
                 switch error.kind {
