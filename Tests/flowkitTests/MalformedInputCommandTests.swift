@@ -24,8 +24,7 @@ struct MalformedInputCommandTests {
     /// Files, scripts and outputs whose names are one character (Foundation's `deletingLastPathComponent` traps
     /// on those): every command reads and writes them as any other.
     @Test func oneCharacterFileNamesWorkInEveryCommand() throws {
-        let folder = NSTemporaryDirectory() + "flowkit-one-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let flow = try String(contentsOfFile: packageRoot + "/flows/transfer.yaml", encoding: .utf8)
         try flow.write(toFile: folder + "/t", atomically: false, encoding: .utf8)

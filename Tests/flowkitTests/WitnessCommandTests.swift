@@ -100,8 +100,7 @@ struct WitnessCommandTests {
 @Suite("flowkit lint --witness, deep in a broad flow")
 struct DeepWitnessTests {
     @Test func aDirectedSearchReachesAFindingDeepInABroadFlow() throws {
-        let folder = NSTemporaryDirectory() + "flowkit-deep-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var text = "flowkit: 1\nflow: deep\nstart: a0\nstate: { note: \"string?\", seen: int }\nevents: { left: , right: }\nsteps:\n"
         for index in 0..<50 {
@@ -137,8 +136,7 @@ struct AmbiguousWitnessTests {
     ]
 
     @Test func everyWitnessFailsWithAnErrorAboutItsOwnFinding() throws {
-        let folder = NSTemporaryDirectory() + "flowkit-ambiguous-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (name, text) in Self.flows { try text.write(toFile: folder + "/" + name, atomically: false, encoding: .utf8) }
         let lint = try flowkit(["lint", ".", "--witnesses", "out", "--format", "json"], in: folder)

@@ -456,25 +456,31 @@ struct SwiftEmitter {
         line("}", 1)
     }
 
+    /// How a step completes in the generated `_move`: with its result, with nothing, with an event (and maybe its
+    /// result), or inside its nested flow.
+    private enum CompletionKind {
+        case result, bare, event, nested
+    }
+
     private mutating func writeCompletions() {
         // Completions without an event.
         line()
         line("/// How the step the run is at completes without an event: with its result, or with nothing.", 1)
         line("public enum Completion: Swift.Hashable, Swift.Sendable {", 1)
-        var plain: [(Step, String)] = []
+        var plain: [(Step, CompletionKind)] = []
         for step in steps {
             if let resultType = names.resultTypes[step.name.text] {
                 line("/// " + SwiftNames.comment(step.title ?? step.name.text) + ": completes with its result.", 2)
                 line("case \(stepCase(step))(\(resultType))", 2)
-                plain.append((step, "result"))
+                plain.append((step, .result))
             } else if FlowInterface.completesBare(step, in: flow) {
                 line("/// " + SwiftNames.comment(step.title ?? step.name.text) + ": moves on by its derived events or `next`.", 2)
                 line("case \(stepCase(step))", 2)
-                plain.append((step, "bare"))
+                plain.append((step, .bare))
             } else if step.kind == .flow, let (name, nested) = context.nested(step, in: file), context.hasCompletion.contains(name) {
                 line("/// Inside the nested flow " + SwiftNames.comment(nested.title ?? nested.name.text) + ".", 2)
                 line("indirect case \(stepCase(step))(\(SwiftGenerator.flowTypeName(nested)).Completion)", 2)
-                plain.append((step, "nested"))
+                plain.append((step, .nested))
             }
         }
         line("}", 1)
@@ -485,9 +491,9 @@ struct SwiftEmitter {
             for (step, kind) in plain {
                 let name = SwiftNames.literal(step.name.text)
                 switch kind {
-                case "result":
+                case .result:
                     line("case .\(stepCase(step))(let result): return ([\(name)], _values(result))", 2)
-                case "bare":
+                case .bare:
                     line("case .\(stepCase(step)): return ([\(name)], nil)", 2)
                 default:
                     let nested = SwiftGenerator.flowTypeName(context.nested(step, in: file)!.flow)
@@ -504,21 +510,21 @@ struct SwiftEmitter {
         line()
         line("/// How the step the run is at completes with an explicit event (and, at a step with a result, maybe its result).", 1)
         line("public enum EventCompletion: Swift.Hashable, Swift.Sendable {", 1)
-        var withEvent: [(Step, String)] = []
+        var withEvent: [(Step, CompletionKind)] = []
         for step in steps {
             if let eventType = names.eventTypes[step.name.text] {
                 line("/// " + SwiftNames.comment(step.title ?? step.name.text) + ".", 2)
                 if let resultType = names.resultTypes[step.name.text] {
                     line("case \(stepCase(step))(\(eventType), result: \(resultType)? = nil)", 2)
-                    withEvent.append((step, "result"))
+                    withEvent.append((step, .result))
                 } else {
                     line("case \(stepCase(step))(\(eventType))", 2)
-                    withEvent.append((step, "event"))
+                    withEvent.append((step, .event))
                 }
             } else if step.kind == .flow, let (name, nested) = context.nested(step, in: file), context.hasEventCompletion.contains(name) {
                 line("/// Inside the nested flow " + SwiftNames.comment(nested.title ?? nested.name.text) + ".", 2)
                 line("indirect case \(stepCase(step))(\(SwiftGenerator.flowTypeName(nested)).EventCompletion)", 2)
-                withEvent.append((step, "nested"))
+                withEvent.append((step, .nested))
             }
         }
         line("}", 1)
@@ -529,9 +535,9 @@ struct SwiftEmitter {
             for (step, kind) in withEvent {
                 let name = SwiftNames.literal(step.name.text)
                 switch kind {
-                case "result":
+                case .result:
                     line("case .\(stepCase(step))(let event, let result): return ([\(name)], event.rawValue, result.map(_values))", 2)
-                case "event":
+                case .event:
                     line("case .\(stepCase(step))(let event): return ([\(name)], event.rawValue, nil)", 2)
                 default:
                     let nested = SwiftGenerator.flowTypeName(context.nested(step, in: file)!.flow)
