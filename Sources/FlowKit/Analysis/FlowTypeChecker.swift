@@ -24,11 +24,14 @@ enum FlowTypeChecker {
     /// it cannot be loaded (its `input` and `result` are then not checked against it).
     /// `parse` turns expression sources into expressions (a lint run passes one that remembers them).
     /// `sharedCheckLimit` bounds the checks of derived events and `"*"` targets at each result shape (see docs/format.md).
+    /// `reachable` says which steps (by index) a run can reach: the others are not checked, nor derived events and
+    /// `"*"` lists at them, since no run evaluates their expressions (docs/format.md, "Only where runs go"); nil
+    /// checks every step.
     package static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                              parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
-                             sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit) -> [TypeFinding] {
+                             sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil) -> [TypeFinding] {
         withoutActuallyEscaping(parse) { parse in
-            var walker = Walker(flow: flow, parser: parse)
+            var walker = Walker(flow: flow, parser: parse, reachable: reachable)
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return walker.findings
@@ -67,8 +70,12 @@ private struct Walker {
 
     let parser: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>
 
-    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) {
+    /// Which steps a run can reach (all when nil): only they are checked.
+    let reachable: [Bool]?
+
+    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, reachable: [Bool]?) {
         self.flow = flow
+        self.reachable = reachable
         self.base = TypeEnvironment(state: flow.state)
         self.parser = parser
     }
@@ -145,7 +152,7 @@ private struct Walker {
         }
         var results: [ResultContext] = []
         results.reserveCapacity(flow.steps.count)
-        for step in flow.steps {
+        for (id, step) in flow.steps.enumerated() {
             var nested: [Field]?
             var result = ResultContext.declared(by: step)
             if step.kind == .flow {
@@ -153,6 +160,7 @@ private struct Walker {
                 result = nested.map { .nestedFlow(state: $0, step: step.name.text, file: step.flowPath ?? "") } ?? .unknown
             }
             results.append(result)
+            guard isReachable(id) else { continue }
             checkStep(step, result: result, nested: nested, derived: derived, requiredInputs: nestedInputs)
         }
         checkEvents(results: results)
@@ -163,6 +171,9 @@ private struct Walker {
                 + "are more than \(sharedCheckLimit) checks, so those past the limit were not checked against each step's result; split the flow")
         }
     }
+
+    /// Whether a run can reach step `id`.
+    func isReachable(_ id: Int) -> Bool { reachable?[id] ?? true }
 
     /// What `result` holds for the targets of a step's moves by `event` (nil: `next`, or a derived event), given
     /// what it holds when the step completes with a result (see docs/format.md, "Running a flow").
@@ -182,7 +193,7 @@ private struct Walker {
     mutating func checkEvents(results: [ResultContext]) {
         let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
         var handlers: [String: [Int]] = [:]
-        for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish {
+        for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish && isReachable(id) {
             // The first handler of an event counts. A step's few handlers are told apart by comparing names; a set
             // (which allocates for each step) only for a step with many.
             var handled: Set<String> = []
@@ -195,7 +206,7 @@ private struct Walker {
         // Every step's result shape is grouped only when a derived event that "*" handles is checked at all of them.
         let groupsOfAll: [[Int]]
         if flow.events.contains(where: { $0.expression != nil && starEvents.contains($0.name.text) }) {
-            let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish }
+            let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish && isReachable($0) }
             groupsOfAll = groups(everyStep, results: results)
         } else {
             groupsOfAll = []
@@ -203,6 +214,9 @@ private struct Walker {
         let budget = sharedCheckLimit / max(groupsOfAll.count, 1)
         for (index, event) in flow.events.enumerated() {
             guard let source = event.expression, let expression = parse(source) else { continue }
+            // An event no reachable step evaluates is not checked at all: no run evaluates it.
+            let evaluated = starEvents.contains(event.name.text) ? !groupsOfAll.isEmpty : handlers[event.name.text] != nil
+            guard reachable == nil || evaluated else { continue }
             let what = "the expression of event '\(event.name.text)'"
             let general = TypeInference.checkCondition(expression, in: base, what: what)
             add(general, in: source, step: nil)
@@ -262,7 +276,7 @@ private struct Walker {
             for handler in step.on { overriders[handler.event.text, default: []].insert(id) }
             if step.next != nil { nextOverriders.insert(id) }
         }
-        let live = flow.steps.indices.filter { flow.steps[$0].kind != .finish }
+        let live = flow.steps.indices.filter { flow.steps[$0].kind != .finish && isReachable($0) }
         let all = groups(live, results: results)
         let budget = sharedCheckLimit / max(all.count, 1)
         let groupOf = Dictionary(uniqueKeysWithValues: all.flatMap { group in group.map { ($0, group) } })
@@ -279,7 +293,9 @@ private struct Walker {
                 sharedShapes = max(sharedShapes, all.count)
             }
             let handler = event.map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
-            if users.isEmpty {
+            // A list no reachable step uses is not checked (no run evaluates it); past the limit, it is checked
+            // once with nothing known of `result`.
+            if users.isEmpty && (reachable == nil || index >= budget) {
                 checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)")
             }
             merging(users.map { groupOf[$0] ?? [$0] }) { walker, group in

@@ -115,6 +115,18 @@ package struct LintContext: Sendable {
 
     /// A finding of `rule` in this file, with the rule's severity; `subject` names what it is about (see
     /// `Diagnostic.subject`).
+    /// Which steps (by index) a run can reach, when the flow's graph knows (a well-formed flow whose `start` names a
+    /// step): the rules that foresee run errors report nothing about the others (docs/format.md, "Only where runs
+    /// go"). Nil when not known: then every step counts.
+    var reachableSteps: [Bool]? { reachabilityInput?.graph.reachable }
+
+    /// Whether a run can reach the step named `name`: true for `"*"`, for a name that is no step's, and when the
+    /// graph does not know.
+    func isReachable(step name: String) -> Bool {
+        guard let graph = reachabilityInput?.graph, let id = graph.ids[name] else { return true }
+        return graph.reachable[Int(id)]
+    }
+
     package func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
                         _ message: Message) -> Diagnostic {
         Diagnostic(file: document.file, position: position, severity: rule.description.severity,

@@ -25,6 +25,40 @@ struct OneMistakeOneFindingTests {
         #expect(result == ["undefined_step: step 'tarifs' is not defined; did you mean 'tariffs'?"])
     }
 
+    @Test func aStepNoRunReachesGivesOnlyItsUnreachableFinding() throws {
+        // 'dead' and 'sub' hold a mistake of each rule that foresees a run error, "*" has a list only they use,
+        // and event 'late' is evaluated only there; 'note' is read only there and set nowhere. No run reaches them,
+        // so only unreachable_step speaks; an entry that reaches 'dead' brings every finding back.
+        func flow(entries: String) -> String {
+            """
+            flowkit: 1
+            flow: dead
+            start: a
+            state: { count: int, note: string, age: int? }
+            events: { go: , late: "result.n + 'x' == 1" , quit: , done: }
+            \(entries)
+            steps:
+              "*": { on: { go: { forward: done, if: "state.age > 1" } } }
+              a: { on: { go: done }, next: done }
+              dead:
+                result: { n: int, kind: [x, y] }
+                set: { count: "result.n + 'one'", nope: "1", age: "state.note == 'a' ? 1 : state.age" }
+                on: { late: done, quit: { back: a } }
+                next: [{ forward: sub, if: "result.kind == 'x'" }, { forward: done, if: "state.age + 1 > 2" }]
+              sub: { kind: flow, flow: child.yaml, on: { done: done } }
+              done: { kind: finish }
+            """
+        }
+        let unreached = try findings(flow(entries: "")).filter { !$0.hasPrefix("shadowed_handler:") }
+        #expect(unreached == ["unreachable_step: step 'dead' is not reachable from 'a'", "unreachable_step: step 'sub' is not reachable from 'a'"])
+        let reached = try lintExample(flow(entries: "entries: { deep: { step: dead, path: /dead } }"))
+        let rules = Set(reached.map(\.rule))
+        for rule in [RuleID.typeMismatch, .undeclaredState, .maybeNull, .maybeUnset, .backTarget, .nonExhaustiveGuards, .unhandledOutcome] {
+            #expect(rules.contains(rule), "\(rule) does not speak once 'dead' is reachable: \(reached.map { "\($0.rule): \($0.message)" })")
+        }
+        #expect(!rules.contains(.unreachableStep))
+    }
+
     @Test func aMisspeltTargetNeverMakesALoopOrATrap() throws {
         // Were 'tarifs' followed as an edge to 'tariffs', 'amount' and 'tariffs' would loop with no way out.
         let result = try findings("""

@@ -370,6 +370,7 @@ struct TypeRulesTests {
             flow: t
             start: a
             state: { total: int }
+            entries: { c: { step: c, path: /c } }
             steps:
               "*": { next: { forward: b, if: "result.whatever > 3", set: { total: result.x } } }
               a: { set: { total: "result.total + result.tax" }, next: { forward: b, if: result.ok } }
@@ -377,9 +378,9 @@ struct TypeRulesTests {
               b: { kind: finish }
             """
         #expect(summary(findings(text)) == [
-            "6:35 type_mismatch * 'result.whatever' cannot be read: step 'c' declares no 'result', so it completes without one",
-            "6:71 type_mismatch * 'result.x' cannot be read: step 'c' declares no 'result', so it completes without one",
-            "7:77 type_mismatch a 'result.ok' cannot be read: step 'a' declares no 'result', so it completes without one",
+            "7:35 type_mismatch * 'result.whatever' cannot be read: step 'c' declares no 'result', so it completes without one",
+            "7:71 type_mismatch * 'result.x' cannot be read: step 'c' declares no 'result', so it completes without one",
+            "8:77 type_mismatch a 'result.ok' cannot be read: step 'a' declares no 'result', so it completes without one",
         ])
     }
 
@@ -415,6 +416,7 @@ struct TypeRulesTests {
               wrong: "result.total + 1"
               odd: "state.name * 2 > 1"
               everywhere: result.nope
+            entries: { c: { step: c, path: /c }, d: { step: d, path: /d } }
             steps:
               "*": { on: { everywhere: b } }
               a:
@@ -580,13 +582,13 @@ struct TypeRulesTests {
                 flow: sub/payment.yaml
                 input: { amount: state.total, currency: "'gbp'", attemps: 0, card: result.card }
                 set: { card: result.card, count: result.amount, total: result.attempts, label: result.currency, paid: result.cardd }
-                on: { paid: { forward: done, if: "result.amount > 0" }, cancelled: done }
+                on: { paid: { forward: done, if: "result.amount > 0" }, cancelled: again }
               again:
                 kind: flow
                 flow: sub/missing.yaml
                 input: { anything: "state.count + 1", other: result.x }
                 set: { card: result.whatever }
-                next: done
+                next: outside
               outside:
                 kind: flow
                 flow: ../payment.yaml

@@ -87,8 +87,8 @@ enum MaybeNullRule: Rule {
         ])
 
     /// The `maybe_null` findings of the flow-wide type check.
-    /// Needs the document and its flow model only.
-    static let needs: RuleNeeds = []
+    /// Needs the flow's graph: its reachable steps.
+    static let needs: RuleNeeds = [.graph]
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         TypeMismatchRule.typeFindings(context)

@@ -239,7 +239,7 @@ enum MaybeUnsetRule: Rule {
         }
         var memo: [String: NestedKnowledge] = [:]
         let anyHandlers = Dictionary((flow.anyStep?.on ?? []).map { ($0.event.text, $0.targets) }, uniquingKeysWith: { first, _ in first })
-        for step in flow.steps where step.kind == .flow {
+        for step in flow.steps where step.kind == .flow && context.isReachable(step: step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
             // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
             // the nested flow is analysed once per file, however many steps pass it different inputs.

@@ -71,8 +71,8 @@ enum NonExhaustiveGuardsRule: Rule {
             """,
         ])
 
-    /// Needs the document and its flow model only.
-    static let needs: RuleNeeds = []
+    /// Needs the flow's graph: its reachable steps.
+    static let needs: RuleNeeds = [.graph]
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
@@ -92,8 +92,24 @@ enum NonExhaustiveGuardsRule: Rule {
         var decided: [[UInt8]: String?] = [:]
         var budget = GuardSpace.fileBudget
         var unjudged = 0
-        for step in flow.anyStepThenSteps where step.kind != .finish {
+        // Only lists a run can evaluate (docs/format.md, "Only where runs go"): a step's when a run reaches it,
+        // a `"*"` list when a reachable step uses it.
+        let reachable = context.reachableSteps
+        var anyUsed: (handled: Set<String>, next: Bool)?
+        if let reachable, flow.anyStep != nil {
+            var events: Set<String> = Set(flow.anyStep?.on.map(\.event.text) ?? [])
+            var handled: Set<String> = []
+            var next = false
+            for (id, step) in flow.steps.enumerated() where reachable[id] && step.kind != .finish {
+                for event in events where step.handler(for: event) == nil { handled.insert(event) }
+                events.subtract(handled)
+                if step.next == nil { next = true }
+            }
+            anyUsed = (handled, next)
+        }
+        for (index, step) in flow.anyStepThenSteps.enumerated() where step.kind != .finish {
             let isAny = step.name.text == "*"
+            if let reachable, !isAny, !reachable[index - (flow.anyStep == nil ? 0 : 1)] { continue }
             // The result the lists read: the step's declared one (not `"*"`'s, shared by every step, nor a `flow`
             // step's, which is its nested flow's final state).
             let resultTypes = isAny || step.kind == .flow ? nil : step.result?.typesByName
@@ -163,11 +179,12 @@ enum NonExhaustiveGuardsRule: Rule {
             }
             for handler in step.on {
                 let event = handler.event.text
+                if isAny, let anyUsed, !anyUsed.handled.contains(event) { continue }
                 let assumed = step.kind == .flow || (isAny && flowStepsUse(event)) ? nil : eventConditions[event]
                 check(handler.targets, list: "on '\(event)'", explicitEvent: derived.contains(event) || step.kind == .flow ? nil : event,
                       assuming: assumed)
             }
-            if let next = step.next { check(next, list: "next", explicitEvent: nil) }
+            if let next = step.next, !(isAny && anyUsed?.next == false) { check(next, list: "next", explicitEvent: nil) }
         }
         if unjudged > 0 {
             findings.append(context.finding(self, at: flow.start.position,

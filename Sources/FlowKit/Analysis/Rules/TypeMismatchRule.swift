@@ -105,8 +105,8 @@ enum TypeMismatchRule: Rule {
         ])
 
     /// The type errors of a well-formed flow.
-    /// Needs the document and its flow model only.
-    static let needs: RuleNeeds = []
+    /// Needs the flow's graph: its reachable steps.
+    static let needs: RuleNeeds = [.graph]
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         typeFindings(context)
@@ -121,7 +121,8 @@ enum TypeMismatchRule: Rule {
         guard context.isWellFormed, let flow = context.flow else { return [] }
         return context.memo.typeFindings {
             FlowTypeChecker.check(flow, nestedState: { context.nestedFlow(of: $0)?.state },
-                                  nestedInputs: { context.nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: context.memo.parse)
+                                  nestedInputs: { context.nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: context.memo.parse,
+                                  reachable: context.reachableSteps)
         }
     }
 }

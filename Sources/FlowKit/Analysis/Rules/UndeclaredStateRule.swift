@@ -64,8 +64,8 @@ enum UndeclaredStateRule: Rule {
         ])
 
     /// The undeclared state keys read or written in a well-formed flow, at the path inside the expression or the key of the 'set'.
-    /// Needs the document and its flow model only.
-    static let needs: RuleNeeds = []
+    /// Needs the flow's graph: its reachable steps.
+    static let needs: RuleNeeds = [.graph]
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         context.loaderFindings(self) + TypeMismatchRule.typeFindings(context)

@@ -36,13 +36,14 @@ enum UnhandledOutcomeRule: Rule {
             """,
         ])
 
-    /// Needs the nested flows.
-    static let needs: RuleNeeds = [.workspace]
+    /// Needs the nested flows, and the flow's graph (its reachable steps).
+    static let needs: RuleNeeds = [.workspace, .graph]
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
-        for step in flow.steps where step.kind == .flow {
+        // A `flow` step no run reaches never starts its nested flow (docs/format.md, "Only where runs go").
+        for step in flow.steps where step.kind == .flow && context.isReachable(step: step.name.text) {
             guard let reference = step.flowPath,
                   case .loaded(let document, _) = workspace.nested(reference, from: context.document.file),
                   let child = document.flow, document.isWellFormed else { continue }
