@@ -105,8 +105,12 @@ package struct FlowGraph: Sendable {
     package let ownMoves: [[Move]]
     /// The moves of each `"*"` handler slot: its `on` handlers in order, then its `next`.
     package let slotMoves: [[Move]]
-    /// Whether each step is reachable from `start` or an entry by forward and restart moves.
+    /// Whether each step is reachable from `start` or an entry by forward and restart moves (not by the moves of
+    /// options never taken).
     package let reachable: [Bool]
+    /// Whether each step would be reachable were the options never taken followed too (`reachable` itself when
+    /// no option is never taken).
+    package let reachableByAnyOption: [Bool]
     /// Whether each step is a detour: every exit is `back: true` or leads to detours.
     package let isDetour: [Bool]
     /// Reachable non-finish steps with no transition at all, own or from `"*"`.
@@ -122,10 +126,20 @@ package struct FlowGraph: Sendable {
     /// Builds the graph of `flow` and runs the analyses, one pass each; `suggestions` (worked out from `flow` when
     /// not given, and then only if it names a step it does not have) decide where a forward target or an entry that
     /// names no step leads for reachability.
+    /// `neverTaken`: the options no run takes, whose moves reachability does not follow (docs/format.md, "Options
+    /// never taken"); the other passes count them as written.
+    init(flow: Flow, suggestions given: StepSuggestions? = nil, neverTaken: NeverTaken) {
+        self.init(flow: flow, suggestions: given, dead: neverTaken)
+    }
+
     package init(flow: Flow, suggestions given: StepSuggestions? = nil) {
+        self.init(flow: flow, suggestions: given, dead: .none)
+    }
+
+    private init(flow: Flow, suggestions given: StepSuggestions?, dead: NeverTaken) {
         var resolved = Resolved(flow: flow, suggestions: given)
         let layout = Layout(resolved)
-        let reach = Self.reachability(layout, entries: flow.entries, resolved: &resolved)
+        let reach = Self.reachability(layout, entries: flow.entries, resolved: &resolved, neverTaken: dead)
         let detours = Self.detours(layout, reach: reach)
         let escapes = Self.escapes(layout, reach: reach, detours: detours, steps: flow.steps, anyStep: flow.anyStep)
 
@@ -136,6 +150,7 @@ package struct FlowGraph: Sendable {
         self.ownMoves = resolved.ownMoves
         self.slotMoves = resolved.slotMoves
         self.reachable = reach.reachable
+        self.reachableByAnyOption = reach.reachableByAnyOption
         self.isDetour = detours.isDetour
         self.deadEnds = escapes.deadEnds
         self.closedGroups = escapes.closedGroups
@@ -261,9 +276,11 @@ package struct FlowGraph: Sendable {
         let reachable: [Bool]
         /// Reachable steps that are not finish steps.
         let member: [Bool]
+        /// Reachability with the moves of options never taken followed too.
+        let reachableByAnyOption: [Bool]
     }
 
-    static func reachability(_ layout: Layout, entries: [Entry], resolved: inout Resolved) -> Reach {
+    static func reachability(_ layout: Layout, entries: [Entry], resolved: inout Resolved, neverTaken: NeverTaken) -> Reach {
         let n = layout.n
         var forwardEdges: [(Int32, Int32)] = []
         // At most one edge a move and a cover node, and the slot tree's own: reserved, so that a large flow's list
@@ -273,20 +290,51 @@ package struct FlowGraph: Sendable {
         for id in 0..<n where !layout.isFinish[id] { edgeBound += layout.ownMoves[id].count + layout.slotCover[id].count }
         forwardEdges.reserveCapacity(edgeBound)
         layout.slotTree.internalEdges(into: &forwardEdges)
-        func addForward(from node: Int32, _ moves: [Move]) {
-            for move in moves {
+        // The edges of options never taken, by their place in `forwardEdges`: left out of reachability.
+        var deadEdges: [Int] = []
+        func addForward(from node: Int32, _ moves: [Move], owner: Int?, step: Step?) {
+            // The moves' options, in the order `StepGraph.forEachTargetList` lists them (as the moves are).
+            var options: [NeverTaken.Option] = []
+            if !neverTaken.isEmpty, let step {
+                StepGraph.forEachTargetList(of: step) { list, targets in
+                    for index in targets.indices { options.append(NeverTaken.Option(step: owner, list: list, option: index)) }
+                }
+            }
+            for (index, move) in moves.enumerated() {
+                let count = forwardEdges.count
                 switch move {
                 case .forward(let target), .suggested(let target): forwardEdges.append((node, target))
                 case .restart: if let startID = layout.startID { forwardEdges.append((node, startID)) }
                 default: break
                 }
+                if forwardEdges.count > count, index < options.count, neverTaken.reason(options[index]) != nil { deadEdges.append(count) }
             }
         }
+        let steps = resolved.flow.steps
         for id in 0..<n where !layout.isFinish[id] {
-            addForward(from: Int32(id), layout.ownMoves[id])
+            addForward(from: Int32(id), layout.ownMoves[id], owner: id, step: steps[id])
             for node in layout.slotCover[id] { forwardEdges.append((Int32(id), node)) }
         }
-        for slot in 0..<layout.slotCount { addForward(from: layout.slotTree.leaf(slot), layout.slotMoves[slot]) }
+        // The slots are `"*"`'s handlers and then its `next`: its lists in order.
+        if let anyStep = resolved.flow.anyStep, !neverTaken.isEmpty {
+            var slot = 0
+            StepGraph.forEachTargetList(of: anyStep) { list, targets in
+                guard slot < layout.slotCount else { return }
+                for (index, move) in layout.slotMoves[slot].enumerated() {
+                    let count = forwardEdges.count
+                    switch move {
+                    case .forward(let target), .suggested(let target): forwardEdges.append((layout.slotTree.leaf(slot), target))
+                    case .restart: if let startID = layout.startID { forwardEdges.append((layout.slotTree.leaf(slot), startID)) }
+                    default: break
+                    }
+                    if forwardEdges.count > count, index < targets.count,
+                       neverTaken.reason(NeverTaken.Option(step: nil, list: list, option: index)) != nil { deadEdges.append(count) }
+                }
+                slot += 1
+            }
+        } else {
+            for slot in 0..<layout.slotCount { addForward(from: layout.slotTree.leaf(slot), layout.slotMoves[slot], owner: nil, step: nil) }
+        }
         let forwardGraph = Digraph(nodeCount: layout.virtualEnd, edges: forwardEdges)
         var sources: [Int] = layout.startID.map { [Int($0)] } ?? []
         if layout.startID != nil {
@@ -295,8 +343,16 @@ package struct FlowGraph: Sendable {
             }
         }
         let reachAll = forwardGraph.reach(from: sources)
-        let reachable = Array(reachAll[0..<n])
-        return Reach(forwardGraph: forwardGraph, sources: sources, reachable: reachable, member: (0..<n).map { reachable[$0] && !layout.isFinish[$0] })
+        let reachableByAnyOption = Array(reachAll[0..<n])
+        var reachable = reachableByAnyOption
+        if !deadEdges.isEmpty {
+            var isDead = [Bool](repeating: false, count: forwardEdges.count)
+            for index in deadEdges { isDead[index] = true }
+            let live = forwardEdges.indices.filter { !isDead[$0] }.map { forwardEdges[$0] }
+            reachable = Array(Digraph(nodeCount: layout.virtualEnd, edges: live).reach(from: sources)[0..<n])
+        }
+        return Reach(forwardGraph: forwardGraph, sources: sources, reachable: reachable, member: (0..<n).map { reachable[$0] && !layout.isFinish[$0] },
+                     reachableByAnyOption: reachableByAnyOption)
     }
 
     // MARK: Pass 3: detours

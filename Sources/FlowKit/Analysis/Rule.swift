@@ -76,7 +76,10 @@ package struct LintContext: Sendable {
     /// suggested step (`StepSuggestions.repaired`): what the reachability rules analyse, so one typo gives one finding.
     let analysisFlow: Flow?
     /// Work that several rules share, done once.
-    let memo = LintMemo()
+    let memo: LintMemo
+    /// The options no run takes (docs/format.md, "Options never taken"), decided for a well-formed flow when the
+    /// graphs are built.
+    let neverTaken: NeverTaken
 
     /// Builds the context (and, unless `graphs` is false, the graphs) for a loaded document; nested flows are
     /// followed through `workspace`. Without graphs, only rules that need none may run.
@@ -85,20 +88,24 @@ package struct LintContext: Sendable {
         self.flow = document.flow
         self.isWellFormed = document.isWellFormed
         self.workspace = workspace
+        let memo = LintMemo()
+        self.memo = memo
         guard let flow = document.flow, graphs else {
-            (graph, stepGraph, analysisFlow) = (nil, nil, nil)
+            (graph, stepGraph, analysisFlow, neverTaken) = (nil, nil, nil, .none)
             return
         }
+        let neverTaken = NeverTaken(flow: flow, parse: memo.parse, judge: document.isWellFormed)
+        self.neverTaken = neverTaken
         let needsSteps = document.isWellFormed && flow.steps.contains { $0.name.text == flow.start.text }
         let flowGraph: FlowGraph
         if needsSteps && flow.steps.count >= Linter.parallelThreshold {
             // The step graph is built from the flow as written, beside the flow graph, and built again from the
             // repaired flow only when the flow graph found names to repair (a flow with undefined steps).
-            let (built, written) = Parallel.both({ FlowGraph(flow: flow) }, { StepGraph(flow: flow) })
+            let (built, written) = Parallel.both({ FlowGraph(flow: flow, neverTaken: neverTaken) }, { StepGraph(flow: flow) })
             flowGraph = built
             stepGraph = built.suggestions.byName.isEmpty ? written : StepGraph(flow: built.suggestions.repaired(flow))
         } else {
-            flowGraph = FlowGraph(flow: flow)
+            flowGraph = FlowGraph(flow: flow, neverTaken: neverTaken)
             stepGraph = needsSteps ? StepGraph(flow: flowGraph.suggestions.repaired(flow)) : nil
         }
         graph = flowGraph

@@ -78,16 +78,17 @@ struct BackTargetRuleTests {
             flowkit: 1
             flow: t
             start: s
+            state: { no: bool, yes: bool }
             events: { up: null, self: null, left: null, top: null, pick: null }
             steps:
               s: { next: h }
               h: { on: { up: ↓{ back: b2 } }, next: b1 }
-              b1: { next: [{ forward: h, if: "false" }, b2] }
-              b2: { on: { up: { back: h }, self: { back: b2 } }, next: [{ forward: h, if: "true" }, s2] }
+              b1: { next: [{ forward: h, if: "state.no" }, b2] }
+              b2: { on: { up: { back: h }, self: { back: b2 } }, next: [{ forward: h, if: "state.yes" }, s2] }
               s2: { on: { pick: r }, next: l }
               l: { next: j }
               r: { next: j }
-              j: { on: { left: ↓{ back: l }, top: { back: s2 } }, next: [{ back: true, if: "false" }, done] }
+              j: { on: { left: ↓{ back: l }, top: { back: s2 } }, next: [{ back: true, if: "state.no" }, done] }
               done: { kind: finish }
             """, rule: BackTargetRule.self)
         #expect(findings == [

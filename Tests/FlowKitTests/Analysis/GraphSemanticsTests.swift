@@ -47,15 +47,31 @@ struct GraphSemanticsTests {
             """, expected: []),
         GraphCase(name: "guarded options and star handlers are edges", yaml: """
             start: a
+            state: { ok: bool }
             events: { error: }
             steps:
               "*": { on: { error: alert } }
-              a: { next: [{ forward: b, if: "true" }, c] }
+              a: { result: { ok: bool }, next: [{ forward: b, if: "result.ok" }, c] }
               b: { next: done }
               c: { next: done }
               alert: { next: { back: true } }
               done: { kind: finish }
             """, expected: []),
+        GraphCase(name: "an option never taken is no edge", yaml: """
+            start: a
+            state: { ok: bool }
+            inputs: [ok]
+            events: { error: , late: "state.ok && !state.ok" }
+            steps:
+              "*": { on: { error: alert, late: d } }
+              a: { result: { n: int }, next: [{ forward: b, if: "result.n > 3" }, { forward: e, if: "result.n > 5" }, c] }
+              b: { next: done }
+              c: { next: done }
+              d: { next: done }
+              e: { next: done }
+              alert: { next: { back: true } }
+              done: { kind: finish }
+            """, expected: ["unreachable_option:*", "unreachable_option:a", "unreachable_step:d", "unreachable_step:e"]),
         GraphCase(name: "an overridden star handler is no edge of that step", yaml: """
             start: a
             events: { error: }
@@ -295,6 +311,24 @@ struct GraphSemanticsTests {
     @Test(arguments: cases)
     func graphCase(_ graphCase: GraphCase) {
         #expect(findingKeys(graphCase.yaml) == graphCase.expected.sorted())
+    }
+
+    @Test func aStepOnlyOptionsNeverTakenLeadToSaysSo() throws {
+        let findings = try lintExample("""
+            flowkit: 1
+            flow: t
+            start: a
+            steps:
+              a: { result: { n: int }, next: [{ forward: b, if: "result.n > 3" }, { forward: c, if: "result.n > 5" }, b] }
+              b: { next: done }
+              c: { next: done }
+              orphan: { next: done }
+              done: { kind: finish }
+            """).filter { $0.rule == .unreachableStep }.map(\.message)
+        #expect(findings == [
+            "step 'c' is not reachable from 'a': every way to it takes an option that is never taken (see unreachable_option)",
+            "step 'orphan' is not reachable from 'a'",
+        ])
     }
 
     @Test func closedGroupMessageNamesEveryStepInFileOrder() {

@@ -645,6 +645,7 @@ enum Soundness {
         var neverTriggeredExamples: [String] = []
         var patterns: [String: Int] = [:]
         var nestedRuns = 0
+        var unreachableReached: [String] = []
 
         for index in 0..<flowCount {
             let bundleSeed = mix(seed, index)
@@ -663,9 +664,14 @@ enum Soundness {
             runnable += 1
             for pattern in Self.patterns(bundle) { patterns[pattern, default: 0] += 1 }
             var triggered = Set<Diagnostic>()
+            // The steps lint says no run reaches (through options it says are never taken, too).
+            let unreachable = Set(prepared.findings.filter { $0.rule == .unreachableStep && $0.file == prepared.mainFile }.compactMap(\.step))
             for walkIndex in 0..<walkCount {
                 let walk = prepared.walker.walk(seed: mix(bundleSeed, walkIndex))
                 runs += 1
+                if let reached = walk.completions.first(where: { !$0.step.contains("/") && unreachable.contains($0.step) }) {
+                    unreachableReached.append("a run reaches step '\(reached.step)', which lint reports unreachable:\n\(walk)\n" + bundle.listing)
+                }
                 if walk.completions.contains(where: { $0.step.contains("/") }) { nestedRuns += 1 }
                 guard let error = walk.error else {
                     switch walk.end {
@@ -755,6 +761,9 @@ enum Soundness {
         lines.append("  reproduce: FLOWKIT_PROPERTY_FLOWS=\(flowCount) FLOWKIT_PROPERTY_WALKS=\(walkCount) FLOWKIT_PROPERTY_SEED=\(seed)")
 
         var examples: [String] = []
+        // Lint's claims that no run reaches a step hold on every walk.
+        lines.append("  runs that reach a step lint reports unreachable: \(unreachableReached.count)")
+        examples += unreachableReached.prefix(2)
         // One minimised example per kind, at most `exampleCount` (minimising costs about a second each).
         for failure in failures.prefix(exampleCount) {
             examples.append(describe(minimise(failure, root: root)))

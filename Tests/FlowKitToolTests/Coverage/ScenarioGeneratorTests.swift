@@ -258,7 +258,7 @@ struct ScenarioGeneratorHostTests {
                 on: { done: finish }
                 next:
                   - { forward: finish, if: "result.n == 7" }
-                  - { forward: finish, if: "result.n > 10 && result.n < 5" }
+                  - { forward: finish, if: "result.n * 2 == 15" }
                   - edit
               finish: { kind: finish }
             """

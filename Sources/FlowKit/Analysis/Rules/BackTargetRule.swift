@@ -158,7 +158,10 @@ enum BackTargetRule: Rule {
             questions.append((back, step))
             return Suspect(target: target, back: back, step: step, question: questions.count - 1)
         }
-        let live = steps.indices.filter { dominators.isReachable($0) && steps[$0].kind != .finish }
+        // The data-flow graph follows every option; a step reachable only through options never taken is no
+        // run's (docs/format.md, "Only where runs go").
+        let reachable = context.reachableSteps
+        let live = steps.indices.filter { dominators.isReachable($0) && steps[$0].kind != .finish && reachable?[$0] != false }
         var own: [Suspect] = []
         for id in live {
             StepGraph.forEachTargetList(of: steps[id]) { _, list in

@@ -173,7 +173,9 @@ enum MaybeUnsetRule: Rule {
                 + "graph nodes is more than \(pairLimit) key-node pairs, so reads of unset keys are not checked; split the flow"
             return nested + [context.finding(self, at: flow.start.position, Message(verbatim: message))]
         case .unset(let reads):
-            let findings = reads.map { read in
+            // The data-flow graph follows every option; a step reachable only through options never taken is no
+            // run's (docs/format.md, "Only where runs go").
+            let findings = reads.filter { context.isReachable(step: $0.step) }.map { read in
                 let detail: String
                 switch read.place {
                 case .step: detail = ""

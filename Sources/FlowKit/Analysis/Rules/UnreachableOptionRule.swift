@@ -1,13 +1,18 @@
-/// `unreachable_option`: a target in a guarded list after an option with no `if`, which is always taken first.
+/// `unreachable_option`: an option of a target list that no run takes: after an option without `if`, or decided
+/// never to be taken (docs/format.md, "Options never taken").
 package enum UnreachableOptionRule: Rule {
     package static let description = RuleDescription(
         identifier: .unreachableOption,
         name: "Unreachable option",
-        summary: "A target in a guarded list comes after an option with no 'if', so it is never taken.",
+        summary: "An option of a target list is never taken: an earlier option has no 'if', or holds (or fails) whenever it would.",
         rationale: """
             The options of a target list are tried in order and the first whose 'if' holds (or that has none) is \
-            taken. Options after one without 'if' can never be taken: move the unconditional option last, or give \
-            it a condition.
+            taken; an 'if' that fails to evaluate stops the run. Options after one without 'if' are never taken. \
+            Where the guards compare state and result keys with literals (as non_exhaustive_guards decides them), \
+            flowkit also decides exactly whether some values make every earlier 'if' false and the option's own \
+            true; when none do, the option is dead: its 'if' never holds, or an earlier option covers it, or the \
+            derived event whose handler it is in never holds at the step. Its move makes no step reachable. \
+            Reorder the options, or fix the guard.
             """,
         severity: .warning,
         triggeringExamples: [
@@ -21,6 +26,34 @@ package enum UnreachableOptionRule: Rule {
               b: { kind: finish }
               c: { kind: finish }
             """,
+            """
+            flowkit: 1
+            flow: limits
+            start: amount
+            events: { quick: }
+            steps:
+              amount:
+                result: { value: int }
+                on: { quick: small }
+                next:
+                  - { forward: large, if: "result.value > 10" }
+                  - ↓{ forward: small, if: "result.value > 100" }
+                  - small
+              small: { kind: finish }
+              large: { kind: finish }
+            """,
+            """
+            flowkit: 1
+            flow: alerts
+            start: a
+            state: { level: int }
+            inputs: [level]
+            events: { high: "state.level > 5 && state.level < 3", skip: }
+            steps:
+              a: { on: { high: ↓b, skip: b }, next: done }
+              b: { next: done }
+              done: { kind: finish }
+            """,
         ],
         nonTriggeringExamples: [
             """
@@ -33,25 +66,57 @@ package enum UnreachableOptionRule: Rule {
               b: { kind: finish }
               c: { kind: finish }
             """,
+            """
+            flowkit: 1
+            flow: limits
+            start: amount
+            steps:
+              amount:
+                result: { value: int }
+                next:
+                  - { forward: large, if: "result.value > 100" }
+                  - { forward: small, if: "result.value > 10" }
+                  - small
+              small: { kind: finish }
+              large: { kind: finish }
+            """,
         ])
 
-    /// Needs the document and its flow model only.
-    package static let needs: RuleNeeds = []
+    /// Needs the options never taken, decided when the graphs are built.
+    package static let needs: RuleNeeds = [.graph]
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
+        let neverTaken = context.neverTaken
         var findings: [Diagnostic] = []
-        for step in flow.anyStepThenSteps {
-            // Each list read in place, its name ("on 'go'", "next") put into words only for a finding.
-            func check(_ targets: [Target], _ list: @autoclosure () -> String) {
-                guard let firstUnconditional = targets.firstIndex(where: { $0.condition == nil }), firstUnconditional + 1 < targets.count else { return }
-                for target in targets[(firstUnconditional + 1)...] {
-                    findings.append(context.finding(self, at: target.position, step: step.name.text,
-                                                    "this option of \(verbatim: list()) in step '\(name: step.name.text)' is never taken: an earlier option has no 'if'"))
+        let steps: [(id: Int?, step: Step)] = (flow.anyStep.map { [(nil, $0)] } ?? []) + flow.steps.enumerated().map { ($0.offset, $0.element) }
+        for (id, step) in steps where !neverTaken.isEmpty {
+            let name = step.name.text
+            StepGraph.forEachTargetList(of: step) { list, targets in
+                // The list's name ("on 'go'", "next") is put into words only for a finding.
+                func listName() -> String { list < step.on.count ? "on '\(step.on[list].event.text)'" : "next" }
+                for (index, target) in targets.enumerated() {
+                    guard let reason = neverTaken.reason(NeverTaken.Option(step: id, list: list, option: index)) else { continue }
+                    let why: Message
+                    switch reason {
+                    case .afterUnconditional: why = "an earlier option has no 'if'"
+                    case .neverHolds: why = "its 'if' never holds"
+                    case .eventNeverHolds(let event): why = "event '\(name: event)' is never raised here: its condition never holds"
+                    case .earlierFirst:
+                        why = target.condition == nil
+                            ? "an earlier option's 'if' always holds, or fails, before it is tried"
+                            : "whenever its 'if' holds, an earlier option's 'if' holds too, or fails"
+                    }
+                    findings.append(context.finding(self, at: target.position, step: name,
+                                                    "this option of \(verbatim: listName()) in step '\(name: name)' is never taken: \(why)"))
                 }
             }
-            for handler in step.on { check(handler.targets, "on '\(handler.event.text)'") }
-            if let next = step.next { check(next, "next") }
+        }
+        if neverTaken.unjudged > 0 {
+            let unjudged = neverTaken.unjudged
+            findings.append(context.finding(self, at: flow.start.position,
+                                            "\(unjudged) guarded target list\(verbatim: unjudged == 1 ? " was" : "s were") not judged for options never taken: "
+                                            + "deciding them would take more than \(GuardSpace.fileBudget) evaluations of their guards in one flow"))
         }
         return findings
     }

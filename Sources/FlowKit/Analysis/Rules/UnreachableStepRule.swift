@@ -58,7 +58,10 @@ enum UnreachableStepRule: Rule {
         let origin = flow.entries.isEmpty ? "'\(flow.start.text)'" : "'\(flow.start.text)' or any entry"
         return flow.steps.indices.filter { !graph.reachable[$0] }.map { id in
             let step = flow.steps[id]
-            return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text, "step '\(name: step.name.text)' is not reachable from \(verbatim: origin)")
+            // Reachable were the options never taken followed: say so, since the graph alone shows a way.
+            let why = graph.reachableByAnyOption[id] ? ": every way to it takes an option that is never taken (see unreachable_option)" : ""
+            return context.finding(self, at: step.name.position, step: step.name.text, subject: step.name.text,
+                                   "step '\(name: step.name.text)' is not reachable from \(verbatim: origin)\(verbatim: why)")
         }
     }
 }

@@ -1,0 +1,175 @@
+/// The options of target lists that no run takes (docs/format.md, "Options never taken"): those after an option
+/// without `if`, and those whose `if`, decided exactly as in "Deciding guards", never holds when every earlier
+/// option's `if` is false (or, in the handler of a derived event, never while the event's condition holds).
+/// `unreachable_option` reports them, and reachability does not follow their moves.
+struct NeverTaken: Sendable {
+    /// A target list's option: the list's owner (`"*"` or a step, by index in `Flow.steps`), the list (a handler by
+    /// its index in `on`, or `next` as `on.count`, as `StepGraph.forEachTargetList` numbers them), and the option's
+    /// index in the list.
+    struct Option: Hashable, Sendable {
+        /// The owning step's index in `Flow.steps`, nil for `"*"`.
+        let step: Int?
+        let list: Int
+        let option: Int
+    }
+
+    /// Why an option is never taken.
+    enum Reason: Hashable, Sendable {
+        /// An earlier option has no `if`.
+        case afterUnconditional
+        /// Its own `if` never holds (in a derived event's handler: never while the event's condition holds).
+        case neverHolds
+        /// The derived event whose handler it is in is never raised at the step: its condition never holds there.
+        case eventNeverHolds(String)
+        /// Whenever its `if` holds (or, without one, always), an earlier option's `if` holds, or fails, first.
+        case earlierFirst
+    }
+
+    /// The options never taken, with why.
+    private(set) var options: [Option: Reason] = [:]
+    /// The guarded lists not decided because the flow's budget of evaluations ran out.
+    private(set) var unjudged = 0
+
+    /// No option is known never taken.
+    static let none = NeverTaken()
+
+    private init() {}
+
+    /// Why `option` is never taken, nil when a run may take it.
+    func reason(_ option: Option) -> Reason? { options[option] }
+
+    /// Whether any option is never taken.
+    var isEmpty: Bool { options.isEmpty }
+
+    /// The options of `flow`'s lists that no run takes. `parse` gives the lists' expressions (a lint run's memo);
+    /// `judge` false decides only what the lists' order says (options after one without `if`), as for a flow that
+    /// is not well formed.
+    init(flow: Flow, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, judge: Bool = true) {
+        let stateTypes = flow.stateTypes
+        let derived = Set(flow.events.filter { $0.expression != nil }.map(\.name.text))
+        var eventConditions: [String: FlowExpression] = [:]
+        for event in flow.events where eventConditions[event.name.text] == nil {
+            if let source = event.expression, case .success(let expression) = parse(source) { eventConditions[event.name.text] = expression }
+        }
+        let uses = FlowStepHandlers(flow)
+        // Lists written alike (the same guards, assumption and result shape) are decided once: the indexes of the
+        // options never taken with their reasons, nil when not decided.
+        var decided: [[UInt8]: [(Int, Reason)]?] = [:]
+        var budget = GuardSpace.fileBudget
+        let steps: [(id: Int?, step: Step)] = (flow.anyStep.map { [(nil, $0)] } ?? []) + flow.steps.enumerated().map { ($0.offset, $0.element) }
+        for (id, step) in steps {
+            let isAny = id == nil
+            let resultTypes = isAny || step.kind == .flow ? nil : step.result?.typesByName
+            StepGraph.forEachTargetList(of: step) { list, targets in
+                let handler = list < step.on.count ? step.on[list] : nil
+                let event = handler?.event.text
+                let assumed: FlowExpression? = event.flatMap { event in
+                    step.kind == .flow || (isAny && uses.someFlowStepUsesTheShared(event)) ? nil : eventConditions[event]
+                }
+                let explicitEvent = event.flatMap { derived.contains($0) || step.kind == .flow ? nil : $0 }
+                // A finish step's lists never run (`finish_has_transitions`): only their order is judged.
+                for (index, reason) in Self.decide(targets, judge: judge && step.kind != .finish, assuming: assumed, eventName: event, explicitEvent: explicitEvent,
+                                                   stateTypes: stateTypes, resultTypes: resultTypes, parse: parse,
+                                                   decided: &decided, budget: &budget, unjudged: &unjudged) {
+                    options[Option(step: id, list: list, option: index)] = reason
+                }
+            }
+        }
+    }
+
+    /// The options of one list never taken, with why.
+    private static func decide(_ targets: [Target], judge: Bool, assuming proposed: FlowExpression?, eventName: String?, explicitEvent: String?,
+                               stateTypes: [String: TypeRef], resultTypes: [String: TypeRef]?,
+                               parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>,
+                               decided: inout [[UInt8]: [(Int, Reason)]?], budget: inout Int, unjudged: inout Int) -> [(Int, Reason)] {
+        guard !targets.isEmpty else { return [] }
+        let firstUnconditional = targets.firstIndex { $0.condition == nil }
+        var found: [(Int, Reason)] = []
+        if let firstUnconditional {
+            for index in (firstUnconditional + 1)..<targets.count { found.append((index, .afterUnconditional)) }
+        }
+        // The options tried before any unconditional one, and it: their `if`s decide which is taken.
+        let tried = firstUnconditional.map { $0 + 1 } ?? targets.count
+        // A list whose only option has no `if`, and no assumption that could fail, takes it whenever it runs.
+        guard judge, tried > 1 || proposed != nil || targets[0].condition != nil else { return found }
+        var expressions: [FlowExpression] = []
+        for target in targets[..<tried] {
+            guard let source = target.condition else { continue }
+            guard case .success(let expression) = parse(source) else { return found }
+            expressions.append(expression)
+        }
+        let signature = GuardSpace.signature(expressions.map(\.source.text) + ["\u{1}", String(tried), proposed?.source.text ?? "",
+                                                                            explicitEvent.map { "event " + $0 } ?? ""],
+                                             resultTypes: resultTypes)
+        if let known = decided[signature] {
+            return found + (known ?? [])
+        }
+        // An event condition beyond the decided forms is no assumption (the list is decided without it).
+        var assuming = proposed
+        let conditions = expressions.map(\.root)
+        var built = assuming.flatMap { GuardSpace(conditions: conditions + [$0.root], stateTypes: stateTypes,
+                                                  resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil) }
+        if built == nil {
+            assuming = nil
+            built = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
+        }
+        guard let space = built, assuming != nil || !expressions.isEmpty else {
+            decided[signature] = .some(nil)
+            return found
+        }
+        let cost = space.combinations * (expressions.count + (assuming == nil ? 0 : 1))
+        guard cost <= budget else {
+            unjudged += 1
+            return found
+        }
+        budget -= cost
+        // For every combination, the option taken: the first whose `if` holds. A combination where an `if` tried
+        // up to it (or the event's condition) fails to evaluate is no evidence either way: that run stops with a
+        // run error another rule reports, and the options after it are judged as if it did not (one mistake, one
+        // finding). So an option is never taken when some combination evaluates every `if` up to it, and none of
+        // those takes it.
+        var taken = [Bool](repeating: false, count: tried)
+        var clean = [Bool](repeating: false, count: tried)
+        var holds = [Bool](repeating: false, count: tried)
+        var eventHolds = false
+        var eventEvaluates = false
+        _ = space.first { scope in
+            if let assuming {
+                guard let holding = try? assuming.evaluateCondition(in: scope) else { return false }
+                eventEvaluates = true
+                guard holding else { return false }
+                eventHolds = true
+            }
+            var expression = 0
+            var chosen: Int?
+            for index in 0..<tried {
+                let holdsHere: Bool?
+                if targets[index].condition == nil {
+                    holdsHere = true
+                } else {
+                    holdsHere = try? expressions[expression].evaluateCondition(in: scope)
+                    expression += 1
+                }
+                guard let holdsHere else { break }
+                clean[index] = true
+                if holdsHere {
+                    holds[index] = true
+                    if chosen == nil { chosen = index }
+                }
+            }
+            if let chosen { taken[chosen] = true }
+            return false
+        }
+        var never: [(Int, Reason)] = []
+        if assuming != nil, eventEvaluates, !eventHolds, let eventName {
+            // The event's condition evaluates, and never holds: no option runs.
+            never = (0..<tried).map { ($0, .eventNeverHolds(eventName)) }
+        } else {
+            for index in 0..<tried where clean[index] && !taken[index] {
+                never.append((index, holds[index] ? .earlierFirst : .neverHolds))
+            }
+        }
+        decided[signature] = .some(never)
+        return found + never
+    }
+}
