@@ -683,7 +683,13 @@ package struct ScenarioGenerator {
                 var type = owner.state.first { $0.name.text == key }?.type ?? TypeRef(base: .string, optional: false, position: .start)
                 type.optional = false
                 return Field(name: Name(key, at: .start), type: type)
-            } + host.filter { !parameters.contains($0.name.text) }
+            } + host.filter { !parameters.contains($0.name.text) }.map { field in
+                // A run begun at an entry is given its path's parameters only: an input, required at `start`, may
+                // be left out (docs/format.md, "Inputs").
+                var field = field
+                field.type.optional = true
+                return field
+            }
             for values in results(fields, literals: literals, limit: 16, unsetFirst: true) {
                 var params: [String: String] = [:]
                 var state: [String: Value] = [:]
