@@ -121,6 +121,34 @@ struct DeepWitnessTests {
     }
 }
 
+/// A search guided by the finding's own path (issue 31): the step is reached at once through a move that sets
+/// the key, and without it only at the end of a path 46 moves deep in a flow of 2^45 histories, which a breadth-first
+/// search cannot get to; `maybe_unset` names that path, and the witness follows it.
+@Suite("flowkit lint --witness, along the finding's path")
+struct GuidedWitnessTests {
+    @Test func aGuidedSearchFollowsThePathTheFindingNames() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = "flowkit: 1\nflow: deep\nstart: a0\nstate: { k: int, seen: int }\nevents: { left: , right: , skip: }\nsteps:\n"
+        for index in 0..<50 {
+            let (a, b) = index == 49 ? ("done", "done") : ("a\(index + 1)", "b\(index + 1)")
+            for side in ["a", "b"] {
+                let skip = index == 0 && side == "a" ? ", skip: { forward: t, set: { k: \"1\" } }" : ""
+                let next = index == 45 && side == "a" ? "t" : a
+                text += "  \(side)\(index): { on: { left: \(a), right: \(b)\(skip) }, next: \(next) }\n"
+            }
+        }
+        text += "  t: { result: { v: int }, set: { seen: \"state.k\" }, next: done }\n  done: { kind: finish }\n"
+        try text.write(toFile: folder + "/deep.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", "deep.yaml", "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let unset = try #require(findings.first { $0["rule"] as? String == "maybe_unset" })
+        let witness = try #require(unset["witness"] as? [String: Any], "\(unset)")
+        #expect((witness["steps"] as? [Any])?.count == 47)
+    }
+}
+
 /// A run error that could be the error of findings about different things shows none of them (issue 31's review):
 /// each witness lint gives, simulated, fails with a message about its own finding's subject.
 @Suite("flowkit lint --witness, one error for several findings")

@@ -37,6 +37,9 @@ public struct Diagnostic: Hashable, Sendable {
     /// theirs in docs/format.md). Baselines and SARIF fingerprints identify a finding by rule, file, step and
     /// subject, since a message may describe a path that changes when an unrelated step is added.
     public var subject: String?
+    /// The steps of a run toward the finding, from where it starts, when its rule names one (`maybe_unset`'s and
+    /// `back_target`'s "not on the path …"): what a witness search follows first.
+    package var path: [String]?
 
     /// Creates a finding. Names in `message` should already be escaped with `Identifier.display`; as a last
     /// guard, any control, format or separator character left in it is escaped the same way, so that no finding

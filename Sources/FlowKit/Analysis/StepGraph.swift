@@ -316,6 +316,14 @@ struct StepGraph {
             : "not on the path from entry '\(entry.name.text)': \(path)"
     }
 
+    /// The steps of the path `paths` gives to `node`, first to last, when it is whole within `limit` graph nodes
+    /// (steps and the option nodes between them).
+    func steps(of paths: DataFlow.Paths, to node: Int, limit: Int = 1_024) -> [String]? {
+        guard let (_, nodes, complete) = paths.tail(to: node, limit: limit), complete else { return nil }
+        let names = nodes.filter { $0 < stepCount }.map { flow.steps[$0].name.text }
+        return names.isEmpty ? nil : names
+    }
+
     /// The last completion along `nodes` that leaves a step `setter` accepts without running its `set`: "'ask'
     /// completes with event 'skip'" (or "without a result" for a step that never has one).
     private func completion(along nodes: [Int], setter: (Int) -> Bool) -> String? {

@@ -53,6 +53,8 @@ struct UnsetReads {
         let place: Place
         /// A path on which the key is not set, in words, when one was searched.
         let path: String?
+        /// The steps of that path, from where a run starts, when it was searched whole.
+        let pathSteps: [String]?
         /// For the first read of a key reported: the steps that read it later, after a read that fails first.
         let laterReads: [String]
     }
@@ -379,8 +381,9 @@ struct UnsetReads {
                 path = "not after a restart in a run begun at entry '\(flow.entries[entry].name.text)'\(rest)"
             }
             let laterReads = namedLater.insert(key).inserted ? later[key] ?? [] : []
+            let pathSteps = witnesses[key].flatMap { graph.steps(of: $0, to: step) }
             found.append(UnsetRead(position: read.source.position(ofOffset: read.offset), step: steps[step].name.text, key: name, place: place,
-                                   path: path, laterReads: laterReads))
+                                   path: path, pathSteps: pathSteps, laterReads: laterReads))
         }
         return .unset(found)
     }

@@ -204,14 +204,31 @@ package struct WitnessSearch: Sendable {
         // search's starts, one search per step in finding order, at most 8, a quarter of the budget each. Findings
         // at `"*"` name no step a run is at.
         let file = CoverageRecorder.display(model.file)
+        var directedGenerator = generator
+        directedGenerator.budget = max(1, budget / 4)
+        // Guided searches first, for findings whose rule names a path to them (`maybe_unset`'s and `back_target`'s
+        // "not on the path …"): the run states whose steps so far are the path's first steps first, the furthest
+        // along first, so that the search follows the path the finding names.
+        var guided: [[String]] = []
+        for finding in wanted where witnesses[finding] == nil && exhaustedBudget {
+            guard let path = finding.path, path.count > 1, !guided.contains(path) else { continue }
+            guided.append(path)
+        }
+        var searches = 0
+        for path in guided.prefix(8) where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
+            searches += 1
+            search(lastStarts, fixture: lastFixture, priority: { run in
+                guard let frame = run.frames.first, frame.history.count <= path.count else { return Int.max / 2 }
+                for (index, id) in frame.history.enumerated() where frame.flow.name(id) != path[index] { return Int.max / 2 }
+                return path.count - frame.history.count
+            }, generator: directedGenerator)
+        }
         var directed: [String] = []
         for finding in wanted where witnesses[finding] == nil && exhaustedBudget {
             guard let step = finding.step, step != "*", !directed.contains(step), !reached.contains(file + "\n" + step) else { continue }
             directed.append(step)
         }
-        var directedGenerator = generator
-        directedGenerator.budget = max(1, budget / 4)
-        for step in directed.prefix(8) where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
+        for step in directed.prefix(max(0, 8 - searches)) where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
             let distance = Self.distances(to: step, in: model)
             search(lastStarts, fixture: lastFixture, priority: { run in
                 guard let frame = run.frames.first, let id = frame.history.last else { return Int.max / 2 }

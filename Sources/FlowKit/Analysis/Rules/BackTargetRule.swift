@@ -197,6 +197,10 @@ enum BackTargetRule: Rule {
             }
             return witnesses[suspect.back].flatMap { graph.explain($0, to: suspect.step) }.map { " (\($0))" } ?? ""
         }
+        // The steps of the path `skipping` names (worked out there), for a witness search to follow.
+        func pathSteps(_ suspect: Suspect) -> [String]? {
+            witnesses[suspect.back].flatMap { graph.steps(of: $0, to: suspect.step) }
+        }
         func reason(_ suspect: Suspect) -> String {
             let back = "'\(steps[suspect.back].name.text)'"
             if !dominators.isReachable(suspect.back) { return "\(back) is not reachable" }
@@ -214,6 +218,7 @@ enum BackTargetRule: Rule {
                 var finding = context.finding(self, at: suspect.target.position, step: name, subject: back,
                                               "step '\(name: name)' goes back to '\(name: back)', which is not on every path to it\(verbatim: skipping(suspect))")
                 finding.severity = .warning
+                finding.path = pathSteps(suspect)
                 findings.append(finding)
             }
         }
@@ -243,6 +248,7 @@ enum BackTargetRule: Rule {
             var finding = context.finding(self, at: target.position, step: step, subject: back,
                                           "\(verbatim: handler) goes back to '\(name: back)', which is not on every path to step '\(name: step)'\(verbatim: skipping(chosen))")
             finding.severity = .warning
+            finding.path = pathSteps(chosen)
             findings.append(finding)
         }
         findings += backOneAtRoots(context, graph: graph, live: live)

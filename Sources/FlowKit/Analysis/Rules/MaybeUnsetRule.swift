@@ -186,7 +186,9 @@ enum MaybeUnsetRule: Rule {
                     + (read.path.map { " (\(verbatim: $0))" } ?? "")
                 let also: Message = read.laterReads.isEmpty
                     ? "" : "; also read at \(Message.listed(read.laterReads, atMost: 5)), after a read of it that fails first"
-                return context.finding(self, at: read.position, step: read.step, subject: read.key, message + also)
+                var finding = context.finding(self, at: read.position, step: read.step, subject: read.key, message + also)
+                finding.path = read.pathSteps
+                return finding
             }
             return neverSet(findings, flow: flow, context: context) + nested
         }
