@@ -38,6 +38,9 @@ package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
     /// Whether runs met a run error that could be this finding's and another's about something else, which
     /// shows neither.
     package var ambiguous = false
+    /// When runs reached the finding's step but every move the searches tried there stopped with a run error:
+    /// the first few of those errors (distinct places, in the order met), none of them this finding's.
+    package var stoppedFirst: [RunError] = []
 
     /// The note: why, in a sentence.
     package var description: String {
@@ -45,8 +48,18 @@ package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
         if ambiguous {
             parts.append("runs stop with a run error that could be this finding's or another's about something else (two nulls in one expression, two outcomes of one step), which shows neither")
         } else if let step, let reached = stepReached {
-            parts.append(reached ? Message("runs reach step '\(name: step)', but none the search made stops there with this run error").text
-                                 : Message("no run the search made reaches step '\(name: step)'").text)
+            if reached, !stoppedFirst.isEmpty {
+                let errors = stoppedFirst.map { error in
+                    // The engine's message, escaped as a finding's is as a last guard (no forged lines).
+                    (error.position.map { "at \($0.line):\($0.column), " } ?? "")
+                        + (Identifier.needsEscape(error.message) ? Identifier.display(error.message, limit: .max, quoting: false) : error.message)
+                }
+                parts.append(Message("runs reach step '\(name: step)', but every move the search tried there stops first with another run error: ").text
+                             + errors.joined(separator: "; "))
+            } else {
+                parts.append(reached ? Message("runs reach step '\(name: step)', but none the search made stops there with this run error").text
+                                     : Message("no run the search made reaches step '\(name: step)'").text)
+            }
         }
         switch bound {
         case .model:
@@ -123,6 +136,10 @@ package struct WitnessSearch: Sendable {
         var cut: String?
         var withFixture = false
         var ambiguous: Set<Diagnostic> = []
+        // Per step of the flow (by name): whether some move tried there went on without a run error, and the
+        // first few run errors (distinct places) moves tried there stopped with.
+        var leftCleanly: Set<String> = []
+        var stoppedAt: [String: [RunError]] = [:]
         // One search: its witnesses are made as it ends, and its run states let go, so that searches never hold
         // more than one search's states.
         func search(_ starts: [(ScenarioGenerator.Start, RunStart)], fixture: [String], priority: ((FlowRun) -> Int)? = nil,
@@ -146,6 +163,16 @@ package struct WitnessSearch: Sendable {
             let exploration = generator.explore(flow: flow, resolver: resolver, literals: literals, starts: starts, deadline: deadline, priority: priority,
                                                 done: { witnesses.count + found.count >= wanted.count },
                                                 startFailed: { start, error in met(error, node: nil, start: start) }) { tried in
+                let step = tried.move.step
+                if !step.contains("/") {
+                    if let error = tried.error {
+                        if stoppedAt[step, default: []].count < 3, !stoppedAt[step, default: []].contains(where: { $0.position == error.position }) {
+                            stoppedAt[step, default: []].append(error)
+                        }
+                    } else {
+                        leftCleanly.insert(step)
+                    }
+                }
                 guard let error = tried.error else { return false }
                 if error.kind == .unsetState, error.file == model.file, let position = error.position {
                     for key in places.stateKeys(readAt: position) where !unsetReads.contains(key) { unsetReads.append(key) }
@@ -242,8 +269,11 @@ package struct WitnessSearch: Sendable {
                 outcomes[finding] = .found(witness)
             } else {
                 let step = finding.step == "*" ? nil : finding.step
-                outcomes[finding] = .none(NoWitness(bound: bound, stepReached: step.map { reached.contains(file + "\n" + $0) }, step: step,
-                                                    withFixture: withFixture, ambiguous: ambiguous.contains(finding)))
+                let stepReached = step.map { reached.contains(file + "\n" + $0) }
+                // Reached, and never left: every move tried there stopped first with another run error.
+                let stoppedFirst = step.flatMap { step in stepReached == true && !leftCleanly.contains(step) ? stoppedAt[step] : nil } ?? []
+                outcomes[finding] = .none(NoWitness(bound: bound, stepReached: stepReached, step: step,
+                                                    withFixture: withFixture, ambiguous: ambiguous.contains(finding), stoppedFirst: stoppedFirst))
             }
         }
         return outcomes

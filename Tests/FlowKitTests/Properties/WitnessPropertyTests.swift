@@ -61,6 +61,7 @@ struct WitnessPropertyTests {
                         } else {
                             switch why.stepReached {
                             case false?: place = "in a step no run the search made reaches"
+                            case true? where !why.stoppedFirst.isEmpty: place = "in a step runs reach, where every move tried stops first with another run error"
                             case true?: place = "in a step runs reach"
                             case nil: place = "about no step"
                             }
