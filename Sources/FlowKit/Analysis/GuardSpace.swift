@@ -83,6 +83,19 @@ struct GuardSpace {
         combinations = self.resultMayBeAbsent ? count * 2 : count
     }
 
+    /// The space of `conditions` under an assumption (a derived event's condition, which held for its handler to
+    /// run), with the assumption kept when it is in the decided forms too, else dropped (the conditions are then
+    /// decided without it); nil when the conditions themselves cannot be decided.
+    static func assuming(_ proposed: FlowExpression?, conditions: [ExpressionNode], stateTypes: [String: TypeRef],
+                         resultTypes: [String: TypeRef]?, resultMayBeAbsent: Bool) -> (space: GuardSpace, assuming: FlowExpression?)? {
+        if let proposed, let space = GuardSpace(conditions: conditions + [proposed.root], stateTypes: stateTypes,
+                                                resultTypes: resultTypes, resultMayBeAbsent: resultMayBeAbsent) {
+            return (space, proposed)
+        }
+        return GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: resultMayBeAbsent)
+            .map { ($0, nil) }
+    }
+
     // MARK: - The decided forms
 
     private mutating func variable(_ path: ExpressionPath) -> Int? {

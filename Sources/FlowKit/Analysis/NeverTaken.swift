@@ -105,15 +105,9 @@ struct NeverTaken: Sendable {
             return found + (known ?? [])
         }
         // An event condition beyond the decided forms is no assumption (the list is decided without it).
-        var assuming = proposed
-        let conditions = expressions.map(\.root)
-        var built = assuming.flatMap { GuardSpace(conditions: conditions + [$0.root], stateTypes: stateTypes,
-                                                  resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil) }
-        if built == nil {
-            assuming = nil
-            built = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
-        }
-        guard let space = built, assuming != nil || !expressions.isEmpty else {
+        let built = GuardSpace.assuming(proposed, conditions: expressions.map(\.root), stateTypes: stateTypes,
+                                        resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
+        guard let (space, assuming) = built, assuming != nil || !expressions.isEmpty else {
             decided[signature] = .some(nil)
             return found
         }

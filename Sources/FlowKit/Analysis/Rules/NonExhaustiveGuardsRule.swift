@@ -143,14 +143,8 @@ enum NonExhaustiveGuardsRule: Rule {
                 /// none, or the list is not decided.
                 func search() -> String? {
                 // An event condition beyond the decided forms is no assumption (the list is still judged without it).
-                var assuming = proposed
-                var built = assuming.flatMap { GuardSpace(conditions: conditions + [$0.root], stateTypes: stateTypes,
-                                                          resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil) }
-                if built == nil {
-                    assuming = nil
-                    built = GuardSpace(conditions: conditions, stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
-                }
-                guard let space = built else { return nil }
+                guard let (space, assuming) = GuardSpace.assuming(proposed, conditions: conditions, stateTypes: stateTypes,
+                                                                 resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil) else { return nil }
                 let cost = space.combinations * (conditions.count + (assuming == nil ? 0 : 1))
                 guard cost <= budget else {
                     unjudged += 1
