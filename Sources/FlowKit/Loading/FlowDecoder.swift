@@ -88,7 +88,7 @@ package struct FlowDecoder {
             report("\(verbatim: what()) must be an expression (a string, number, boolean or null), found \(verbatim: node.kindDescription)", at: node.position, step: step)
             return nil
         }
-        if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position, quoted: scalar.quoted) }
+        if case .string = scalar.kind { return ExpressionSource(text: scalar.text, position: node.position, quoted: scalar.quoted, raw: scalar.raw) }
         return ExpressionSource(text: scalar.text.isEmpty ? "null" : scalar.text, position: node.position, literal: scalar.kind)
     }
 

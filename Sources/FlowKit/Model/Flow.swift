@@ -24,22 +24,34 @@ public struct ExpressionSource: Hashable, Sendable {
     package var literal: Scalar.Kind?
     /// Whether the text was written quoted (so it starts one column after `position`).
     public var quoted: Bool
+    /// The text as written, when it had escapes or spanned lines (see `RawScalar`).
+    package var raw: RawScalar?
 
     /// Creates an expression source.
-    package init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil, quoted: Bool = false) {
+    package init(text: String, position: SourcePosition, literal: Scalar.Kind? = nil, quoted: Bool = false, raw: RawScalar? = nil) {
         self.text = text
         self.position = position
         self.literal = literal
         self.quoted = quoted
+        self.raw = raw
     }
 
-    /// The file position of the character at `offset` (in Unicode scalars) inside the expression: exact for text
-    /// written on one line without escapes before that point, else the start of the value.
+    /// The file position of the character at `offset` (in Unicode scalars) inside the expression, exact however
+    /// the text was written (plain, quoted, with escapes, over several lines; docs/format.md, "Positions inside
+    /// quoted text"); the start of the value when it cannot be worked out (`isExact(ofOffset:)` says so).
     public func position(ofOffset offset: Int) -> SourcePosition {
+        exactPosition(ofOffset: offset) ?? position
+    }
+
+    /// Whether `position(ofOffset:)` is the exact position of the character at `offset`, not the value's start.
+    package func isExact(ofOffset offset: Int) -> Bool { exactPosition(ofOffset: offset) != nil }
+
+    private func exactPosition(ofOffset offset: Int) -> SourcePosition? {
+        if literal != nil { return offset == 0 ? position : nil }
+        if let raw { return raw.position(ofOffset: offset, in: text) }
+        // Without the text as written, the value was written on one line as it is (the readers keep it otherwise).
         let prefix = text.unicodeScalars.prefix(offset)
-        if literal != nil || prefix.contains("\n") { return position }
-        // In quoted text a backslash or quote was written as an escape, which shifts the columns after it.
-        if quoted && prefix.contains(where: { $0 == "\\" || $0 == "'" || $0 == "\"" }) { return position }
+        if prefix.contains("\n") || prefix.contains("\r") { return nil }
         return SourcePosition(line: position.line, column: position.column + (quoted ? 1 : 0) + prefix.count)
     }
 }

@@ -57,12 +57,16 @@ package struct Scalar: Hashable, Sendable {
     package var text: String
     /// Whether the scalar was quoted (JSON strings, YAML quoted or block scalars).
     package var quoted: Bool
+    /// The scalar as written, when its text cannot be mapped back to the file by counting (escapes, several
+    /// lines); nil for one written on one line as its text is (after its quote).
+    package var raw: RawScalar?
 
     /// Creates a scalar.
-    package init(kind: Kind, text: String, quoted: Bool) {
+    package init(kind: Kind, text: String, quoted: Bool, raw: RawScalar? = nil) {
         self.kind = kind
         self.text = text
         self.quoted = quoted
+        self.raw = raw
     }
 }
 

@@ -208,7 +208,7 @@ private struct JSONByteParser {
             throw try unexpected("an object key in double quotes", at: i, open: containers[top], keyExpected: true)
         }
         let keyPosition = position(i)
-        let (raw, isASCII) = try parseString()
+        let (raw, isASCII, _) = try parseString()
         let key = isASCII ? raw : raw.precomposedStringWithCanonicalMapping
         var first: SourcePosition?
         if let index = containers[top].keyIndex {
@@ -254,7 +254,11 @@ private struct JSONByteParser {
     private mutating func parseScalar(first b: UInt8) throws(JSONSyntaxError) -> Scalar {
         switch b {
         case UInt8(ascii: "\""):
-            return Scalar(kind: .string, text: try parseString().value, quoted: true)
+            let (quote, start) = (i, position(i))
+            let parsed = try parseString()
+            // A string with escapes keeps its text as written, so that a position inside its value maps back exactly.
+            let raw = parsed.escaped ? RawScalar(text: text(quote, i), style: .json, start: start) : nil
+            return Scalar(kind: .string, text: parsed.value, quoted: true, raw: raw)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return try parseNumber()
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
@@ -374,7 +378,7 @@ private struct JSONByteParser {
     }
 
     /// Reads a string starting at its opening quote `i`; returns the decoded text and whether it is all ASCII.
-    private mutating func parseString() throws(JSONSyntaxError) -> (value: String, isASCII: Bool) {
+    private mutating func parseString() throws(JSONSyntaxError) -> (value: String, isASCII: Bool, escaped: Bool) {
         let quote = i
         i += 1
         var segmentStart = i
@@ -399,7 +403,7 @@ private struct JSONByteParser {
                     value = text(segmentStart, i)
                 }
                 i += 1
-                return (value, isASCII)
+                return (value, isASCII, escaped)
             } else if b == UInt8(ascii: "\\") {
                 if !escaped {
                     escaped = true

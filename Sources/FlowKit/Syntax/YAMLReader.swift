@@ -258,6 +258,47 @@ private struct Composer {
         return ParsedDocument(root: root, diagnostics: diagnostics)
     }
 
+    /// A character index (as libyaml counts, a line break `\r\n` as two) and its byte offset in `bytes`: where the
+    /// last raw scalar was looked up, so that finding the next one reads on from there.
+    var cursor = (index: 0, byte: 0)
+
+    /// The byte offset of the character at `index`, reading on from `cursor` (scalars come in document order).
+    mutating func byteOffset(ofCharacter index: Int) -> Int {
+        if index < cursor.index { cursor = (0, 0) }
+        var (at, byte) = cursor
+        while at < index && byte < bytes.count {
+            let lead = bytes[byte]
+            byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            at += 1
+        }
+        cursor = (at, min(byte, bytes.count))
+        return cursor.byte
+    }
+
+    /// The scalar as written, when its value cannot be mapped back to the file by counting: a block scalar, one
+    /// over several lines, a quoted one with escapes (its written length is not its value's plus the quotes).
+    mutating func rawScalar(_ event: yaml_event_t, style: yaml_scalar_style_t, text: String, at position: SourcePosition) -> RawScalar? {
+        let (start, end) = (event.start_mark, event.end_mark)
+        let rawStyle: RawScalar.Style
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: rawStyle = .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: rawStyle = .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: rawStyle = .block
+        default: rawStyle = .plain
+        }
+        let written = Int(end.index) - Int(start.index)
+        let oneLine = start.line == end.line
+        switch rawStyle {
+        case .plain: if oneLine { return nil }
+        case .singleQuoted, .doubleQuoted: if oneLine && written == text.unicodeScalars.count + 2 { return nil }
+        case .block, .json: break
+        }
+        let from = byteOffset(ofCharacter: Int(start.index))
+        let to = byteOffset(ofCharacter: Int(end.index))
+        guard from <= to else { return nil }
+        return RawScalar(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self), style: rawStyle, start: position)
+    }
+
     mutating func consume(_ parser: inout yaml_parser_t) throws {
         var documents = 0
         while true {
@@ -293,7 +334,9 @@ private struct Composer {
                         throw fail(error.message, at: position)
                     }
                 }
-                try add(Node(.scalar(Scalar(kind: kind, text: text, quoted: !plain)), at: position), count: 1, anchor: optionalString(scalar.anchor), at: position)
+                let raw = rawScalar(event, style: scalar.style, text: text, at: position)
+                try add(Node(.scalar(Scalar(kind: kind, text: text, quoted: !plain, raw: raw)), at: position), count: 1,
+                        anchor: optionalString(scalar.anchor), at: position)
             case YAML_ALIAS_EVENT:
                 let name = string(event.data.alias.anchor, length: nil)
                 guard let target = anchors[name] else {

@@ -36,9 +36,11 @@ struct ExpressionRuleTests {
         let single = findings(Self.header + "steps:\n  a:\n    set: { n: 'state.n +* 2' }\n    next: b\n  b: { kind: finish }\n")
         #expect(single.map(\.position) == [SourcePosition(line: 7, column: 25)])
         #expect(single.first?.message == "expected a value, found '*'")
-        // With a quote before the fault, columns inside the file are unknown: the finding points at the value.
-        let escaped = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"'x' == economy\" }\n  b: { kind: finish }\n")
-        #expect(escaped.map(\.position) == [SourcePosition(line: 7, column: 29)])
+        // A quote before the fault, written as itself or escaped, still leaves the column exact.
+        let quote = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"'x' == economy\" }\n  b: { kind: finish }\n")
+        #expect(quote.map(\.position) == [SourcePosition(line: 7, column: 37)])
+        let escaped = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"\\\"x\\\" == economy\" }\n  b: { kind: finish }\n")
+        #expect(escaped.map(\.position) == [SourcePosition(line: 7, column: 39)])
     }
 
     @Test func json() {
