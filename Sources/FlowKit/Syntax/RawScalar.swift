@@ -1,7 +1,9 @@
 /// A scalar's text as written, kept when its value cannot be mapped back to the file by counting (it has escapes,
 /// or spans lines), so that a position inside the value can still be mapped exactly (docs/format.md, "Positions
 /// inside quoted text").
-package struct RawScalar: Hashable, Sendable {
+///
+/// A class, so that a scalar that has none (nearly all) pays one word for it, not the text's.
+package final class RawScalar: Hashable, Sendable {
     /// How the scalar was written.
     package enum Style: Hashable, Sendable {
         /// A YAML plain scalar over several lines.
@@ -17,17 +19,27 @@ package struct RawScalar: Hashable, Sendable {
     }
 
     /// The text from the scalar's first character (its quote, block indicator, or first character) on.
-    package var text: String
+    package let text: String
     /// How it was written.
-    package var style: Style
+    package let style: Style
     /// Where `text` starts in the file.
-    package var start: SourcePosition
+    package let start: SourcePosition
 
     /// Creates a raw scalar.
     package init(text: String, style: Style, start: SourcePosition) {
         self.text = text
         self.style = style
         self.start = start
+    }
+
+    package static func == (lhs: RawScalar, rhs: RawScalar) -> Bool {
+        lhs === rhs || (lhs.text == rhs.text && lhs.style == rhs.style && lhs.start == rhs.start)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(style)
+        hasher.combine(start)
     }
 
     /// The file position of the written character that the scalar at `offset` (in Unicode scalars) of `value`, the
