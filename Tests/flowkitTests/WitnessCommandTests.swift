@@ -149,6 +149,33 @@ struct GuidedWitnessTests {
     }
 }
 
+/// A finding no witness can show because every run stops first at another finding's run error says where: at its
+/// own step, or at the steps nearest it that runs reach.
+@Suite("flowkit lint --witness, behind another run error")
+struct BehindAnotherErrorTests {
+    @Test func theNoteNamesTheRunErrorEveryRunMeetsFirst() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: behind
+            start: a
+            state: { n: int, note: string? }
+            steps:
+              a: { result: { v: number }, set: { n: result.v, note: "'x' + 1" }, next: b }
+              b: { result: { w: int }, set: { n: "state.note + 1" }, next: done }
+              done: { kind: finish }
+            """.write(toFile: folder + "/behind.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", "behind.yaml", "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let notes = findings.compactMap { finding -> String? in finding["witness"] is NSNull ? finding["witnessNote"] as? String : nil }
+        // 'a' always fails at its first store (a number in an int key), so the second store and all of 'b' are behind it.
+        #expect(notes.contains { $0.hasPrefix("runs reach step 'a', but every move the search tried there stops first with another run error: at 6:") })
+        #expect(notes.contains { $0.hasPrefix("no run the search made reaches step 'b': the runs that get nearest to it, at 'a', stop there first with another run error: at 6:") })
+    }
+}
+
 /// A run error that could be the error of findings about different things shows none of them (issue 31's review):
 /// each witness lint gives, simulated, fails with a message about its own finding's subject.
 @Suite("flowkit lint --witness, one error for several findings")

@@ -41,6 +41,23 @@ package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
     /// When runs reached the finding's step but every move the searches tried there stopped with a run error:
     /// the first few of those errors (distinct places, in the order met), none of them this finding's.
     package var stoppedFirst: [RunError] = []
+    /// When no run reached the finding's step: the steps nearest it (fewest forward moves) that runs reached, when
+    /// every move the searches tried at each of them stopped with a run error, and the first few of those errors.
+    package var stoppedBefore: (steps: [String], errors: [RunError])?
+
+    package static func == (lhs: NoWitness, rhs: NoWitness) -> Bool {
+        lhs.bound == rhs.bound && lhs.stepReached == rhs.stepReached && lhs.step == rhs.step && lhs.withFixture == rhs.withFixture
+            && lhs.ambiguous == rhs.ambiguous && lhs.stoppedFirst == rhs.stoppedFirst
+            && lhs.stoppedBefore?.steps == rhs.stoppedBefore?.steps && lhs.stoppedBefore?.errors == rhs.stoppedBefore?.errors
+    }
+
+    /// Run errors in a note: where, and the engine's message, escaped as a finding's is as a last guard.
+    static func describe(_ errors: [RunError]) -> String {
+        errors.map { error in
+            (error.position.map { "at \($0.line):\($0.column), " } ?? "")
+                + (Identifier.needsEscape(error.message) ? Identifier.display(error.message, limit: .max, quoting: false) : error.message)
+        }.joined(separator: "; ")
+    }
 
     /// The note: why, in a sentence.
     package var description: String {
@@ -49,13 +66,12 @@ package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
             parts.append("runs stop with a run error that could be this finding's or another's about something else (two nulls in one expression, two outcomes of one step), which shows neither")
         } else if let step, let reached = stepReached {
             if reached, !stoppedFirst.isEmpty {
-                let errors = stoppedFirst.map { error in
-                    // The engine's message, escaped as a finding's is as a last guard (no forged lines).
-                    (error.position.map { "at \($0.line):\($0.column), " } ?? "")
-                        + (Identifier.needsEscape(error.message) ? Identifier.display(error.message, limit: .max, quoting: false) : error.message)
-                }
                 parts.append(Message("runs reach step '\(name: step)', but every move the search tried there stops first with another run error: ").text
-                             + errors.joined(separator: "; "))
+                             + Self.describe(stoppedFirst))
+            } else if !reached, let stoppedBefore {
+                let nearest: Message = "no run the search made reaches step '\(name: step)': the runs that get nearest to it, at "
+                    + Message.listed(stoppedBefore.steps, atMost: 3) + ", stop there first with another run error: "
+                parts.append(nearest.text + Self.describe(stoppedBefore.errors))
             } else {
                 parts.append(reached ? Message("runs reach step '\(name: step)', but none the search made stops there with this run error").text
                                      : Message("no run the search made reaches step '\(name: step)'").text)
@@ -264,6 +280,9 @@ package struct WitnessSearch: Sendable {
         }
         let bound: NoWitness.Bound = cut.map { .cut($0) } ?? (exhaustedBudget ? .budget(budget) : .model)
         var outcomes: [Diagnostic: WitnessOutcome] = [:]
+        // Per unreached step (at most 64 worked out): the nearest reached steps and their run errors, when every
+        // move tried at them stopped.
+        var nearest: [String: (steps: [String], errors: [RunError])?] = [:]
         for finding in wanted {
             if let witness = witnesses[finding] {
                 outcomes[finding] = .found(witness)
@@ -272,8 +291,22 @@ package struct WitnessSearch: Sendable {
                 let stepReached = step.map { reached.contains(file + "\n" + $0) }
                 // Reached, and never left: every move tried there stopped first with another run error.
                 let stoppedFirst = step.flatMap { step in stepReached == true && !leftCleanly.contains(step) ? stoppedAt[step] : nil } ?? []
+                var stoppedBefore: (steps: [String], errors: [RunError])?
+                if stepReached == false, let step {
+                    if nearest[step] == nil && nearest.count < 64 {
+                        // The reached steps fewest forward moves from it, when every move tried at each stopped.
+                        let distance = Self.distances(to: step, in: model)
+                        let near = distance.filter { reached.contains(file + "\n" + $0.key) && $0.key != step }
+                        let least = near.values.min()
+                        let steps = model.steps.map(\.name.text).filter { least != nil && near[$0] == least }
+                        nearest[step] = .some(steps.isEmpty || steps.contains(where: leftCleanly.contains) ? nil
+                                              : (steps, Array(steps.flatMap { stoppedAt[$0] ?? [] }.prefix(3))))
+                    }
+                    stoppedBefore = nearest[step] ?? nil
+                }
                 outcomes[finding] = .none(NoWitness(bound: bound, stepReached: stepReached, step: step,
-                                                    withFixture: withFixture, ambiguous: ambiguous.contains(finding), stoppedFirst: stoppedFirst))
+                                                    withFixture: withFixture, ambiguous: ambiguous.contains(finding), stoppedFirst: stoppedFirst,
+                                                    stoppedBefore: stoppedBefore))
             }
         }
         return outcomes

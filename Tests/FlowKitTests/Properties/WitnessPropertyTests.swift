@@ -60,6 +60,8 @@ struct WitnessPropertyTests {
                             place = "in a step's 'set' that never runs (set_without_result)"
                         } else {
                             switch why.stepReached {
+                            case false? where why.stoppedBefore != nil:
+                                place = "in a step no run the search made reaches, where the runs nearest it stop first with another run error"
                             case false?: place = "in a step no run the search made reaches"
                             case true? where !why.stoppedFirst.isEmpty: place = "in a step runs reach, where every move tried stops first with another run error"
                             case true?: place = "in a step runs reach"
