@@ -98,7 +98,9 @@ struct NeverTaken: Sendable {
             guard case .success(let expression) = parse(source) else { return found }
             expressions.append(expression)
         }
+        // The event's name too, when its condition is assumed: a reason names it.
         let signature = GuardSpace.signature(expressions.map(\.source.text) + ["\u{1}", String(tried), proposed?.source.text ?? "",
+                                                                            proposed == nil ? "" : "of " + (eventName ?? ""),
                                                                             explicitEvent.map { "event " + $0 } ?? ""],
                                              resultTypes: resultTypes)
         if let known = decided[signature] {

@@ -72,6 +72,10 @@ struct UnsetReads {
     /// Analyses `flow` over its step graph, as many keys at once as `bitBudget` bits of state allow (at least 64),
     /// no more than `pairLimit` key-node pairs; a step that allows `rule` is named only when no other can be.
     static func analyse(_ context: LintContext, flow: Flow, graph: StepGraph, rule: RuleID, bitBudget: Int, pairLimit: Int) -> Outcome {
+        // The data-flow graph follows every option; the steps a run reaches are the flow graph's (docs/format.md,
+        // "Only where runs go"): a read's witness step is one of them.
+        let reachable = context.reachableSteps
+        func isLive(_ id: Int) -> Bool { reachable.map { id < $0.count ? $0[id] : true } ?? true }
         let steps = flow.steps
         let n = steps.count
 
@@ -308,9 +312,9 @@ struct UnsetReads {
                     let step: Int?
                     switch read.place {
                     case .before(let id):
-                        step = lacks(key, before: id) ? id : nil
+                        step = isLive(id) && lacks(key, before: id) ? id : nil
                     case .leaving(let id, let node):
-                        step = lacks(key, leaving: node) ? id : nil
+                        step = isLive(id) && lacks(key, leaving: node) ? id : nil
                     case .event(let eventNumber):
                         let event = flow.events[eventNumber].name.text
                         if starEvents.contains(event) {
@@ -318,17 +322,17 @@ struct UnsetReads {
                             if let known = starWitness[key] {
                                 step = known
                             } else {
-                                step = witness((0..<n).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                                step = witness((0..<n).lazy.filter { evaluatesEvents($0) && isLive($0) }) { lacks(key, leaving: graph.eventNode(of: $0)) }
                                 starWitness[key] = .some(step)
                             }
                         } else {
-                            step = witness((handlers[eventNumber] ?? []).lazy.filter(evaluatesEvents)) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                            step = witness((handlers[eventNumber] ?? []).lazy.filter { evaluatesEvents($0) && isLive($0) }) { lacks(key, leaving: graph.eventNode(of: $0)) }
                         }
                     case .slot(let slot):
                         // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.
                         let leaf = graph.leaf(slot)
                         step = lacks(key, before: leaf)
-                            ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) }) { lacks(key, leaving: graph.node(of: $0, slot: slot)) } : nil
+                            ? witness((0..<n).lazy.filter { graph.inherits($0, slot: slot) && isLive($0) }) { lacks(key, leaving: graph.node(of: $0, slot: slot)) } : nil
                     }
                     if let step { found.append((index, step)) }
                 }

@@ -1,9 +1,11 @@
+import Foundation
+
 /// A scalar's text as written, kept when its value cannot be mapped back to the file by counting (it has escapes,
 /// or spans lines), so that a position inside the value can still be mapped exactly (docs/format.md, "Positions
 /// inside quoted text").
 ///
 /// A class, so that a scalar that has none (nearly all) pays one word for it, not the text's.
-package final class RawScalar: Hashable, Sendable {
+package final class RawScalar: Hashable, @unchecked Sendable {
     /// How the scalar was written.
     package enum Style: Hashable, Sendable {
         /// A YAML plain scalar over several lines.
@@ -42,83 +44,132 @@ package final class RawScalar: Hashable, Sendable {
         hasher.combine(start)
     }
 
+    /// The alignment last worked out: the value it was for, and the position of each of its scalars then of its
+    /// end (nil when the value does not align with the text). Worked out once, so that many findings in one long
+    /// value cost one pass over its text.
+    private let lock = NSLock()
+    private var aligned: (value: String, positions: [SourcePosition]?)?
+
     /// The file position of the written character that the scalar at `offset` (in Unicode scalars) of `value`, the
     /// decoded text, came from: an escape's backslash, a folded line break's first character, the closing quote for
     /// the end of the value. Nil when `value` does not align with the text (it was changed after decoding).
     package func position(ofOffset offset: Int, in value: String) -> SourcePosition? {
+        lock.lock()
+        defer { lock.unlock() }
+        if aligned?.value != value { aligned = (value, align(value)) }
+        guard let positions = aligned?.positions, offset >= 0, offset < positions.count else { return nil }
+        return positions[offset]
+    }
+
+    /// The position of each scalar of `value`, then of its end, in one pass over the text.
+    private func align(_ value: String) -> [SourcePosition]? {
         let written = Array(text.unicodeScalars)
         let decoded = Array(value.unicodeScalars)
-        guard offset >= 0, offset <= decoded.count else { return nil }
+        let n = written.count
+        var positions: [SourcePosition] = []
+        positions.reserveCapacity(decoded.count + 1)
         var j = 0
+        var (line, column) = (start.line, start.column)
+        // Moves to `target`, counting lines and columns as the readers do.
+        func advance(to target: Int) {
+            while j < target && j < n {
+                if Self.isBreak(written[j]) {
+                    j = Self.afterBreak(written, j)
+                    line += 1
+                    column = 1
+                } else {
+                    j += 1
+                    column += 1
+                }
+            }
+        }
+        func here() -> SourcePosition { SourcePosition(line: line, column: column) }
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
+        // After a line break inside a quoted or plain value, the next line's leading blanks are no character.
+        func skipLeadingBlanks() {
+            guard style != .block else { return }
+            var k = j
+            while k < n && isBlank(written[k]) { k += 1 }
+            advance(to: k)
+        }
         switch style {
-        case .plain: j = 0
-        case .singleQuoted, .doubleQuoted, .json: j = 1
+        case .plain: break
+        case .singleQuoted, .doubleQuoted, .json: advance(to: 1)
         case .block:
             // After the header line (`|`, `>-`, `|2`, a comment).
-            while j < written.count && !Self.isBreak(written[j]) { j += 1 }
-            j = Self.afterBreak(written, j)
+            var k = 0
+            while k < n && !Self.isBreak(written[k]) { k += 1 }
+            advance(to: k)
+            if j < n { advance(to: Self.afterBreak(written, j)) }
         }
         var i = 0
-        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
-        while i < offset {
-            guard j < written.count else { return nil }
+        while i < decoded.count {
+            guard j < n else { return nil }
             let scalar = written[j]
             if (style == .doubleQuoted || style == .json) && scalar == "\\" {
-                guard j + 1 < written.count else { return nil }
-                let next = written[j + 1]
-                if style == .doubleQuoted && Self.isBreak(next) {
+                guard j + 1 < n else { return nil }
+                if style == .doubleQuoted && Self.isBreak(written[j + 1]) {
                     // An escaped line break: the lines join with nothing between them.
-                    j = Self.afterBreak(written, j + 1)
-                    while j < written.count && isBlank(written[j]) { j += 1 }
+                    advance(to: Self.afterBreak(written, j + 1))
+                    skipLeadingBlanks()
                     continue
                 }
+                positions.append(here())
                 i += 1
-                j += Self.escapeLength(written, at: j, style: style)
+                advance(to: j + Self.escapeLength(written, at: j, style: style))
                 continue
             }
-            if style == .singleQuoted && scalar == "'" && j + 1 < written.count && written[j + 1] == "'" {
+            if style == .singleQuoted && scalar == "'" && j + 1 < n && written[j + 1] == "'" {
+                positions.append(here())
                 i += 1
-                j += 2
+                advance(to: j + 2)
+                continue
+            }
+            if isBlank(scalar) && style != .block {
+                // Blanks before a line break are no character of a quoted or plain value (folding drops them).
+                var k = j
+                while k < n && isBlank(written[k]) { k += 1 }
+                if k < n && Self.isBreak(written[k]) {
+                    advance(to: k)
+                    continue
+                }
+            }
+            if Self.isBreak(scalar) {
+                // A line break that folded into a space, or stayed a line break (an empty line's, a block's), is
+                // that character; one that joined the breaks after it is none.
+                if decoded[i] == " " || decoded[i] == "\n" || decoded[i] == scalar {
+                    positions.append(here())
+                    i += 1
+                }
+                advance(to: Self.afterBreak(written, j))
+                skipLeadingBlanks()
                 continue
             }
             if decoded[i] == scalar {
+                positions.append(here())
                 i += 1
-                j = Self.isBreak(scalar) ? Self.afterBreak(written, j) : j + 1
+                advance(to: j + 1)
                 continue
             }
-            if Self.isBreak(scalar) || isBlank(scalar) {
-                // Folding: a line break (with the blanks around it) that became a space, or that joined an empty
-                // line's break; blanks the folding dropped.
-                if Self.isBreak(scalar) && (decoded[i] == " " || decoded[i] == "\n") {
-                    i += 1
-                    j = Self.afterBreak(written, j)
-                } else {
-                    j += 1
-                }
+            if isBlank(scalar) {
+                // A blank the folding dropped (before a line break).
+                advance(to: j + 1)
                 continue
             }
             return nil
         }
-        // Blanks and line breaks the value does not hold lead to the character it does (or to the closing quote).
-        while j < written.count, offset < decoded.count {
-            let scalar = written[j]
-            if scalar == decoded[offset] { break }
-            if style == .doubleQuoted && scalar == "\\" && j + 1 < written.count && Self.isBreak(written[j + 1]) {
-                // An escaped line break, and the blanks after it, hold nothing of the value.
-                j = Self.afterBreak(written, j + 1)
-                while j < written.count && isBlank(written[j]) { j += 1 }
-            } else if Self.isBreak(scalar) {
-                // A folded line break is the space (or line break) it became.
-                if decoded[offset] == " " || decoded[offset] == "\n" { break }
-                j = Self.afterBreak(written, j)
-            } else if isBlank(scalar) {
-                j += 1
+        // The end: past blanks, line breaks and escaped line breaks the value does not hold, to the closing quote.
+        while j < n {
+            if isBlank(written[j]) || Self.isBreak(written[j]) {
+                advance(to: Self.isBreak(written[j]) ? Self.afterBreak(written, j) : j + 1)
+            } else if style == .doubleQuoted && written[j] == "\\" && j + 1 < n && Self.isBreak(written[j + 1]) {
+                advance(to: Self.afterBreak(written, j + 1))
             } else {
                 break
             }
         }
-        guard j <= written.count else { return nil }
-        return Self.position(of: j, in: written, from: start)
+        positions.append(here())
+        return positions
     }
 
     /// The number of written characters of the escape whose backslash is at `j`.
@@ -142,7 +193,10 @@ package final class RawScalar: Hashable, Sendable {
         UInt32(String(String.UnicodeScalarView(digits)), radix: 16)
     }
 
-    private static func isBreak(_ scalar: Unicode.Scalar) -> Bool { scalar == "\n" || scalar == "\r" }
+    /// A line break as libyaml counts lines: LF, CR, NEL, LS and PS.
+    private static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\n" || scalar == "\r" || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
 
     /// The index after the line break at `j` (`\r\n` is one).
     private static func afterBreak(_ written: [Unicode.Scalar], _ j: Int) -> Int {
@@ -151,21 +205,4 @@ package final class RawScalar: Hashable, Sendable {
         return j + 1
     }
 
-    /// The file position of `written[index]`, counting lines and columns from `start` as the readers do.
-    private static func position(of index: Int, in written: [Unicode.Scalar], from start: SourcePosition) -> SourcePosition {
-        var line = start.line
-        var column = start.column
-        var k = 0
-        while k < index && k < written.count {
-            if isBreak(written[k]) {
-                k = afterBreak(written, k)
-                line += 1
-                column = 1
-            } else {
-                k += 1
-                column += 1
-            }
-        }
-        return SourcePosition(line: line, column: column)
-    }
 }

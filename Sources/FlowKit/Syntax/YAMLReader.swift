@@ -288,15 +288,42 @@ private struct Composer {
         }
         let written = Int(end.index) - Int(start.index)
         let oneLine = start.line == end.line
-        switch rawStyle {
-        case .plain: if oneLine { return nil }
-        case .singleQuoted, .doubleQuoted: if oneLine && written == text.unicodeScalars.count + 2 { return nil }
-        case .block, .json: break
+        // An anchor or a tag comes before the scalar's own text (the event starts there): always kept, with the text
+        // from the scalar's own first character.
+        let properties = event.data.scalar.anchor != nil || event.data.scalar.tag != nil
+        if !properties {
+            switch rawStyle {
+            case .plain: if oneLine { return nil }
+            case .singleQuoted, .doubleQuoted: if oneLine && written == text.unicodeScalars.count + 2 { return nil }
+            case .block, .json: break
+            }
         }
-        let from = byteOffset(ofCharacter: Int(start.index))
+        var from = byteOffset(ofCharacter: Int(start.index))
         let to = byteOffset(ofCharacter: Int(end.index))
         guard from <= to else { return nil }
-        return RawScalar(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self), style: rawStyle, start: position)
+        var at = position
+        if properties {
+            // Past each `&anchor` and `!tag`, and the blanks and line breaks after them.
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            while from < to {
+                let byte = bytes[from]
+                if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "!") {
+                    while from < to && !isSpace(bytes[from]) {
+                        from += 1
+                        if bytes[from - 1] < 0x80 || bytes[from - 1] >= 0xC0 { at.column += 1 }
+                    }
+                } else if byte == 0x20 || byte == 0x09 {
+                    from += 1
+                    at.column += 1
+                } else if byte == 0x0A || byte == 0x0D {
+                    from += byte == 0x0D && from + 1 < to && bytes[from + 1] == 0x0A ? 2 : 1
+                    at = SourcePosition(line: at.line + 1, column: 1)
+                } else {
+                    break
+                }
+            }
+        }
+        return RawScalar(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self), style: rawStyle, start: at)
     }
 
     mutating func consume(_ parser: inout yaml_parser_t) throws {

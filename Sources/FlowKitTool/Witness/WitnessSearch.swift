@@ -214,7 +214,14 @@ package struct WitnessSearch: Sendable {
         var lastStarts = starts
         var lastFixture: [String] = []
         let host = Set(ScenarioGenerator.hostKeys(model).map(\.name.text))
-        let given = unsetReads.filter { !host.contains($0) }
+        // The keys runs read unset, then those `maybe_unset` findings say runs may read unset (the first search may
+        // not get to them in a broad flow), each once.
+        var given = unsetReads.filter { !host.contains($0) }
+        let declared = Set(model.state.map(\.name.text))
+        for finding in wanted where finding.rule == .maybeUnset {
+            guard let key = finding.subject, declared.contains(key), !host.contains(key), !given.contains(key) else { continue }
+            given.append(key)
+        }
         if witnesses.count < wanted.count, cut == nil, !given.isEmpty {
             // Their plainest values, then each varied, merged into the first starts (the start's own values kept).
             let types = Dictionary(model.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
@@ -241,11 +248,10 @@ package struct WitnessSearch: Sendable {
             (lastStarts, lastFixture, withFixture) = (more, fields.map(\.name.text), true)
             search(more, fixture: lastFixture)
         }
-        // Directed searches, for what is left at steps no search reached when one stopped at its budget (a long
-        // flow's breadth can use it up before its depth; a search that tried every run state it found reached all
-        // it can): the run states nearest the step first, by forward moves over the flow's graph, from the last
-        // search's starts, one search per step in finding order, at most 8, a quarter of the budget each. Findings
-        // at `"*"` name no step a run is at.
+        // Directed searches, for what is left when a search stopped at its budget (a long flow's breadth can use it
+        // up before its depth; a search that tried every run state it found reached all it can): the run states
+        // nearest the finding's step first, by forward moves over the flow's graph, per step (those no search
+        // reached first), at most 8 with the guided ones, a quarter of the budget each. Findings at `"*"` name no step a run is at.
         let file = CoverageRecorder.display(model.file)
         var directedGenerator = generator
         directedGenerator.budget = max(1, budget / 4)
@@ -266,17 +272,27 @@ package struct WitnessSearch: Sendable {
                 return path.count - frame.history.count
             }, generator: directedGenerator)
         }
+        // Steps no search reached first, then the others (a fixture's many starts can use the budget up before
+        // its runs get back to a step the first search reached).
         var directed: [String] = []
         for finding in wanted where witnesses[finding] == nil && exhaustedBudget {
-            guard let step = finding.step, step != "*", !directed.contains(step), !reached.contains(file + "\n" + step) else { continue }
+            guard let step = finding.step, step != "*", !directed.contains(step) else { continue }
             directed.append(step)
         }
-        for step in directed.prefix(max(0, 8 - searches)) where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
+        directed = directed.filter { !reached.contains(file + "\n" + $0) } + directed.filter { reached.contains(file + "\n" + $0) }
+        // From the first search's starts, and then, when there was a fixture, from its starts: a finding about a
+        // key the fixture gives needs a run without it, one behind such a key's read a run with it.
+        let startSets = withFixture ? [(starts, [String]()), (lastStarts, lastFixture)] : [(starts, [String]())]
+        for step in directed where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
             let distance = Self.distances(to: step, in: model)
-            search(lastStarts, fixture: lastFixture, priority: { run in
-                guard let frame = run.frames.first, let id = frame.history.last else { return Int.max / 2 }
-                return distance[frame.flow.name(id)] ?? Int.max / 2
-            }, generator: directedGenerator)
+            for (from, fixture) in startSets where searches < 8 && ContinuousClock.now < deadline
+                && wanted.contains(where: { $0.step == step && witnesses[$0] == nil }) {
+                searches += 1
+                search(from, fixture: fixture, priority: { run in
+                    guard let frame = run.frames.first, let id = frame.history.last else { return Int.max / 2 }
+                    return distance[frame.flow.name(id)] ?? Int.max / 2
+                }, generator: directedGenerator)
+            }
         }
         let bound: NoWitness.Bound = cut.map { .cut($0) } ?? (exhaustedBudget ? .budget(budget) : .model)
         var outcomes: [Diagnostic: WitnessOutcome] = [:]

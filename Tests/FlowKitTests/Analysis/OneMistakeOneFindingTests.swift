@@ -59,6 +59,41 @@ struct OneMistakeOneFindingTests {
         #expect(!rules.contains(.unreachableStep))
     }
 
+    @Test func aReadInAStarListOrEventIsJudgedAtTheStepsARunReaches() throws {
+        // The data-flow graph follows the option never taken to 'x'; the read of 'k' in "*"'s list must still be
+        // reported, at 'b', the step a run reaches (review of issue 31's change: it was lost).
+        let star = try findings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int, n: int }
+            inputs: [n]
+            steps:
+              "*":
+                next:
+                  - { forward: done, if: "state.k > 0" }
+                  - done
+              a:
+                next:
+                  - { forward: x, if: "state.n > 5 && state.n < 3" }
+                  - { forward: b, set: { n: 1 } }
+              x: {}
+              b: {}
+              done: { kind: finish }
+            """)
+        #expect(star.contains { $0.hasPrefix("maybe_unset: 'k' is never set") && $0.contains("(read at 'b')") }, "\(star)")
+        // A nested flow's outcome reached only through an option never taken is no outcome a run finishes with.
+        let folder = NSTemporaryDirectory() + "flowkit-outcome-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "flowkit: 1\nflow: c\nstart: q\nstate: { n: int }\nsteps:\n  q: { result: { n: int }, next: [{ forward: bad, if: \"result.n > 5 && result.n < 3\" }, ok] }\n  ok: { kind: finish }\n  bad: { kind: finish }\n"
+            .write(toFile: folder + "/child.yaml", atomically: false, encoding: .utf8)
+        try "flowkit: 1\nflow: p\nstart: s\nevents: { ok: }\nsteps:\n  s: { kind: flow, flow: child.yaml, on: { ok: done } }\n  done: { kind: finish }\n"
+            .write(toFile: folder + "/parent.yaml", atomically: false, encoding: .utf8)
+        let parent = try FlowLoader.load(path: folder + "/parent.yaml")
+        #expect(Linter.lint(parent, workspace: LintWorkspace(roots: [folder])).filter { $0.rule == .unhandledOutcome }.isEmpty)
+    }
+
     @Test func aMisspeltTargetNeverMakesALoopOrATrap() throws {
         // Were 'tarifs' followed as an edge to 'tariffs', 'amount' and 'tariffs' would loop with no way out.
         let result = try findings("""

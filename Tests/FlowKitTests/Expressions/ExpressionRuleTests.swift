@@ -43,6 +43,14 @@ struct ExpressionRuleTests {
         #expect(escaped.map(\.position) == [SourcePosition(line: 7, column: 39)])
     }
 
+    @Test func theEndOfAValueIsItsClosingQuote() {
+        // Past a folded line break, or an escaped one, to the quote on the next line (review of issue 32's change).
+        let folded = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"state.n ==\n          \" }\n  b: { kind: finish }\n")
+        #expect(folded.map(\.position) == [SourcePosition(line: 8, column: 11)])
+        let escaped = findings(Self.header + "steps:\n  a:\n    next: { forward: b, if: \"state.n == \\\n          \" }\n  b: { kind: finish }\n")
+        #expect(escaped.map(\.position) == [SourcePosition(line: 8, column: 11)])
+    }
+
     @Test func json() {
         let text = """
             {"flowkit": 1, "flow": "t", "start": "a",

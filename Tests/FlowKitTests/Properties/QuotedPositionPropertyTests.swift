@@ -82,11 +82,16 @@ struct QuotedPositionPropertyTests {
             scalars[index] == " " && index > 0 && index + 1 < scalars.count && scalars[index - 1] != " " && scalars[index + 1] != " "
                 && scalars[index - 1] != "\t" && scalars[index + 1] != "\t"
         }
+        // An anchor before the value, now and then: the value's own text starts after it.
+        if style != .json && Int.random(in: 0..<4, using: &random) == 0 { out.write("&v ") }
+        // Blanks before a folded line break are dropped: written now and then.
+        func trailing() { out.write(String(repeating: " ", count: Int.random(in: 0...2, using: &random))) }
         switch style {
         case .plain:
             if value.contains(": ") || value.contains(" #") || value.contains("\t") || value.hasSuffix(":") || value.hasSuffix(" ") { return nil }
             for (index, scalar) in scalars.enumerated() {
                 if mayFold(index) && Int.random(in: 0..<4, using: &random) == 0 {
+                    trailing()
                     out.mark()
                     out.breakLine(indent: 10)
                     continue
@@ -110,10 +115,12 @@ struct QuotedPositionPropertyTests {
         case .single:
             out.write("'")
             for (index, scalar) in scalars.enumerated() {
-                out.mark()
                 if mayFold(index) && Int.random(in: 0..<4, using: &random) == 0 {
+                    trailing()
+                    out.mark()
                     out.breakLine(indent: 10)
                 } else {
+                    out.mark()
                     out.write(scalar == "'" ? "''" : String(scalar))
                 }
             }
@@ -126,11 +133,21 @@ struct QuotedPositionPropertyTests {
                     out.write("\\")
                     out.breakLine(indent: 10)
                 }
-                out.mark()
                 if mayFold(index) && Int.random(in: 0..<4, using: &random) == 0 {
+                    trailing()
+                    out.mark()
                     out.breakLine(indent: 10)
                     continue
                 }
+                if scalar == " " && Int.random(in: 0..<6, using: &random) == 0 {
+                    // A space kept at the start of a line: an escaped line break, then the space escaped.
+                    out.write("\\")
+                    out.breakLine(indent: 10)
+                    out.mark()
+                    out.write("\\ ")
+                    continue
+                }
+                out.mark()
                 let code = scalar.value
                 switch Int.random(in: 0..<6, using: &random) {
                 case 0 where code < 0x100: out.write(String(format: "\\x%02X", code))

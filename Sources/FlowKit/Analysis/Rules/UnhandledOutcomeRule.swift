@@ -66,12 +66,15 @@ enum UnhandledOutcomeRule: Rule {
     /// by a move or the back button.)
     static func reachableOutcomes(of child: Flow, from entries: [String]) -> [String] {
         var reached = Set<Int>()
+        // Options the nested flow never takes lead nowhere, as its own lint says (docs/format.md, "Options never
+        // taken"); moving the start changes none of them.
+        let neverTaken = NeverTaken(flow: child, parse: ExpressionParser.parse)
         func reach(from step: Name) {
             // The flow as if it began at `step` with no entries of its own.
             var rooted = child
             rooted.start = step
             rooted.entries = []
-            let graph = FlowGraph(flow: rooted)
+            let graph = FlowGraph(flow: rooted, neverTaken: neverTaken)
             for (id, reachable) in graph.reachable.enumerated() where reachable { reached.insert(id) }
         }
         reach(from: child.start)
