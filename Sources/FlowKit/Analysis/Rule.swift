@@ -101,12 +101,12 @@ package struct LintContext: Sendable {
         if needsSteps && flow.steps.count >= Linter.parallelThreshold {
             // The step graph is built from the flow as written, beside the flow graph, and built again from the
             // repaired flow only when the flow graph found names to repair (a flow with undefined steps).
-            let (built, written) = Parallel.both({ FlowGraph(flow: flow, neverTaken: neverTaken) }, { StepGraph(flow: flow) })
+            let (built, written) = Parallel.both({ FlowGraph(flow: flow, neverTaken: neverTaken) }, { StepGraph(flow: flow, neverTaken: neverTaken) })
             flowGraph = built
-            stepGraph = built.suggestions.byName.isEmpty ? written : StepGraph(flow: built.suggestions.repaired(flow))
+            stepGraph = built.suggestions.byName.isEmpty ? written : StepGraph(flow: built.suggestions.repaired(flow), neverTaken: neverTaken)
         } else {
             flowGraph = FlowGraph(flow: flow, neverTaken: neverTaken)
-            stepGraph = needsSteps ? StepGraph(flow: flowGraph.suggestions.repaired(flow)) : nil
+            stepGraph = needsSteps ? StepGraph(flow: flowGraph.suggestions.repaired(flow), neverTaken: neverTaken) : nil
         }
         graph = flowGraph
         analysisFlow = flowGraph.suggestions.repaired(flow)

@@ -77,7 +77,9 @@ struct StepGraph {
     /// The derived events (declared with an expression).
     let derivedEvents: Set<String>
 
-    init(flow: Flow) {
+    /// `neverTaken`: options no run takes (docs/format.md, "Options never taken"): their `if` and `set` stay in the
+    /// graph (a run evaluates an `if` whenever the options before it fail), their move does not.
+    init(flow: Flow, neverTaken: NeverTaken = .none) {
         self.flow = flow
         let steps = flow.steps
         let n = steps.count
@@ -88,21 +90,26 @@ struct StepGraph {
         var slotTargets: [[Target]] = []
         var slotEvents: [String?] = []
         var slotByEvent: [String: Int] = [:]
+        // Each slot's list in `"*"` (its handler's index in `on`, `next` as `on.count`), for the options never taken.
+        var slotLists: [Int] = []
         let anyOn = flow.anyStep?.on ?? []
-        func addSlot(_ handler: Handler) {
+        func addSlot(_ index: Int) {
+            let handler = anyOn[index]
             if slotByEvent[handler.event.text] == nil { slotByEvent[handler.event.text] = slotTargets.count }
             slotTargets.append(handler.targets)
             slotEvents.append(handler.event.text)
+            slotLists.append(index)
         }
-        for handler in anyOn where derived.contains(handler.event.text) { addSlot(handler) }
+        for index in anyOn.indices where derived.contains(anyOn[index].event.text) { addSlot(index) }
         var nextSlot: Int?
         if let next = flow.anyStep?.next {
             nextSlot = slotTargets.count
             slotTargets.append(next)
             slotEvents.append(nil)
+            slotLists.append(anyOn.count)
         }
         let resultSlotCount = slotTargets.count
-        for handler in anyOn where !derived.contains(handler.event.text) { addSlot(handler) }
+        for index in anyOn.indices where !derived.contains(anyOn[index].event.text) { addSlot(index) }
         let overridden: [[Int]] = steps.map { step in
             var skipped = step.on.compactMap { slotByEvent[$0.event.text] }
             if step.next != nil, let nextSlot { skipped.append(nextSlot) }
@@ -126,7 +133,12 @@ struct StepGraph {
                 nodeCount += 1
                 options.append(Option(owner: owner, listIndex: listIndex, list: list, index: index, node: optionNode))
                 edges.append((Int32(node), Int32(optionNode)))
-                edges.append((Int32(optionNode), Int32(to)))
+                let option: NeverTaken.Option
+                switch owner {
+                case .step(let id): option = NeverTaken.Option(step: id, list: listIndex, option: index)
+                case .slot(let slot): option = NeverTaken.Option(step: nil, list: slotLists[slot], option: index)
+                }
+                if neverTaken.isEmpty || neverTaken.reason(option) == nil { edges.append((Int32(optionNode), Int32(to))) }
             }
         }
         var afterSet = [Int?](repeating: nil, count: n)

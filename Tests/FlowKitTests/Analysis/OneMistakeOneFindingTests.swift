@@ -94,6 +94,26 @@ struct OneMistakeOneFindingTests {
         #expect(Linter.lint(parent, workspace: LintWorkspace(roots: [folder])).filter { $0.rule == .unhandledOutcome }.isEmpty)
     }
 
+    @Test func noPathThroughAnOptionNeverTakenLeavesAKeyUnset() throws {
+        // The only path to 'c' that skips 'b' (which sets 'k') takes an option never taken: no run reads 'k' unset.
+        let result = try findings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { k: int, n: int }
+            inputs: [n]
+            steps:
+              a:
+                next:
+                  - { forward: c, if: "state.n > 5 && state.n < 3" }
+                  - { forward: b, set: { k: 1 } }
+              b: { next: c }
+              c: { result: { v: int }, set: { n: "state.k + 1" }, next: done }
+              done: { kind: finish }
+            """)
+        #expect(result == ["unreachable_option: this option of next in step 'a' is never taken: its 'if' never holds"])
+    }
+
     @Test func aMisspeltTargetNeverMakesALoopOrATrap() throws {
         // Were 'tarifs' followed as an edge to 'tariffs', 'amount' and 'tariffs' would loop with no way out.
         let result = try findings("""
