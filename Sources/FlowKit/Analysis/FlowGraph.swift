@@ -292,14 +292,8 @@ package struct FlowGraph: Sendable {
         layout.slotTree.internalEdges(into: &forwardEdges)
         // The edges of options never taken, by their place in `forwardEdges`: left out of reachability.
         var deadEdges: [Int] = []
-        func addForward(from node: Int32, _ moves: [Move], owner: Int?, step: Step?) {
-            // The moves' options, in the order `StepGraph.forEachTargetList` lists them (as the moves are).
-            var options: [NeverTaken.Option] = []
-            if !neverTaken.isEmpty, let step {
-                StepGraph.forEachTargetList(of: step) { list, targets in
-                    for index in targets.indices { options.append(NeverTaken.Option(step: owner, list: list, option: index)) }
-                }
-            }
+        // `options`: the option of each move (empty when no option is never taken).
+        func addForward(from node: Int32, _ moves: [Move], options: [NeverTaken.Option]) {
             for (index, move) in moves.enumerated() {
                 let count = forwardEdges.count
                 switch move {
@@ -312,28 +306,20 @@ package struct FlowGraph: Sendable {
         }
         let steps = resolved.flow.steps
         for id in 0..<n where !layout.isFinish[id] {
-            addForward(from: Int32(id), layout.ownMoves[id], owner: id, step: steps[id])
+            // The moves are the options in the order `StepGraph.forEachTargetList` lists them.
+            var options: [NeverTaken.Option] = []
+            if !neverTaken.isEmpty {
+                StepGraph.forEachTargetList(of: steps[id]) { list, targets in
+                    for index in targets.indices { options.append(NeverTaken.Option(step: id, list: list, option: index)) }
+                }
+            }
+            addForward(from: Int32(id), layout.ownMoves[id], options: options)
             for node in layout.slotCover[id] { forwardEdges.append((Int32(id), node)) }
         }
-        // The slots are `"*"`'s handlers and then its `next`: its lists in order.
-        if let anyStep = resolved.flow.anyStep, !neverTaken.isEmpty {
-            var slot = 0
-            StepGraph.forEachTargetList(of: anyStep) { list, targets in
-                guard slot < layout.slotCount else { return }
-                for (index, move) in layout.slotMoves[slot].enumerated() {
-                    let count = forwardEdges.count
-                    switch move {
-                    case .forward(let target), .suggested(let target): forwardEdges.append((layout.slotTree.leaf(slot), target))
-                    case .restart: if let startID = layout.startID { forwardEdges.append((layout.slotTree.leaf(slot), startID)) }
-                    default: break
-                    }
-                    if forwardEdges.count > count, index < targets.count,
-                       neverTaken.reason(NeverTaken.Option(step: nil, list: list, option: index)) != nil { deadEdges.append(count) }
-                }
-                slot += 1
-            }
-        } else {
-            for slot in 0..<layout.slotCount { addForward(from: layout.slotTree.leaf(slot), layout.slotMoves[slot], owner: nil, step: nil) }
+        // The slots are `"*"`'s lists in order (its handlers, then its `next`): a slot's index is its list's.
+        for slot in 0..<layout.slotCount {
+            let options = neverTaken.isEmpty ? [] : layout.slotMoves[slot].indices.map { NeverTaken.Option(step: nil, list: slot, option: $0) }
+            addForward(from: layout.slotTree.leaf(slot), layout.slotMoves[slot], options: options)
         }
         let forwardGraph = Digraph(nodeCount: layout.virtualEnd, edges: forwardEdges)
         var sources: [Int] = layout.startID.map { [Int($0)] } ?? []

@@ -41,6 +41,12 @@ struct NeverTaken: Sendable {
     /// Whether any option is never taken.
     var isEmpty: Bool { options.isEmpty }
 
+    /// The steps that own target lists, `"*"` first (nil) then each step by its index in `Flow.steps`: the owners
+    /// `Option` names.
+    static func owners(of flow: Flow) -> [(id: Int?, step: Step)] {
+        (flow.anyStep.map { [(nil, $0)] } ?? []) + flow.steps.enumerated().map { ($0.offset, $0.element) }
+    }
+
     /// The options of `flow`'s lists that no run takes. `parse` gives the lists' expressions (a lint run's memo);
     /// `judge` false decides only what the lists' order says (options after one without `if`), as for a flow that
     /// is not well formed.
@@ -56,7 +62,7 @@ struct NeverTaken: Sendable {
         // options never taken with their reasons, nil when not decided.
         var decided: [[UInt8]: [(Int, Reason)]?] = [:]
         var budget = GuardSpace.fileBudget
-        let steps: [(id: Int?, step: Step)] = (flow.anyStep.map { [(nil, $0)] } ?? []) + flow.steps.enumerated().map { ($0.offset, $0.element) }
+        let steps = Self.owners(of: flow)
         for (id, step) in steps {
             let isAny = id == nil
             let resultTypes = isAny || step.kind == .flow ? nil : step.result?.typesByName

@@ -43,12 +43,12 @@ package struct NoWitness: Sendable, Equatable, CustomStringConvertible {
     package var stoppedFirst: [RunError] = []
     /// When no run reached the finding's step: the steps nearest it (fewest forward moves) that runs reached, when
     /// every move the searches tried at each of them stopped with a run error, and the first few of those errors.
-    package var stoppedBefore: (steps: [String], errors: [RunError])?
+    package var stoppedBefore: StoppedBefore?
 
-    package static func == (lhs: NoWitness, rhs: NoWitness) -> Bool {
-        lhs.bound == rhs.bound && lhs.stepReached == rhs.stepReached && lhs.step == rhs.step && lhs.withFixture == rhs.withFixture
-            && lhs.ambiguous == rhs.ambiguous && lhs.stoppedFirst == rhs.stoppedFirst
-            && lhs.stoppedBefore?.steps == rhs.stoppedBefore?.steps && lhs.stoppedBefore?.errors == rhs.stoppedBefore?.errors
+    /// The steps nearest an unreached finding's step, and the run errors every move tried at them stopped with.
+    package struct StoppedBefore: Sendable, Equatable {
+        package var steps: [String]
+        package var errors: [RunError]
     }
 
     /// Run errors in a note: where, and the engine's message, escaped as a finding's is as a last guard.
@@ -298,7 +298,7 @@ package struct WitnessSearch: Sendable {
         var outcomes: [Diagnostic: WitnessOutcome] = [:]
         // Per unreached step (at most 64 worked out): the nearest reached steps and their run errors, when every
         // move tried at them stopped.
-        var nearest: [String: (steps: [String], errors: [RunError])?] = [:]
+        var nearest: [String: NoWitness.StoppedBefore?] = [:]
         for finding in wanted {
             if let witness = witnesses[finding] {
                 outcomes[finding] = .found(witness)
@@ -307,7 +307,7 @@ package struct WitnessSearch: Sendable {
                 let stepReached = step.map { reached.contains(file + "\n" + $0) }
                 // Reached, and never left: every move tried there stopped first with another run error.
                 let stoppedFirst = step.flatMap { step in stepReached == true && !leftCleanly.contains(step) ? stoppedAt[step] : nil } ?? []
-                var stoppedBefore: (steps: [String], errors: [RunError])?
+                var stoppedBefore: NoWitness.StoppedBefore?
                 if stepReached == false, let step {
                     if nearest[step] == nil && nearest.count < 64 {
                         // The reached steps fewest forward moves from it, when every move tried at each stopped.
@@ -316,7 +316,7 @@ package struct WitnessSearch: Sendable {
                         let least = near.values.min()
                         let steps = model.steps.map(\.name.text).filter { least != nil && near[$0] == least }
                         nearest[step] = .some(steps.isEmpty || steps.contains(where: leftCleanly.contains) ? nil
-                                              : (steps, Array(steps.flatMap { stoppedAt[$0] ?? [] }.prefix(3))))
+                                              : NoWitness.StoppedBefore(steps: steps, errors: Array(steps.flatMap { stoppedAt[$0] ?? [] }.prefix(3))))
                     }
                     stoppedBefore = nearest[step] ?? nil
                 }

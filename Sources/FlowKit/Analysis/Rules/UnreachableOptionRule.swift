@@ -89,7 +89,7 @@ package enum UnreachableOptionRule: Rule {
         guard let flow = context.flow else { return [] }
         let neverTaken = context.neverTaken
         var findings: [Diagnostic] = []
-        let steps: [(id: Int?, step: Step)] = (flow.anyStep.map { [(nil, $0)] } ?? []) + flow.steps.enumerated().map { ($0.offset, $0.element) }
+        let steps = NeverTaken.owners(of: flow)
         for (id, step) in steps where !neverTaken.isEmpty {
             let name = step.name.text
             StepGraph.forEachTargetList(of: step) { list, targets in
