@@ -117,7 +117,7 @@ struct GuardSpace {
     private static func isNumeric(_ type: TypeRef) -> Bool { type.base == .int || type.base == .number }
 
     /// A literal, a negative number (`-3`, parsed as `-` of `3`) included.
-    private static func literal(_ node: ExpressionNode) -> Value? {
+    static func literal(_ node: ExpressionNode) -> Value? {
         switch node {
         case .literal(let value, _):
             return value
@@ -146,6 +146,15 @@ struct GuardSpace {
             return collect(operand, asCondition: true)
         case .binary(.and, let lhs, let rhs, _), .binary(.or, let lhs, let rhs, _):
             return collect(lhs, asCondition: true) && collect(rhs, asCondition: true)
+        case .conditional(let condition, let then, let otherwise, _):
+            return asCondition && collect(condition, asCondition: true) && collect(then, asCondition: true)
+                && collect(otherwise, asCondition: true)
+        case .binary(let op, let lhs, let rhs, _) where op.isComparison && Self.literal(lhs) != nil && Self.literal(rhs) != nil:
+            // Two literals: the evaluator gives the value; no path is read.
+            return true
+        case .binary(let op, .path(let lhs), .path(let rhs), _) where op.isComparison && lhs.root == rhs.root && lhs.keys == rhs.keys:
+            // A path compared with itself tells none of its values apart: no representative is added.
+            return variable(lhs) != nil
         case .binary(let op, let lhs, let rhs, _):
             let pair: (ExpressionPath, Value)
             if case .path(let path) = lhs, let value = Self.literal(rhs) {

@@ -23,6 +23,7 @@ package enum Linter {
         UndeclaredStateRule.self,
         TypeMismatchRule.self,
         MaybeNullRule.self,
+        ConstantConditionRule.self,
         UnreachableOptionRule.self,
         NonExhaustiveGuardsRule.self,
         ShadowedHandlerRule.self,

@@ -34,6 +34,8 @@ public struct RuleID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     public static let backTarget: RuleID = "back_target"
     /// `cannot_finish`.
     public static let cannotFinish: RuleID = "cannot_finish"
+    /// `constant_condition`.
+    public static let constantCondition: RuleID = "constant_condition"
     /// `dead_end`.
     public static let deadEnd: RuleID = "dead_end"
     /// `duplicate_key`.

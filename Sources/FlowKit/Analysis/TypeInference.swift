@@ -343,8 +343,10 @@ private struct Inferrer {
     mutating func expect(_ node: ExpressionNode, _ expectation: Expectation) {
         if case .conditional(let condition, let then, let otherwise, _) = node {
             requireBool(condition, what: "the condition of '? :'")
-            guarding(PathGuards.whenTrue(condition)) { $0.expect(then, expectation) }
-            guarding(PathGuards.whenFalse(condition)) { $0.expect(otherwise, expectation) }
+            // A branch a constant condition rules out is never evaluated: nothing in it is checked.
+            let constant = ConstantCondition.value(of: condition)
+            if constant != false { guarding(PathGuards.whenTrue(condition)) { $0.expect(then, expectation) } }
+            if constant != true { guarding(PathGuards.whenFalse(condition)) { $0.expect(otherwise, expectation) } }
             return
         }
         let type = infer(node)
@@ -436,6 +438,11 @@ private struct Inferrer {
             return binary(op, lhs, rhs, at: span.start)
         case .conditional(let condition, let then, let otherwise, _):
             requireBool(condition, what: "the condition of '? :'")
+            switch ConstantCondition.value(of: condition) {
+            case true?: return guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
+            case false?: return guarding(PathGuards.whenFalse(condition)) { $0.infer(otherwise) }
+            case nil: break
+            }
             let a = guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
             let b = guarding(PathGuards.whenFalse(condition)) { $0.infer(otherwise) }
             let joined = StaticType.join(a, b)
@@ -458,8 +465,13 @@ private struct Inferrer {
         var a = infer(lhs)
         var b: StaticType
         switch op {
-        case .and: b = guarding(PathGuards.whenTrue(lhs)) { $0.infer(rhs) }
-        case .or: b = guarding(PathGuards.whenFalse(lhs)) { $0.infer(rhs) }
+        case .and, .or:
+            // A right side a constant left side rules out is never evaluated (`false && …`, `true || …`).
+            if ConstantCondition.value(of: lhs) == (op == .or) {
+                b = .bool
+            } else {
+                b = guarding(op == .and ? PathGuards.whenTrue(lhs) : PathGuards.whenFalse(lhs)) { $0.infer(rhs) }
+            }
         default: b = infer(rhs)
         }
         switch op {
@@ -517,7 +529,7 @@ private struct Inferrer {
         while let next = pending.popLast() {
             switch next {
             case .literal(.string(let text), let span): literals.append((text, span.start))
-            case .conditional(_, let then, let otherwise, _): pending += [otherwise, then]
+            case .conditional: pending += ConstantCondition.liveChildren(of: next).dropFirst().reversed()
             default: break
             }
         }

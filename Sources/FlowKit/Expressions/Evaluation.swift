@@ -56,6 +56,15 @@ extension FlowExpression {
     }
 }
 
+extension ExpressionNode {
+    /// The value of a node that reads nothing (literals and operators only), or nil when evaluating it is a run
+    /// error or it reads a path (which an empty scope does not hold).
+    func valueReadingNothing() -> Value? {
+        let evaluator = Evaluator(scope: EvaluationScope(state: [:], stateTypes: [:]))
+        return try? evaluator.evaluate(self).value
+    }
+}
+
 /// A value with what the evaluator knows of its declared type: the values of an enum read through a path.
 private struct Operand {
     var value: Value

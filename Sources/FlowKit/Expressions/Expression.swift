@@ -60,6 +60,14 @@ package enum BinaryOperator: String, Hashable, Sendable {
     case equal = "==", notEqual = "!="
     /// `&& ||`: bools, short-circuiting.
     case and = "&&", or = "||"
+
+    /// Whether it is one of the six comparisons (`== != < <= > >=`).
+    var isComparison: Bool {
+        switch self {
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual: return true
+        default: return false
+        }
+    }
 }
 
 /// A node of a parsed expression; every node knows the span of text it was parsed from.

@@ -417,6 +417,13 @@ enum Soundness {
                     case .exists(let path, _): return type(path) != nil
                     case .unary(.not, let operand, _): return decided(operand)
                     case .binary(.and, let lhs, let rhs, _), .binary(.or, let lhs, let rhs, _): return decided(lhs) && decided(rhs)
+                    case .conditional(let condition, let then, let otherwise, _): return decided(condition) && decided(then) && decided(otherwise)
+                    case .binary(.add, _, _, _), .binary(.subtract, _, _, _), .binary(.multiply, _, _, _), .binary(.divide, _, _, _), .binary(.remainder, _, _, _):
+                        return false
+                    case .binary(_, let lhs, let rhs, _) where literal(lhs) && literal(rhs):
+                        return true
+                    case .binary(_, .path(let lhs), .path(let rhs), _) where lhs.description == rhs.description:
+                        return type(lhs) != nil
                     case .binary(let op, let lhs, let rhs, _):
                         var read: ExpressionPath?
                         if case .path(let path) = lhs, literal(rhs) { read = path }

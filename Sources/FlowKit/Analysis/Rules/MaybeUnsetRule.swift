@@ -331,14 +331,16 @@ enum Guards {
                 break
             case .binary(.and, let lhs, let rhs, _):
                 walk(lhs, guarded)
-                walk(rhs, guarded.union(whenTrue(lhs)))
+                // A part a constant condition rules out is never evaluated: what it reads is no read.
+                if ConstantCondition.value(of: lhs) != false { walk(rhs, guarded.union(whenTrue(lhs))) }
             case .binary(.or, let lhs, let rhs, _):
                 walk(lhs, guarded)
-                walk(rhs, guarded.union(whenFalse(lhs)))
+                if ConstantCondition.value(of: lhs) != true { walk(rhs, guarded.union(whenFalse(lhs))) }
             case .conditional(let condition, let then, let otherwise, _):
                 walk(condition, guarded)
-                walk(then, guarded.union(whenTrue(condition)))
-                walk(otherwise, guarded.union(whenFalse(condition)))
+                let constant = ConstantCondition.value(of: condition)
+                if constant != false { walk(then, guarded.union(whenTrue(condition))) }
+                if constant != true { walk(otherwise, guarded.union(whenFalse(condition))) }
             default:
                 for child in node.children { walk(child, guarded) }
             }

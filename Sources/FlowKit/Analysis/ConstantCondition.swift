@@ -1,0 +1,103 @@
+/// Conditions whose value their text decides (docs/format.md, "Parts of an expression no run evaluates"), and the
+/// parts of an expression they rule out: a branch of `? :`, the right side of `&&` or `||`.
+enum ConstantCondition {
+    /// The value `node` has whenever it evaluates, when its text decides it: `true`, `false`, two literals
+    /// compared, a path compared with itself, and `!`, `&&`, `||`, `? :` of these; nil otherwise.
+    static func value(of node: ExpressionNode) -> Bool? {
+        switch node {
+        case .literal(.bool(let flag), _):
+            return flag
+        case .unary(.not, let operand, _):
+            return value(of: operand).map { !$0 }
+        case .binary(.and, let lhs, let rhs, _):
+            let (a, b) = (value(of: lhs), value(of: rhs))
+            if a == false || b == false { return false }
+            return a == true && b == true ? true : nil
+        case .binary(.or, let lhs, let rhs, _):
+            let (a, b) = (value(of: lhs), value(of: rhs))
+            if a == true || b == true { return true }
+            return a == false && b == false ? false : nil
+        case .conditional(let condition, let then, let otherwise, _):
+            switch value(of: condition) {
+            case true?: return value(of: then)
+            case false?: return value(of: otherwise)
+            case nil:
+                let a = value(of: then)
+                return a != nil && a == value(of: otherwise) ? a : nil
+            }
+        case .binary(let op, let lhs, let rhs, let span) where op.isComparison:
+            if let x = GuardSpace.literal(lhs), let y = GuardSpace.literal(rhs) {
+                // The evaluator's answer; a comparison it refuses is a type error, not a constant.
+                guard case .bool(let flag)? = ExpressionNode.binary(op, .literal(x, lhs.span), .literal(y, rhs.span), span).valueReadingNothing() else {
+                    return nil
+                }
+                return flag
+            }
+            if case .path(let a) = lhs, case .path(let b) = rhs, a.root == b.root, a.keys == b.keys {
+                // Whenever both reads succeed they give the same value, which equals itself (numbers are finite).
+                return op == .equal || op == .lessOrEqual || op == .greaterOrEqual
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The part of an expression a constant condition rules out.
+    enum RuledOut: Equatable {
+        /// The `then` branch of `? :` (its condition is always false).
+        case thenBranch
+        /// The `else` branch of `? :` (its condition is always true).
+        case elseBranch
+        /// The right side of `&&` (its left side is always false).
+        case rightOfAnd
+        /// The right side of `||` (its left side is always true).
+        case rightOfOr
+    }
+
+    /// The children of `node` that an evaluation can reach: all of them, but for the part a constant condition
+    /// rules out (then the condition and that part's sibling only).
+    static func liveChildren(of node: ExpressionNode) -> [ExpressionNode] {
+        switch node {
+        case .conditional(let condition, let then, let otherwise, _):
+            switch value(of: condition) {
+            case true?: return [condition, then]
+            case false?: return [condition, otherwise]
+            case nil: return [condition, then, otherwise]
+            }
+        case .binary(.and, let lhs, let rhs, _):
+            return value(of: lhs) == false ? [lhs] : [lhs, rhs]
+        case .binary(.or, let lhs, let rhs, _):
+            return value(of: lhs) == true ? [lhs] : [lhs, rhs]
+        default:
+            return node.children
+        }
+    }
+
+    /// The constant conditions of `node` that rule out a part, outside the parts ruled out, in the order written
+    /// (an enclosing one before those inside it).
+    static func findings(in node: ExpressionNode) -> [(condition: ExpressionNode, value: Bool, ruledOut: RuledOut)] {
+        var found: [(condition: ExpressionNode, value: Bool, ruledOut: RuledOut)] = []
+        func add(_ condition: ExpressionNode, _ value: Bool, _ ruledOut: RuledOut) {
+            // One finding per position: in `false && x ? a : b` the `? :` is the finding, not its `&&` too.
+            guard found.last?.condition.span.start != condition.span.start else { return }
+            found.append((condition, value, ruledOut))
+        }
+        var pending = [node]
+        while let next = pending.popLast() {
+            switch next {
+            case .conditional(let condition, _, _, _):
+                if let flag = value(of: condition) { add(condition, flag, flag ? .elseBranch : .thenBranch) }
+            case .binary(.and, let lhs, _, _):
+                if value(of: lhs) == false { add(lhs, false, .rightOfAnd) }
+            case .binary(.or, let lhs, _, _):
+                if value(of: lhs) == true { add(lhs, true, .rightOfOr) }
+            default:
+                break
+            }
+            pending.append(contentsOf: liveChildren(of: next).reversed())
+        }
+        // Depth first, children in the order written: the order of their positions.
+        return found
+    }
+}
