@@ -149,6 +149,41 @@ struct GuidedWitnessTests {
     }
 }
 
+/// The fixture's starts without the key of a `maybe_unset` finding: the fixture gives 'tier: basic' (which gets a run
+/// to 'b') only with the other keys given, 'name' among them; left out, the read of 'name' fails.
+@Suite("flowkit lint --witness, the fixture without a key")
+struct FixtureWithoutAKeyTests {
+    @Test func aReadBehindAFixturesValueIsShownWithoutItsKey() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: gate
+            start: a
+            state: { tier: [gold, basic], name: string, level: int, code: string }
+            events: { go: }
+            steps:
+              a:
+                on:
+                  go:
+                    - { forward: b, if: "state.tier == 'basic'" }
+                    - { forward: done, if: "state.level > 3" }
+                    - { forward: done, if: "state.code == 'x'" }
+              b:
+                result: { ok: bool }
+                next: { forward: done, set: { name: "state.name" } }
+              done: { kind: finish }
+            """.write(toFile: folder + "/gate.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", "gate.yaml", "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let read = try #require(findings.first { $0["rule"] as? String == "maybe_unset" && $0["line"] as? Int == 15 })
+        let witness = try #require(read["witness"] as? [String: Any], "\(read)")
+        let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
+        #expect(state["tier"] as? String == "basic" && state["name"] == nil)
+    }
+}
+
 /// A finding no witness can show because every run stops first at another finding's run error says where: at its
 /// own step, or at the steps nearest it that runs reach.
 @Suite("flowkit lint --witness, behind another run error")

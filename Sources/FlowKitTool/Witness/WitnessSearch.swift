@@ -248,6 +248,31 @@ package struct WitnessSearch: Sendable {
             (lastStarts, lastFixture, withFixture) = (more, fields.map(\.name.text), true)
             search(more, fixture: lastFixture)
         }
+        // The fixture's starts without a key, for each key of `maybe_unset` findings left (at most 4 keys): the
+        // fixture's values of the other keys can be what gets a run to the finding's step (a step behind
+        // `state.tier == 'basic'` reading an unset 'name', where the fixture gives 'tier' only with 'name').
+        var withoutKeys: [String] = []
+        for finding in wanted where withFixture && finding.rule == .maybeUnset && witnesses[finding] == nil {
+            if let key = finding.subject, lastFixture.contains(key), !withoutKeys.contains(key) { withoutKeys.append(key) }
+        }
+        for key in withoutKeys.prefix(4) where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
+            guard wanted.contains(where: { $0.rule == .maybeUnset && $0.subject == key && witnesses[$0] == nil }) else { continue }
+            var without: [(ScenarioGenerator.Start, RunStart)] = []
+            for (start, _) in lastStarts {
+                let trimmed: (ScenarioGenerator.Start, RunStart)
+                switch start {
+                case .state(var state):
+                    state[key] = nil
+                    trimmed = (.state(state), .start(state: state))
+                case .entry(let name, let params, var state):
+                    state[key] = nil
+                    trimmed = (.entry(name, params: params, state: state), .entry(name, params: params, state: state))
+                }
+                // (A few hundred starts at most: compared one by one.)
+                if !without.contains(where: { $0.0 == trimmed.0 }) { without.append(trimmed) }
+            }
+            search(without, fixture: lastFixture.filter { $0 != key })
+        }
         // Directed searches, for what is left when a search stopped at its budget (a long flow's breadth can use it
         // up before its depth; a search that tried every run state it found reached all it can): the run states
         // nearest the finding's step first, by forward moves over the flow's graph, per step (those no search
