@@ -119,6 +119,30 @@ struct DeepWitnessTests {
         let witness = try #require(null["witness"] as? [String: Any], "\(null)")
         #expect((witness["steps"] as? [Any])?.count == 46)
     }
+
+    /// A key nothing sets gets one finding at its declaration, naming no step: the directed search aims at the
+    /// steps that read it.
+    @Test func aDirectedSearchAimsAtTheStepsThatReadAKeyNothingSets() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = "flowkit: 1\nflow: deep\nstart: a0\nstate: { missing: int, seen: int }\nevents: { left: , right: }\nsteps:\n"
+        for index in 0..<50 {
+            let (a, b) = index == 49 ? ("done", "done") : ("a\(index + 1)", "b\(index + 1)")
+            for side in ["a", "b"] {
+                let set = index == 45 && side == "a" ? ", set: { seen: \"state.missing\" }" : ""
+                text += "  \(side)\(index): { on: { left: \(a), right: \(b) }, next: { forward: \(a)\(set) } }\n"
+            }
+        }
+        text += "  done: { kind: finish }\n"
+        try text.write(toFile: folder + "/deep.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", "deep.yaml", "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let unset = try #require(findings.first { $0["rule"] as? String == "maybe_unset" })
+        #expect(unset["step"] == nil && unset["line"] as? Int == 4)
+        let witness = try #require(unset["witness"] as? [String: Any], "\(unset)")
+        #expect((witness["steps"] as? [Any])?.count == 46)
+    }
 }
 
 /// A search guided by the finding's own path (issue 31): the step is reached at once through a move that sets

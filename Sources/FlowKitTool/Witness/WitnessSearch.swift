@@ -299,10 +299,15 @@ package struct WitnessSearch: Sendable {
         }
         // Steps no search reached first, then the others (a fixture's many starts can use the budget up before
         // its runs get back to a step the first search reached).
+        // A finding about a key nothing sets names no step: its aims are the steps that read the key.
+        func aims(_ finding: Diagnostic) -> [String] {
+            if let step = finding.step { return step == "*" ? [] : [step] }
+            guard finding.rule == .maybeUnset, let key = finding.subject else { return [] }
+            return places.readers[key] ?? []
+        }
         var directed: [String] = []
         for finding in wanted where witnesses[finding] == nil && exhaustedBudget {
-            guard let step = finding.step, step != "*", !directed.contains(step) else { continue }
-            directed.append(step)
+            for step in aims(finding) where !directed.contains(step) { directed.append(step) }
         }
         directed = directed.filter { !reached.contains(file + "\n" + $0) } + directed.filter { reached.contains(file + "\n" + $0) }
         // From the first search's starts, and then, when there was a fixture, from its starts: a finding about a
@@ -311,7 +316,7 @@ package struct WitnessSearch: Sendable {
         for step in directed where witnesses.count < wanted.count && cut == nil && ContinuousClock.now < deadline {
             let distance = Self.distances(to: step, in: model)
             for (from, fixture) in startSets where searches < 8 && ContinuousClock.now < deadline
-                && wanted.contains(where: { $0.step == step && witnesses[$0] == nil }) {
+                && wanted.contains(where: { witnesses[$0] == nil && aims($0).contains(step) }) {
                 searches += 1
                 search(from, fixture: fixture, priority: { run in
                     guard let frame = run.frames.first, let id = frame.history.last else { return Int.max / 2 }
@@ -399,13 +404,17 @@ package struct WitnessSearch: Sendable {
         /// The positions of the `"*"` step's targets that a `back` move of each kind can fail at.
         var anyBackOne: Set<SourcePosition> = []
         var anyBackTo: Set<SourcePosition> = []
+        /// The steps (not `"*"`) whose own expressions read each state key, in the flow's order.
+        var readers: [String: [String]] = [:]
 
         init(_ flow: Flow) {
             file = flow.file
+            var step: String?
             func add(_ source: ExpressionSource, shared isShared: Bool) {
                 if case .success(let expression) = ExpressionParser.parse(source) {
                     for path in expression.paths where path.root == .state {
                         guard let key = path.keys.first else { continue }
+                        if let step, !isShared, readers[key]?.last != step { readers[key, default: []].append(step) }
                         let at = source.position(ofOffset: path.span.start)
                         if !(stateReads[at]?.contains(key) ?? false) { stateReads[at, default: []].append(key) }
                     }
@@ -420,10 +429,11 @@ package struct WitnessSearch: Sendable {
             for event in flow.events {
                 if let expression = event.expression { add(expression, shared: true) }
             }
-            for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
-                let isShared = step.name.text == "*"
-                for assignment in step.set + step.input { add(assignment.expression, shared: isShared) }
-                for (_, targets) in step.optionLists {
+            for owner in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+                let isShared = owner.name.text == "*"
+                step = owner.name.text
+                for assignment in owner.set + owner.input { add(assignment.expression, shared: isShared) }
+                for (_, targets) in owner.optionLists {
                     for target in targets {
                         if let condition = target.condition { add(condition, shared: isShared) }
                         for assignment in target.set { add(assignment.expression, shared: isShared) }
