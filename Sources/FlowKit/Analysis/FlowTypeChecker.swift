@@ -373,7 +373,7 @@ private struct Walker {
             if let type = base.state[key] {
                 if let expression {
                     let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'",
-                                                                 guarded: guarded)
+                                                                 guarded: &guarded)
                     add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)
                 }
                 continue

@@ -269,9 +269,19 @@ enum TypeInference {
     /// one; `what` names the slot ("step 'a' sets 'amount'").
     package static func checkAssignment(_ expression: FlowExpression, to type: TypeRef, in environment: TypeEnvironment, what: String,
                                        guarded: Set<String> = []) -> [TypeProblem] {
+        var carried = guarded
+        return checkAssignment(expression, to: type, in: environment, what: what, guarded: &carried)
+    }
+
+    /// `checkAssignment`, giving back in `guarded` the paths also proved not null once the value is worked out (an
+    /// operand the evaluation needed not null, in a part it always evaluates): the next assignment of the same list
+    /// sees the same state and result, so a run that gets to it has them not null.
+    package static func checkAssignment(_ expression: FlowExpression, to type: TypeRef, in environment: TypeEnvironment, what: String,
+                                       guarded: inout Set<String>) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
         inferrer.expect(expression.root, .value(type, what))
+        guarded = inferrer.guarded
         return inferrer.problems
     }
 }
@@ -299,9 +309,9 @@ private struct Inferrer {
         problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message))
     }
 
-    /// Runs `body` with `extra` paths guarded as well.
+    /// Runs `body` with `extra` paths guarded as well, for a part evaluation may skip (the right side of `&&` and
+    /// `||`, a branch of `? :`, an item of `in`): what the part proves (see `nonNull`) does not hold after it.
     mutating func guarding<T>(_ extra: Set<String>, _ body: (inout Inferrer) -> T) -> T {
-        guard !extra.isSubset(of: guarded) else { return body(&self) }
         let saved = guarded
         guarded.formUnion(extra)
         defer { guarded = saved }
@@ -317,8 +327,17 @@ private struct Inferrer {
 
     /// Reports `type` when it may be null (an optional of a known type) where `what` needs a value, and gives the
     /// type it holds.
+    ///
+    /// A path used so is not null afterwards: a run where it was has stopped there (one cause, one finding). So a
+    /// later use of it in the same evaluation (and, for an assignment list, in the later assignments, which see the
+    /// same state and result) is not reported, nor is an earlier operand whose operator applies after it (in
+    /// `state.x + (state.x * 2)`, the `*` fails first).
     mutating func nonNull(_ type: StaticType, _ node: ExpressionNode, _ what: @autoclosure () -> String) -> StaticType {
         guard case .optional(let wrapped) = type else { return type }
+        if case .path(let path) = node {
+            if isGuarded(path) { return wrapped }
+            guarded.insert(path.description)
+        }
         if wrapped != .unknown {
             let subject: String
             let hint: String
@@ -454,7 +473,7 @@ private struct Inferrer {
         case .membership(let value, let items, _):
             let valueType = infer(value)
             for item in items {
-                let itemType = infer(item)
+                let itemType = guarding([]) { $0.infer(item) }
                 compare("in", value, valueType, item, itemType, at: item.span.start)
             }
             return .bool
@@ -466,20 +485,23 @@ private struct Inferrer {
         var b: StaticType
         switch op {
         case .and, .or:
+            // The left side is needed not null before the right side is evaluated, and the right side only in its
+            // own scope (evaluation may skip it).
+            a = nonNull(a, lhs, "'\(op.rawValue)' needs a value")
             // A right side a constant left side rules out is never evaluated (`false && …`, `true || …`).
             if ConstantCondition.value(of: lhs) == (op == .or) {
                 b = .bool
             } else {
-                b = guarding(op == .and ? PathGuards.whenTrue(lhs) : PathGuards.whenFalse(lhs)) { $0.infer(rhs) }
+                b = guarding(op == .and ? PathGuards.whenTrue(lhs) : PathGuards.whenFalse(lhs)) { inferrer in
+                    inferrer.nonNull(inferrer.infer(rhs), rhs, "'\(op.rawValue)' needs a value")
+                }
             }
-        default: b = infer(rhs)
-        }
-        switch op {
-        case .and, .or, .less, .lessOrEqual, .greater, .greaterOrEqual, .add, .subtract, .multiply, .divide, .remainder:
+        case .equal, .notEqual:
+            b = infer(rhs)
+        default:
+            b = infer(rhs)
             a = nonNull(a, lhs, "'\(op.rawValue)' needs a value")
             b = nonNull(b, rhs, "'\(op.rawValue)' needs a value")
-        case .equal, .notEqual:
-            break
         }
         switch op {
         case .and, .or:

@@ -418,3 +418,52 @@ struct TypoPropertyTests {
         #expect(checked >= 250, "only \(checked) flows got a typo")
     }
 }
+
+/// A path reported null once is not null afterwards (docs/format.md, `maybe_null`): a run where it was stopped
+/// there. Each finding left is the run error the engine meets; the uses after it are not reported.
+@Suite("One cause, one maybe_null finding")
+struct OneCauseOneNullTests {
+    static let flow = """
+        flowkit: 1
+        flow: nulls
+        start: a
+        state: { ok: "bool?", x: "int?", n: int, m: int, b: bool, k: int }
+        inputs: [ok, x]
+        steps:
+          a:
+            result: { v: int }
+            set:
+              b: "(state.ok || false) && state.ok"
+              n: "state.x + (state.x * 2)"
+              m: "state.ok ? state.x : 0"
+            next: c
+          c:
+            result: { v: int }
+            set:
+              b: "state.ok ? (state.x > 1) : true"
+              k: "state.x + 1"
+            next: done
+          done: { kind: finish }
+        """
+
+    @Test func aNullIsReportedWhereTheRunFirstFailsAndNotAfter() throws {
+        let nulls = try lintExample(Self.flow).filter { $0.rule == .maybeNull }.map { "\($0.position) \($0.message)" }
+        #expect(nulls == [
+            "10:12 'state.ok' may be null, and '||' needs a value; guard it with exists(state.ok)",
+            "11:22 'state.x' may be null, and '*' needs a value; guard it with exists(state.x)",
+            // In 'c', the '>' in a branch proves nothing after the '? :': 'state.x + 1' is its own finding.
+            "17:11 'state.ok' may be null, and the condition of '? :' needs true or false; guard it with exists(state.ok)",
+            "17:23 'state.x' may be null, and '>' needs a value; guard it with exists(state.x)",
+            "18:11 'state.x' may be null, and '+' needs a value; guard it with exists(state.x)",
+        ], "\(nulls)")
+        // The engine agrees: a null 'ok' stops 'a' at the first read, a null 'x' at the '*'.
+        for flow in try compiledTwins(Self.flow) {
+            let ok = runError { _ = try walk(flow, start: .start(state: ["x": .int(1)]), [(nil, ["v": .int(1)])]) }
+            #expect(ok?.contains("'||'") == true, "\(ok ?? "no error")")
+            let x = runError { _ = try walk(flow, start: .start(state: ["ok": .bool(true)]), [(nil, ["v": .int(1)])]) }
+            #expect(x?.contains("'*'") == true, "\(x ?? "no error")")
+            let later = runError { _ = try walk(flow, start: .start(state: ["ok": .bool(false), "x": .int(1)]), [(nil, ["v": .int(1)])]) }
+            #expect(later == nil, "\(later ?? "")")
+        }
+    }
+}
