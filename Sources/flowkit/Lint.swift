@@ -23,6 +23,7 @@ struct Lint: ParsableCommand {
               flowkit lint flows/ --strict
               flowkit lint flows/ --format json > findings.json
               flowkit lint flows/ --witness --verbose
+              flowkit lint flows/ --fix --dry-run > fixes.patch
             """)
 
     @Argument(help: ArgumentHelp("Flow files or directories to check.", valueName: "path"), completion: .file(extensions: ["json", "yaml", "yml"]))
@@ -62,7 +63,14 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("witness-budget"), help: ArgumentHelp("The most run states a witness search visits per file.", valueName: "n"))
     var witnessBudget = 20_000
 
+    @Flag(name: .long, help: "Apply the safe fixes (a unique did-you-mean) to the files linted, then report what is left.")
+    var fix = false
+
+    @Flag(name: .customLong("dry-run"), help: "With --fix: print the fixes as a unified diff instead of applying them.")
+    var dryRun = false
+
     func validate() throws {
+        if dryRun && !fix { throw ValidationError("--dry-run goes with --fix: 'flowkit lint --fix --dry-run PATH'") }
         if paths.isEmpty { throw ValidationError("give at least one flow file or directory, e.g. 'flowkit lint flows/'") }
         if witnessBudget < 1 { throw ValidationError("--witness-budget takes a number of run states, 1 or more") }
     }
@@ -75,6 +83,7 @@ struct Lint: ParsableCommand {
         (options.allowOutside, options.verbose, options.toolVersion) = (allowOutside, verbose, Flowkit.version)
         options.outsideNote = "give --allow-outside to read it"
         (options.witness, options.witnessesDirectory, options.witnessBudget) = (witness, witnesses, witnessBudget)
+        (options.fix, options.dryRun) = (fix, dryRun)
         return options
     }
 

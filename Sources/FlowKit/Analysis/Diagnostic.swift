@@ -40,6 +40,9 @@ public struct Diagnostic: Hashable, Sendable {
     /// The steps of a run toward the finding, from where it starts, when its rule names one (`maybe_unset`'s and
     /// `back_target`'s "not on the path …"): what a witness search follows first.
     package var path: [String]?
+    /// The safe fix, when the finding has one (a unique did-you-mean suggestion): what `lint --fix`, SARIF's
+    /// `fixes` and the editor's quick fix apply.
+    package var fix: Fix?
 
     /// Creates a finding. Names in `message` should already be escaped with `Identifier.display`; as a last
     /// guard, any control, format or separator character left in it is escaped the same way, so that no finding

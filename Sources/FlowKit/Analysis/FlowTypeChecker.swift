@@ -10,6 +10,8 @@ struct TypeFinding: Hashable, Sendable {
     package let message: String
     /// What it is about, for baselines, when it has a name.
     package var subject: String? = nil
+    /// Its safe fix, when it has one.
+    package var fix: Fix? = nil
 }
 
 /// Type-checks every expression and state write of a flow: derived events, `set` and `input` of steps, and the
@@ -80,15 +82,15 @@ private struct Walker {
         self.parser = parser
     }
 
-    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, _ message: Message) {
+    mutating func add(_ kind: TypeProblem.Kind, at position: SourcePosition, step: String?, subject: String? = nil, fix: Fix? = nil, _ message: Message) {
         let message = message.text
         if buffer != nil {
-            buffer!.append((TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject), groupSize))
+            buffer!.append((TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject, fix: fix), groupSize))
             return
         }
         let finding = TypeFinding(kind: kind, position: position, step: nil, message: message)
         guard seen.insert(finding).inserted else { return }
-        findings.append(TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject))
+        findings.append(TypeFinding(kind: kind, position: position, step: step, message: message, subject: subject, fix: fix))
     }
 
     /// Checks the same expressions for several groups of steps (`body` is called with each group) and reports each
@@ -116,13 +118,17 @@ private struct Walker {
             let more = entry.steps - 1
             let suffix = more > 0 ? " (and at \(more) more step\(more == 1 ? "" : "s"))" : ""
             add(entry.finding.kind, at: entry.finding.position, step: entry.finding.step, subject: entry.finding.subject,
-                Message(verbatim: entry.finding.message + suffix))
+                fix: entry.finding.fix, Message(verbatim: entry.finding.message + suffix))
         }
     }
 
     mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
         for problem in problems {
-            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, Message(verbatim: problem.message))
+            // A replacement inside the expression, where the file's text of it is exactly the expression's.
+            let fix = problem.replacement.flatMap { replacement in
+                source.isExact(ofOffset: replacement.offset) ? Fix(at: source.position(ofOffset: replacement.offset), replacing: replacement.old, with: replacement.new) : nil
+            }
+            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, fix: fix, Message(verbatim: problem.message))
         }
     }
 
@@ -378,8 +384,12 @@ private struct Walker {
                 }
                 continue
             }
-            let hint = base.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
-            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
+            let suggestion = base.stateKeys.closest(to: key)
+            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            // A fix only where the same `set` does not write the suggested key already.
+            let fix = suggestion.flatMap { name in list.contains { $0.key.text == name } ? nil : Fix(at: assignment.key.position, replacing: key, with: name) }
+            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, fix: fix,
+                "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
             if let expression {
                 let problems = TypeInference.infer(expression, in: environment, guarded: guarded).problems
                 add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)

@@ -17,6 +17,9 @@ package final class LintWorkspace: @unchecked Sendable {
     private let outsideNote: String?
     /// Where nested flows come from instead of the disk, for flows an app is given (a server, a bundle).
     private let source: (any FlowSource)?
+    /// Texts read instead of the files at these canonical paths (an editor's unsaved documents, `lint --fix`'s
+    /// fixed files).
+    private let overlay: [String: [UInt8]]
     private let lock = NSLock()
     private var documents: [String: LoadedDocument] = [:]
     private var order: [String] = []
@@ -27,12 +30,13 @@ package final class LintWorkspace: @unchecked Sendable {
 
     /// A workspace confined to `roots` (directories), or unconfined with `allowOutside`; `outsideNote` says, in a
     /// finding about a nested flow outside them, how the user reads it anyway (a front end's option).
-    package init(roots: [String], allowOutside: Bool = false, outsideNote: String? = nil) {
+    package init(roots: [String], allowOutside: Bool = false, outsideNote: String? = nil, overlay: [String: [UInt8]] = [:]) {
         var unique: [String] = []
         for root in roots.map(FileFlowResolver.canonical) where !unique.contains(root) { unique.append(root) }
         self.roots = unique
         self.allowOutside = allowOutside
         self.outsideNote = outsideNote
+        self.overlay = overlay
         source = nil
     }
 
@@ -41,6 +45,7 @@ package final class LintWorkspace: @unchecked Sendable {
         roots = []
         allowOutside = false
         outsideNote = nil
+        overlay = [:]
         self.source = source
     }
 
@@ -92,7 +97,11 @@ package final class LintWorkspace: @unchecked Sendable {
         lock.unlock()
         let document: LoadedDocument
         do {
-            document = try FlowLoader.load(path: path)
+            if let bytes = overlay[path] {
+                document = FlowLoader.load(bytes: bytes, file: path, format: DocumentFormat(path: path))
+            } else {
+                document = try FlowLoader.load(path: path)
+            }
         } catch FlowKitError.noSuchFile {
             return .unavailable("nested flow '\(name: reference)' does not exist\(verbatim: missingFileHint(reference, at: path))")
         } catch FlowKitError.notAFile {

@@ -113,8 +113,10 @@ package enum Linter {
             guard let suppression = step.suppression else { continue }
             let name = step.name.text
             for rule in suppression.rules where !identifiers.contains(rule.text) {
+                let suggestion = Suggestions.closest(to: rule.text, in: identifiers)
                 problems.append(context.finding(SchemaRule.self, at: rule.position, step: name,
-                                                "unknown rule '\(name: rule.text)' in 'allow'\(verbatim: Suggestions.didYouMean(rule.text, in: identifiers))"))
+                                                fix: suggestion.flatMap { Fix(at: rule.position, replacing: rule.text, with: $0) },
+                                                "unknown rule '\(name: rule.text)' in 'allow'\(verbatim: suggestion.map { "; did you mean '\($0)'?" } ?? "")"))
             }
             for rule in suppression.rules where unsuppressible.contains(RuleID(rawValue: rule.text)) {
                 problems.append(context.finding(SchemaRule.self, at: rule.position, step: name, "rule '\(name: rule.text)' cannot be allowed on a step"))

@@ -135,9 +135,11 @@ package struct LintContext: Sendable {
     }
 
     package func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
-                        _ message: Message) -> Diagnostic {
-        Diagnostic(file: document.file, position: position, severity: rule.description.severity,
-                   rule: rule.description.identifier, step: step, message: message.text, subject: subject)
+                        fix: Fix? = nil, _ message: Message) -> Diagnostic {
+        var diagnostic = Diagnostic(file: document.file, position: position, severity: rule.description.severity,
+                                    rule: rule.description.identifier, step: step, message: message.text, subject: subject)
+        diagnostic.fix = fix
+        return diagnostic
     }
 
     /// The well-formed flow that `step` (a `flow` step) runs, from the lint run's workspace when it has one, else

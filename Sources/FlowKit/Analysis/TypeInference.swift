@@ -220,13 +220,23 @@ struct TypeProblem: Hashable, Sendable {
     package let message: String
     /// What it is about, for baselines (`Diagnostic.subject`): the state key, or the path that may be null.
     package let subject: String?
+    /// A did-you-mean as an edit of the expression: the name `old` at `offset` becomes `new`.
+    package struct Replacement: Hashable, Sendable {
+        package var offset: Int
+        package var old: String
+        package var new: String
+    }
+
+    /// The did-you-mean as an edit of the expression, when there is one.
+    package var replacement: Replacement?
 
     /// Creates a problem.
-    package init(kind: Kind, offset: Int, message: Message, subject: String? = nil) {
+    package init(kind: Kind, offset: Int, message: Message, subject: String? = nil, replacement: Replacement? = nil) {
         self.kind = kind
         self.offset = offset
         self.message = message.text
         self.subject = subject
+        self.replacement = replacement
     }
 }
 
@@ -305,8 +315,8 @@ private struct Inferrer {
         self.environment = environment
     }
 
-    mutating func mismatch(_ message: Message, at offset: Int) {
-        problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message))
+    mutating func mismatch(_ message: Message, at offset: Int, replacement: TypeProblem.Replacement? = nil) {
+        problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message, replacement: replacement))
     }
 
     /// Runs `body` with `extra` paths guarded as well, for a part evaluation may skip (the right side of `&&` and
@@ -575,9 +585,11 @@ private struct Inferrer {
         case .state:
             let key = path.keys[0]
             guard let type = environment.state[key] else {
-                let hint = environment.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+                let suggestion = environment.stateKeys.closest(to: key)
+                let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+                // The key starts after `state.`.
                 problems.append(TypeProblem(kind: .undeclaredState, offset: path.span.start, message: "state key '\(name: key)' is not declared\(verbatim: hint)",
-                                            subject: key))
+                                            subject: key, replacement: suggestion.map { .init(offset: path.span.start + 6, old: key, new: $0) }))
                 return .unknown
             }
             let declared = StaticType(type)
@@ -630,7 +642,11 @@ private struct Inferrer {
                     subject = ("the nested flow '\(name: file)' of step '\(verbatim: step)' has no state key '\(verbatim: missing)'" as Message).text
                 }
                 let consequence = exists ? ", so 'exists(\(path))' is always false" : ""
-                mismatch(Message(verbatim: subject + consequence + Suggestions.didYouMean(key, in: current.keys.sorted())), at: path.span.start)
+                let suggestion = Suggestions.closest(to: key, in: current.keys.sorted())
+                // The key starts after `result.` and the keys before it, each with its dot.
+                let keyOffset = path.span.start + 7 + path.keys[..<index].reduce(0) { $0 + $1.unicodeScalars.count + 1 }
+                mismatch(Message(verbatim: subject + consequence + (suggestion.map { "; did you mean '\($0)'?" } ?? "")), at: path.span.start,
+                         replacement: suggestion.map { .init(offset: keyOffset, old: key, new: $0) })
                 return .unknown
             }
             type = next

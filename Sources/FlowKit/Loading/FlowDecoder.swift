@@ -43,14 +43,21 @@ package struct FlowDecoder {
 
     // MARK: - Findings
 
-    private mutating func report(_ message: Message, at position: SourcePosition, step: String? = nil, rule: RuleID = .schema, subject: String? = nil) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: rule, step: step, message: message.text, subject: subject))
+    private mutating func report(_ message: Message, at position: SourcePosition, step: String? = nil, rule: RuleID = .schema, subject: String? = nil,
+                                 fix: Fix? = nil) {
+        var diagnostic = Diagnostic(file: file, position: position, severity: .error, rule: rule, step: step, message: message.text, subject: subject)
+        diagnostic.fix = fix
+        diagnostics.append(diagnostic)
     }
 
     private mutating func checkKeys(_ entries: [Node.Entry], allowed: [String], in context: @autoclosure () -> String, step: String? = nil) {
         // (A YAML merge key `<<` never gets here: the YAML reader reports it as a `syntax` finding.)
         for entry in entries where !allowed.contains(entry.key) {
-            report("unknown key '\(name: entry.key)' in \(verbatim: context())\(verbatim: Suggestions.didYouMean(entry.key, in: allowed))", at: entry.keyPosition, step: step)
+            let suggestion = Suggestions.closest(to: entry.key, in: allowed)
+            // A fix only where the suggested key is not there already (it would be written twice).
+            let fix = suggestion.flatMap { key in entries.contains { $0.key == key } ? nil : Fix(at: entry.keyPosition, replacing: entry.key, with: key) }
+            report("unknown key '\(name: entry.key)' in \(verbatim: context())\(verbatim: suggestion.map { "; did you mean '\($0)'?" } ?? "")", at: entry.keyPosition,
+                   step: step, fix: fix)
         }
     }
 

@@ -31,6 +31,9 @@ package struct LintSession: Sendable {
     package var configuration: LintConfiguration?
     /// Findings to hide.
     package var baseline: Baseline?
+    /// Texts linted instead of the files at these canonical paths, given or nested (an editor's unsaved
+    /// documents, `lint --fix`'s fixed files).
+    package var overlay: [String: [UInt8]] = [:]
     /// The rules a file is checked with, before its configuration's `disabled` rules are left out (a test seam).
     var rules: [any Rule.Type] = Linter.rules
     /// Where each file's nearest `.flowkit.yml` is, looked up once per directory.
@@ -49,7 +52,7 @@ package struct LintSession: Sendable {
     /// skipped, not checked. `canonicalPaths` gives the canonical paths already known (`FileCollector`'s); the
     /// others are resolved.
     package func run(_ files: [String], discovered: Set<String> = [], canonicalPaths: [String: String] = [:]) -> Outcome {
-        let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside, outsideNote: outsideNote)
+        let workspace = LintWorkspace(roots: roots, allowOutside: allowOutside, outsideNote: outsideNote, overlay: overlay)
         let configurations = ConfigurationCache(fixed: configuration, lookup: lookup)
         var checked: [String] = []
         var seen = Set<String>()
@@ -60,7 +63,8 @@ package struct LintSession: Sendable {
         var batch = files.filter { seen.insert(canonical[$0]!).inserted }
         while !batch.isEmpty {
             checked += batch
-            results += Self.lintInParallel(batch, discovered: discovered, rules: rules, workspace: workspace, configurations: configurations)
+            results += Self.lintInParallel(batch, discovered: discovered, rules: rules, workspace: workspace, configurations: configurations,
+                                           overlay: overlay)
             // Nested flows named by what was just linted, not yet linted themselves, in a stable order.
             batch = workspace.loadedFiles.filter { seen.insert($0).inserted }.sorted().map(Self.displayPath)
         }
@@ -92,11 +96,16 @@ package struct LintSession: Sendable {
     private typealias FileResult = (file: String, diagnostics: [Diagnostic], failure: String?, skipped: Bool)
 
     private static func lintInParallel(_ files: [String], discovered: Set<String>, rules: [any Rule.Type], workspace: LintWorkspace,
-                                       configurations: ConfigurationCache) -> [FileResult] {
+                                       configurations: ConfigurationCache, overlay: [String: [UInt8]]) -> [FileResult] {
         Parallel.map(files.count) { index in
             let file = files[index]
             do {
-                var document = try FlowLoader.load(path: file)
+                var document: LoadedDocument
+                if !overlay.isEmpty, let bytes = overlay[FileFlowResolver.canonical(file)] {
+                    document = FlowLoader.load(bytes: bytes, file: file, format: DocumentFormat(path: file))
+                } else {
+                    document = try FlowLoader.load(path: file)
+                }
                 if discovered.contains(file) && !document.isFlowFile { return (file, [], nil, true) }
                 // Disabled rules are left out before anything runs, not filtered out afterwards.
                 let configuration = configurations.configuration(for: file)
@@ -166,7 +175,7 @@ extension LintSession {
     /// `LintSetupError`) and `baseline`. Paths that could not be used, and directories in which no flow file was
     /// found, are among the outcome's failures, first.
     package static func lint(paths: [String], configuration: LintConfiguration?, baseline: Baseline?,
-                            allowOutside: Bool, outsideNote: String? = nil) throws(LintSetupError) -> Outcome {
+                            allowOutside: Bool, outsideNote: String? = nil, overlay: [String: [UInt8]] = [:]) throws(LintSetupError) -> Outcome {
         let lookup = ConfigurationLookup()
         let collected = FileCollector.collect(paths, configuration: configuration, allowOutside: allowOutside, lookup: lookup)
         if configuration == nil {
@@ -176,6 +185,7 @@ extension LintSession {
         var session = LintSession(roots: collected.roots, allowOutside: allowOutside, configuration: configuration, baseline: baseline)
         session.lookup = lookup
         session.outsideNote = outsideNote
+        session.overlay = overlay
         var outcome = session.run(collected.files, discovered: Set(collected.directoryOf.keys), canonicalPaths: collected.canonicalPaths)
         outcome.failures = collected.problems + FileCollector.emptyDirectories(collected, outcome: outcome) + outcome.failures
         return outcome

@@ -37,6 +37,11 @@ package enum LintFrontend {
         package var witnessesDirectory: String?
         /// The most run states a witness search visits per file.
         package var witnessBudget = 20_000
+        /// Whether to apply the safe fixes of the findings to the files linted, then report what is left
+        /// (docs/format.md, "Fixes").
+        package var fix = false
+        /// With `fix`: print the fixes as a unified diff instead of applying them.
+        package var dryRun = false
 
         package init(paths: [String]) {
             self.paths = paths
@@ -45,19 +50,37 @@ package enum LintFrontend {
 
     /// Lints as `options` say.
     package static func run(_ options: Options) throws(CommandError) -> CommandOutcome {
-        let lint: LintSession.Outcome
-        do {
-            lint = try LintSession.lint(paths: options.paths, configuration: try options.configuration.map { try LintConfiguration.load(path: $0) },
-                                        baseline: try options.baseline.map { try Baseline.load(path: $0) }, allowOutside: options.allowOutside,
-                                        outsideNote: options.outsideNote)
-        } catch let error as LintSetupError {
-            throw CommandError(error.problems.map { CommandMessage($0) }, status: .failure)
-        } catch let error as ConfigurationError {
-            throw CommandError.failure(error.message)
-        } catch {
-            throw CommandError.failure(CommandMessage(describing: error))
+        func lintPaths(overlay: [String: [UInt8]] = [:]) throws(CommandError) -> LintSession.Outcome {
+            do {
+                return try LintSession.lint(paths: options.paths, configuration: try options.configuration.map { try LintConfiguration.load(path: $0) },
+                                            baseline: try options.baseline.map { try Baseline.load(path: $0) }, allowOutside: options.allowOutside,
+                                            outsideNote: options.outsideNote, overlay: overlay)
+            } catch let error as LintSetupError {
+                throw CommandError(error.problems.map { CommandMessage($0) }, status: .failure)
+            } catch let error as ConfigurationError {
+                throw CommandError.failure(error.message)
+            } catch {
+                throw CommandError.failure(CommandMessage(describing: error))
+            }
         }
+        var lint = try lintPaths()
         var outcome = CommandOutcome()
+        if options.fix && options.writeBaseline == nil {
+            let fixed = FixPlan(lint.diagnostics)
+            if options.dryRun {
+                outcome.print(fixed.files.map { FixEdits.unifiedDiff(path: $0.display, old: $0.old, new: $0.new) }.joined())
+                outcome.note(fixed.summary(applied: false))
+                outcome.errors = lint.failures.map { CommandMessage($0) }
+                outcome.status = lint.failures.isEmpty ? .success : .failure
+                return outcome
+            }
+            if !fixed.files.isEmpty || fixed.skipped > 0 { outcome.note(fixed.summary(applied: true)) }
+            if !fixed.files.isEmpty {
+                for file in fixed.files { outcome.write(file.new, to: file.path) }
+                // What is left, linted from the fixed texts (written once the report is made).
+                lint = try lintPaths(overlay: Dictionary(fixed.files.map { (FileFlowResolver.canonical($0.path), $0.new) }, uniquingKeysWith: { first, _ in first }))
+            }
+        }
         if options.verbose {
             for file in lint.skipped { outcome.note("skipped \(path: file): not a flow file (no top-level 'flowkit' or 'flowkit-script' key)") }
         }
@@ -73,6 +96,7 @@ package enum LintFrontend {
             return outcome
         }
         var report = lint.report(strict: options.strict, toolVersion: options.toolVersion)
+        report.fixEdits = FixPlan(lint.diagnostics).edits
         if options.witness || options.witnessesDirectory != nil {
             let witnesses = Witnesses.search(report.diagnostics, budget: options.witnessBudget)
             report.witnesses = witnesses

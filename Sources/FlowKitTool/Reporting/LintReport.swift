@@ -22,6 +22,9 @@ package struct LintReport: Sendable {
     /// With `lint --witness`: the witness, or why there is none, of each finding whose rule foresees run errors
     /// (docs/format.md, "Witnesses"); nil when none were searched.
     package var witnesses: [Diagnostic: WitnessOutcome]? = nil
+    /// The edit of each finding whose fix applies to its file as it is (docs/format.md, "Fixes"): what SARIF's
+    /// `fixes` carry.
+    package var fixEdits: [Diagnostic: TextEdit] = [:]
 
     /// Creates a report. Every reporter needs only the report: the files checked and flowkit's version are in it.
     package init(diagnostics: [Diagnostic], fileCount: Int, skippedCount: Int = 0, strict: Bool = false, files: [String] = [],

@@ -61,6 +61,21 @@ package struct SARIFReporter: Reporter {
                 ])),
                 ("partialFingerprints", .object([(Self.fingerprintKey, .string("\(hash):\(occurrences[hash]!)"))])),
             ]
+            if let edit = report.fixEdits[diagnostic], let fix = diagnostic.fix {
+                fields.append(("fixes", .array([.object([
+                    ("description", .object([("text", .string(fix.title))])),
+                    ("artifactChanges", .array([.object([
+                        ("artifactLocation", .object([("uri", .string(Self.uri(forPath: diagnostic.file)))])),
+                        ("replacements", .array([.object([
+                            ("deletedRegion", .object([
+                                ("startLine", .integer(edit.start.line)), ("startColumn", .integer(edit.start.column)),
+                                ("endLine", .integer(edit.end.line)), ("endColumn", .integer(edit.end.column)),
+                            ])),
+                            ("insertedContent", .object([("text", .string(edit.newText))])),
+                        ])])),
+                    ])])),
+                ])])))
+            }
             switch report.witnesses?[diagnostic] {
             case .found(let witness)?:
                 fields.append(("properties", .object([("witness", .json(Witnesses.json(witness)))] + (Witnesses.fixtureNote(witness).map { [("witnessNote", .string($0))] } ?? []))))

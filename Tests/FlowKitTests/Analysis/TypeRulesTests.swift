@@ -166,9 +166,11 @@ struct TypeInferenceTests {
 
     @Test func undeclaredStateKeys() throws {
         let read = try #require(TypeFixture.infer("state.amout + 1 > state.amount"))
-        #expect(read.problems == [TypeProblem(kind: .undeclaredState, offset: 0, message: "state key 'amout' is not declared; did you mean 'amount'?", subject: "amout")])
+        #expect(read.problems == [TypeProblem(kind: .undeclaredState, offset: 0, message: "state key 'amout' is not declared; did you mean 'amount'?", subject: "amout",
+                                               replacement: .init(offset: 6, old: "amout", new: "amount"))])
         let exists = try #require(TypeFixture.infer("state.vip && exists(state.nte)"))
-        #expect(exists.problems == [TypeProblem(kind: .undeclaredState, offset: 20, message: "state key 'nte' is not declared; did you mean 'note'?", subject: "nte")])
+        #expect(exists.problems == [TypeProblem(kind: .undeclaredState, offset: 20, message: "state key 'nte' is not declared; did you mean 'note'?", subject: "nte",
+                                                 replacement: .init(offset: 26, old: "nte", new: "note"))])
         let far = try #require(TypeFixture.infer("state.zzzzzzzz"))
         #expect(far.problems.map(\.message) == ["state key 'zzzzzzzz' is not declared"])
         #expect(far.type == .unknown)
@@ -180,17 +182,19 @@ struct TypeInferenceTests {
         #expect(try #require(TypeFixture.infer("result.coupon", result: result)).type == .optional(.string))
         #expect(try #require(TypeFixture.infer("result.user.name", result: result)).type == .string)
         #expect(try #require(TypeFixture.infer("exists(result.coupon) && result.coupon != ''", result: result)).problems.isEmpty)
-        let cases: [(String, String, Int)] = [
-            ("result.totl > 1", "step 'a' has no result key 'totl'; did you mean 'total'?", 0),
-            ("state.vip && result.user.nme == 'x'", "step 'a' has no result key 'user.nme'; did you mean 'name'?", 13),
-            ("result.total.cents", "'result.total' is an int, not an object, so 'result.total.cents' cannot be read", 0),
-            ("exists(result.copon)", "step 'a' has no result key 'copon', so 'exists(result.copon)' is always false; did you mean 'coupon'?", 7),
-            ("result.total + 'x'", "'+' needs two numbers or two strings, found an int and a string", 0),
-            ("result.user == result.user", "'==' cannot compare an object with an object", 0),
+        // The did-you-mean is also an edit of the key: its offset in the expression, the key and the suggestion.
+        let cases: [(String, String, Int, TypeProblem.Replacement?)] = [
+            ("result.totl > 1", "step 'a' has no result key 'totl'; did you mean 'total'?", 0, .init(offset: 7, old: "totl", new: "total")),
+            ("state.vip && result.user.nme == 'x'", "step 'a' has no result key 'user.nme'; did you mean 'name'?", 13, .init(offset: 25, old: "nme", new: "name")),
+            ("result.total.cents", "'result.total' is an int, not an object, so 'result.total.cents' cannot be read", 0, nil),
+            ("exists(result.copon)", "step 'a' has no result key 'copon', so 'exists(result.copon)' is always false; did you mean 'coupon'?", 7,
+             .init(offset: 14, old: "copon", new: "coupon")),
+            ("result.total + 'x'", "'+' needs two numbers or two strings, found an int and a string", 0, nil),
+            ("result.user == result.user", "'==' cannot compare an object with an object", 0, nil),
         ]
-        for (text, message, offset) in cases {
+        for (text, message, offset, replacement) in cases {
             let inferred = try #require(TypeFixture.infer(text, result: result))
-            #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: offset, message: Message(verbatim: message))], "\(text)")
+            #expect(inferred.problems == [TypeProblem(kind: .typeMismatch, offset: offset, message: Message(verbatim: message), replacement: replacement)], "\(text)")
         }
         let nested = ResultContext.nestedFlow(state: [TypeFixture.field("card", .string, optional: true)], step: "pay", file: "pay.yaml")
         #expect(try #require(TypeFixture.infer("result.card", result: nested)).type == .optional(.string))

@@ -111,7 +111,7 @@ enum TypeMismatchRule: Rule {
     package static func check(_ context: LintContext) -> [Diagnostic] {
         typeFindings(context)
             .filter { $0.kind == .typeMismatch }
-            .map { context.finding(self, at: $0.position, step: $0.step, Message(verbatim: $0.message)) }
+            .map { context.finding(self, at: $0.position, step: $0.step, fix: $0.fix, Message(verbatim: $0.message)) }
     }
 
     /// Every finding of the flow-wide type check of a well-formed flow, computed once per context (this rule and

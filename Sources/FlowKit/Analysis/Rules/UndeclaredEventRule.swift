@@ -86,6 +86,8 @@ enum UndeclaredEventRule: Rule {
             for handler in step.on where !declared.contains(handler.event.text) {
                 let event = handler.event.text
                 var message = "step '\(step.name.text)' handles event '\(event)', which 'events' does not declare"
+                // Only a plain did-you-mean is a fix: at a `flow` step the name may be the nested flow's outcome.
+                var fix: Fix?
                 if step.kind == .flow, let reference = step.flowPath {
                     // A nested flow's outcomes arrive as events: say so, and name the outcomes it has.
                     let outcomes = context.nestedFlow(of: step).map(Self.outcomes) ?? []
@@ -102,8 +104,9 @@ enum UndeclaredEventRule: Rule {
                     }
                 } else if let suggestion = suggestions[event] {
                     message += "; did you mean '\(suggestion)'?"
+                    fix = Fix(at: handler.event.position, replacing: event, with: suggestion)
                 }
-                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: event, Message(verbatim: message)))
+                findings.append(context.finding(self, at: handler.event.position, step: step.name.text, subject: event, fix: fix, Message(verbatim: message)))
             }
         }
         return findings

@@ -70,6 +70,6 @@ enum UndeclaredStateRule: Rule {
     package static func check(_ context: LintContext) -> [Diagnostic] {
         context.loaderFindings(self) + TypeMismatchRule.typeFindings(context)
             .filter { $0.kind == .undeclaredState }
-            .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, Message(verbatim: $0.message)) }
+            .map { context.finding(self, at: $0.position, step: $0.step, subject: $0.subject, fix: $0.fix, Message(verbatim: $0.message)) }
     }
 }

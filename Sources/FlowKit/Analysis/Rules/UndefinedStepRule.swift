@@ -53,8 +53,11 @@ enum UndefinedStepRule: Rule {
         var findings: [Diagnostic] = []
         func missing(_ name: Name, step: String?, what: String = "step") {
             guard graph.ids[name.text] == nil else { return }
-            let hint = graph.suggestions.suggestion(for: name.text).map { "; did you mean '\($0)'?" } ?? ""
-            findings.append(context.finding(self, at: name.position, step: step, subject: name.text, "\(verbatim: what) '\(name: name.text)' is not defined\(verbatim: hint)"))
+            let suggestion = graph.suggestions.suggestion(for: name.text)
+            let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+            findings.append(context.finding(self, at: name.position, step: step, subject: name.text,
+                                            fix: suggestion.flatMap { Fix(at: name.position, replacing: name.text, with: $0) },
+                                            "\(verbatim: what) '\(name: name.text)' is not defined\(verbatim: hint)"))
         }
         missing(flow.start, step: nil, what: "start step")
         for entry in flow.entries { missing(entry.step, step: nil, what: "the step of entry '\(entry.name.text)',") }
