@@ -1,0 +1,272 @@
+import FlowKit
+import Foundation
+
+/// A document the editor has open (or one read from disk for a change it affects): its text, its version, and
+/// conversions between lint's positions (1-based lines, columns in Unicode scalars) and the protocol's (0-based
+/// lines, UTF-16 code units).
+package final class EditorDocument: @unchecked Sendable {
+    package let uri: String
+    package let path: String
+    package private(set) var version: Int?
+    package private(set) var text: String
+    package private(set) var bytes: [UInt8]
+    /// The byte offset where each line starts (after a byte order mark on the first).
+    private var lineStarts: [Int] = []
+    private var loadedCache: LoadedDocument?
+    private var symbolsCache: FlowSymbols?
+
+    package init(uri: String, path: String, version: Int?, text: String) {
+        self.uri = uri
+        self.path = path
+        self.version = version
+        self.text = text
+        self.bytes = Array(text.utf8)
+        indexLines()
+    }
+
+    /// Replaces the text (a full change), or a range of it.
+    package func change(_ change: LSPTextDocumentContentChangeEvent, version: Int) {
+        self.version = version
+        if let range = change.range {
+            let start = byteOffset(range.start)
+            let end = max(start, byteOffset(range.end))
+            bytes.replaceSubrange(start..<end, with: Array(change.text.utf8))
+            text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            text = change.text
+            bytes = Array(text.utf8)
+        }
+        loadedCache = nil
+        symbolsCache = nil
+        indexLines()
+    }
+
+    private func indexLines() {
+        lineStarts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+    }
+
+    /// The document loaded as lint loads it.
+    package var loaded: LoadedDocument {
+        if let loadedCache { return loadedCache }
+        let document = FlowLoader.load(bytes: bytes, file: path, format: DocumentFormat(path: path))
+        loadedCache = document
+        return document
+    }
+
+    /// The names written in the document and what they are.
+    package var symbols: FlowSymbols {
+        if let symbolsCache { return symbolsCache }
+        let symbols = FlowSymbols(loaded, bytes: bytes)
+        symbolsCache = symbols
+        return symbols
+    }
+
+    private func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
+        guard line >= 0 && line < lineStarts.count else { return [] }
+        let start = lineStarts[line]
+        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
+        if end > start && bytes[end - 1] == 13 { end -= 1 }
+        return bytes[start..<max(start, end)]
+    }
+
+    /// Lint's position as the protocol's.
+    package func lspPosition(_ position: SourcePosition) -> LSPPosition {
+        let line = max(0, position.line - 1)
+        var utf16 = 0
+        var column = 1
+        for scalar in String(decoding: lineBytes(line), as: UTF8.self).unicodeScalars {
+            guard column < position.column else { break }
+            utf16 += scalar.utf16.count
+            column += 1
+        }
+        // A column past the line's end (a position at its line break) stays past it.
+        return LSPPosition(line: line, character: utf16 + max(0, position.column - column))
+    }
+
+    /// The protocol's position as lint's.
+    package func sourcePosition(_ position: LSPPosition) -> SourcePosition {
+        var utf16 = 0
+        var column = 1
+        for scalar in String(decoding: lineBytes(position.line), as: UTF8.self).unicodeScalars {
+            guard utf16 < position.character else { break }
+            utf16 += scalar.utf16.count
+            column += 1
+        }
+        return SourcePosition(line: position.line + 1, column: column)
+    }
+
+    /// The byte offset of the protocol's position (clamped to its line).
+    func byteOffset(_ position: LSPPosition) -> Int {
+        guard position.line < lineStarts.count else { return bytes.count }
+        let start = lineStarts[max(0, position.line)]
+        let line = lineBytes(position.line)
+        var utf16 = 0
+        var offset = start
+        for scalar in String(decoding: line, as: UTF8.self).unicodeScalars {
+            guard utf16 < position.character else { break }
+            utf16 += scalar.utf16.count
+            offset += scalar.utf8.count
+        }
+        return offset
+    }
+
+    /// The range of a token lint points at: from `position` to the end of the name or quoted text there (at least
+    /// one character).
+    package func tokenRange(at position: SourcePosition) -> LSPRange {
+        let start = lspPosition(position)
+        let line = Array(String(decoding: lineBytes(position.line - 1), as: UTF8.self).unicodeScalars)
+        var index = position.column - 1
+        guard index >= 0 && index < line.count else { return LSPRange(start: start, end: start) }
+        let first = line[index]
+        if first == "\"" || first == "'" {
+            index += 1
+            while index < line.count && line[index] != first { index += line[index] == "\\" && first == "\"" ? 2 : 1 }
+            index = min(line.count, index + 1)
+        } else if FlowSymbols.isNameScalar(first) {
+            while index < line.count && (FlowSymbols.isNameScalar(line[index]) || line[index] == ".") { index += 1 }
+        } else {
+            index += 1
+        }
+        return LSPRange(start: start, end: lspPosition(SourcePosition(line: position.line, column: index + 1)))
+    }
+
+    /// The range of `start`..<`end` (lint positions on one line).
+    package func range(_ start: SourcePosition, _ end: SourcePosition) -> LSPRange {
+        LSPRange(start: lspPosition(start), end: lspPosition(end))
+    }
+
+    /// The text of the line before `position` (what completion looks at).
+    package func linePrefix(_ position: LSPPosition) -> String {
+        let start = lineStarts.indices.contains(position.line) ? lineStarts[position.line] : bytes.count
+        return String(decoding: bytes[start..<min(bytes.count, max(start, byteOffset(position)))], as: UTF8.self)
+    }
+}
+
+/// The names written in a flow or script document, each with what it is and whether it defines it: what
+/// navigation, rename, hover, completion and the outline work from.
+package struct FlowSymbols: Sendable {
+    /// What a name is.
+    package enum Kind: Hashable, Sendable {
+        case step
+        case event
+        case stateKey
+        /// A key of a step's declared result (the step's name).
+        case resultKey(String)
+        /// A nested flow file, as written.
+        case file
+        /// A rule in `allow`.
+        case rule
+        /// An entry.
+        case entry
+    }
+
+    /// One name written in the document.
+    package struct Occurrence: Hashable, Sendable {
+        package var kind: Kind
+        package var name: String
+        package var start: SourcePosition
+        package var end: SourcePosition
+        /// Whether it is the name's declaration (a step's key, an event's, a state key's, a result key's).
+        package var isDefinition: Bool
+        /// The step it is written in, when there is one.
+        package var step: String?
+    }
+
+    package private(set) var occurrences: [Occurrence] = []
+    /// The flow, when the document is one.
+    package let flow: Flow?
+
+    package init(_ document: LoadedDocument, bytes: [UInt8]) {
+        flow = document.flow
+        guard let flow = document.flow else { return }
+        func add(_ kind: Kind, _ name: String, at position: SourcePosition, definition: Bool = false, step: String? = nil) {
+            guard !name.isEmpty else { return }
+            // The name itself, past an opening quote, where the file reads it there.
+            var start = position
+            if let offset = FixEdits.offset(of: position, in: bytes), offset < bytes.count,
+               bytes[offset] == UInt8(ascii: "\"") || bytes[offset] == UInt8(ascii: "'"),
+               bytes[(offset + 1)...].starts(with: Array(name.utf8)) {
+                start.column += 1
+            }
+            occurrences.append(Occurrence(kind: kind, name: name, start: start,
+                                          end: SourcePosition(line: start.line, column: start.column + name.unicodeScalars.count),
+                                          isDefinition: definition, step: step))
+        }
+        func expression(_ source: ExpressionSource, step: String?, result: String?) {
+            guard case .success(let parsed) = ExpressionParser.parse(source) else { return }
+            for path in parsed.paths {
+                let offset = path.span.start + path.root.rawValue.unicodeScalars.count + 1
+                // The first key only: `state.k`, `result.k` (a nested key's declaration is not a name of its own).
+                guard let key = path.keys.first, source.isExact(ofOffset: offset) else { continue }
+                switch path.root {
+                case .state: add(.stateKey, key, at: source.position(ofOffset: offset), step: step)
+                case .result: if let result { add(.resultKey(result), key, at: source.position(ofOffset: offset), step: step) }
+                }
+            }
+        }
+        add(.step, flow.start.text, at: flow.start.position)
+        for field in flow.state { add(.stateKey, field.name.text, at: field.name.position, definition: true) }
+        for input in flow.inputs { add(.stateKey, input.text, at: input.position) }
+        for event in flow.events {
+            add(.event, event.name.text, at: event.name.position, definition: true)
+            if let source = event.expression { expression(source, step: nil, result: nil) }
+        }
+        for entry in flow.entries {
+            add(.entry, entry.name.text, at: entry.name.position, definition: true)
+            add(.step, entry.step.text, at: entry.step.position)
+        }
+        for step in (flow.anyStep.map { [$0] } ?? []) + flow.steps {
+            let name = step.name.text
+            let isAny = name == "*"
+            if !isAny { add(.step, name, at: step.name.position, definition: true, step: name) }
+            let result: String? = isAny || step.kind == .flow ? nil : name
+            for field in step.result ?? [] { add(.resultKey(name), field.name.text, at: field.name.position, definition: true, step: name) }
+            for assignment in step.set {
+                add(.stateKey, assignment.key.text, at: assignment.key.position, step: name)
+                expression(assignment.expression, step: name, result: result)
+            }
+            for assignment in step.input { expression(assignment.expression, step: name, result: nil) }
+            if let file = step.flowPath, let position = step.flowPathPosition { add(.file, file, at: position, step: name) }
+            for rule in step.suppression?.rules ?? [] { add(.rule, rule.text, at: rule.position, step: name) }
+            for handler in step.on { add(.event, handler.event.text, at: handler.event.position, step: name) }
+            for (_, list) in step.optionLists {
+                for target in list {
+                    if let target = target.stepName { add(.step, target.text, at: target.position, step: name) }
+                    if let condition = target.condition { expression(condition, step: name, result: result) }
+                    for assignment in target.set {
+                        add(.stateKey, assignment.key.text, at: assignment.key.position, step: name)
+                        expression(assignment.expression, step: name, result: result)
+                    }
+                }
+            }
+        }
+        occurrences.sort { $0.start < $1.start }
+    }
+
+    /// The occurrence at `position` (its end included).
+    package func occurrence(at position: SourcePosition) -> Occurrence? {
+        occurrences.first { $0.start.line == position.line && $0.start.column <= position.column && position.column <= $0.end.column }
+    }
+
+    /// The declaration of `kind` named `name`.
+    package func definition(_ kind: Kind, _ name: String) -> Occurrence? {
+        occurrences.first { $0.isDefinition && $0.kind == kind && $0.name == name }
+    }
+
+    /// Every occurrence of `kind` named `name`.
+    package func all(_ kind: Kind, _ name: String) -> [Occurrence] {
+        occurrences.filter { $0.kind == kind && $0.name == name }
+    }
+
+    /// Whether `scalar` can be part of a name.
+    static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") || scalar == "_"
+    }
+
+    /// Whether `text` is a name (docs/format.md, "Names").
+    package static func isName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first == "_" || (first >= "a" && first <= "z") || (first >= "A" && first <= "Z") else { return false }
+        return text.unicodeScalars.allSatisfy { isNameScalar($0) } && text.unicodeScalars.allSatisfy(\.isASCII)
+    }
+}

@@ -1,0 +1,515 @@
+import FlowKit
+import Foundation
+
+/// `flowkit lsp`'s server (docs/format.md, "The editor server"): takes the client's messages one by one and gives
+/// the messages to send back. It does no input or output of its own (`LanguageServerLoop` does), so tests drive it
+/// message by message. Edits only mark documents stale; `lintStale()` lints them, once however many edits came.
+package final class LanguageServer: @unchecked Sendable {
+    /// Where the server logs (standard error, for `flowkit lsp`).
+    private let log: (String) -> Void
+    private var documents: [String: EditorDocument] = [:]
+    /// Open documents whose diagnostics are stale, in the order they changed.
+    private var stale: [String] = []
+    /// Documents (by URI) whose diagnostics were published, with the files their lint read (given and nested,
+    /// canonical): a change of one of those files makes them stale too.
+    private var reads: [String: Set<String>] = [:]
+    /// The last findings of each document, with their fixes.
+    private var findings: [String: [Diagnostic]] = [:]
+    /// The folder nested flows must stay inside (the workspace root), when the client named one.
+    private var root: String?
+    private var initialized = false
+    private var shutdownRequested = false
+    /// The exit status once `exit` came (0 after `shutdown`, 1 without).
+    package private(set) var exitStatus: Int32?
+
+    package init(log: @escaping (String) -> Void = { _ in }) {
+        self.log = log
+    }
+
+    /// Whether documents wait for their lint.
+    package var hasStaleDocuments: Bool { !stale.isEmpty }
+
+    // MARK: - Messages
+
+    /// Handles one message body; gives the bodies to send (responses, and notifications such as diagnostics for a
+    /// document just opened).
+    package func handle(_ message: Data) -> [Data] {
+        let header: JSONRPC.Header
+        do {
+            header = try JSONDecoder().decode(JSONRPC.Header.self, from: message)
+        } catch {
+            log("flowkit lsp: a message that is not JSON-RPC: \(error)")
+            return [JSONRPC.error(id: nil, LSPResponseError(code: -32700, message: "parse error: the message is not a JSON-RPC object"))]
+        }
+        guard let method = header.method else {
+            // A response to a request of ours (the server sends none that needs one): nothing to do.
+            return []
+        }
+        let id = header.id
+        func params<P: Decodable>(_ type: P.Type) throws -> P {
+            let decoded = try JSONDecoder().decode(JSONRPC.Params<P>.self, from: message)
+            return decoded.params
+        }
+        func reply<R: Encodable>(_ body: () throws -> R?) -> [Data] {
+            guard let id else { return [] }
+            do {
+                return [JSONRPC.response(id: id, result: try body())]
+            } catch let error as LSPResponseError {
+                return [JSONRPC.error(id: id, error)]
+            } catch {
+                return [JSONRPC.error(id: id, .invalidParams("invalid params for '\(method)': \(error)"))]
+            }
+        }
+        if !initialized && method != "initialize" && method != "exit" {
+            return id == nil ? [] : [JSONRPC.error(id: id, LSPResponseError(code: -32002, message: "the server is not initialized"))]
+        }
+        if shutdownRequested && method != "exit" {
+            return id == nil ? [] : [JSONRPC.error(id: id, LSPResponseError(code: -32600, message: "the server is shutting down"))]
+        }
+        switch method {
+        case "initialize":
+            return reply { () -> InitializeResult in
+                struct Params: Decodable {
+                    var rootUri: String?
+                    var rootPath: String?
+                }
+                let given = try? params(Params.self)
+                root = (given?.rootUri).flatMap(Self.path(ofURI:)) ?? given?.rootPath
+                initialized = true
+                return InitializeResult()
+            }
+        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "textDocument/willSave":
+            return []
+        case "shutdown":
+            shutdownRequested = true
+            return reply { () -> String? in nil }
+        case "exit":
+            exitStatus = shutdownRequested ? 0 : 1
+            return []
+        case "textDocument/didOpen":
+            guard let opened = try? params(LSPDidOpenParams.self) else { return [] }
+            let item = opened.textDocument
+            guard let path = Self.path(ofURI: item.uri) else { return [] }
+            documents[item.uri] = EditorDocument(uri: item.uri, path: path, version: item.version, text: item.text)
+            markStale(item.uri)
+            return []
+        case "textDocument/didChange":
+            guard let changed = try? params(LSPDidChangeParams.self), let document = documents[changed.textDocument.uri] else { return [] }
+            for change in changed.contentChanges { document.change(change, version: changed.textDocument.version) }
+            markStale(document.uri)
+            return []
+        case "textDocument/didSave":
+            return []
+        case "textDocument/didClose":
+            guard let closed = try? params(LSPDidCloseParams.self) else { return [] }
+            let uri = closed.textDocument.uri
+            guard let document = documents.removeValue(forKey: uri) else { return [] }
+            stale.removeAll { $0 == uri }
+            findings[uri] = nil
+            reads[uri] = nil
+            // Its diagnostics go with it; the documents that read its unsaved text read the file again.
+            var messages = [JSONRPC.notification("textDocument/publishDiagnostics", LSPPublishDiagnosticsParams(uri: uri, version: nil, diagnostics: []))]
+            for (other, files) in reads where files.contains(FileFlowResolver.canonical(document.path)) { markStale(other) }
+            messages += lintStale()
+            return messages
+        case "textDocument/definition":
+            return reply { try definition(params(LSPTextDocumentPositionParams.self)) }
+        case "textDocument/references":
+            return reply { try references(params(LSPTextDocumentPositionParams.self)) }
+        case "textDocument/prepareRename":
+            return reply { try prepareRename(params(LSPTextDocumentPositionParams.self)) }
+        case "textDocument/rename":
+            return reply { try rename(params(LSPRenameParams.self)) }
+        case "textDocument/completion":
+            return reply { try completion(params(LSPTextDocumentPositionParams.self)) }
+        case "textDocument/hover":
+            return reply { try hover(params(LSPTextDocumentPositionParams.self)) }
+        case "textDocument/documentSymbol":
+            return reply { try documentSymbols(params(LSPDidCloseParams.self).textDocument.uri) }
+        case "textDocument/codeAction":
+            return reply { try codeActions(params(LSPCodeActionParams.self)) }
+        default:
+            return id == nil ? [] : [JSONRPC.error(id: id, LSPResponseError(code: -32601, message: "method not found: '\(method)'"))]
+        }
+    }
+
+    /// What the server can do.
+    package struct InitializeResult: Encodable {
+        struct Capabilities: Encodable {
+            struct Sync: Encodable {
+                var openClose = true
+                /// 1: the whole text on every change.
+                var change = 1
+            }
+            struct Completion: Encodable {
+                var triggerCharacters = [".", ":", " ", "[", "'", "\""]
+            }
+            struct Rename: Encodable {
+                var prepareProvider = true
+            }
+            struct CodeActions: Encodable {
+                var codeActionKinds = ["quickfix"]
+            }
+            var positionEncoding = "utf-16"
+            var textDocumentSync = Sync()
+            var definitionProvider = true
+            var referencesProvider = true
+            var renameProvider = Rename()
+            var completionProvider = Completion()
+            var hoverProvider = true
+            var documentSymbolProvider = true
+            var codeActionProvider = CodeActions()
+        }
+        struct ServerInfo: Encodable {
+            var name = "flowkit"
+            var version = FlowKitVersion.current
+        }
+        var capabilities = Capabilities()
+        var serverInfo = ServerInfo()
+    }
+
+    // MARK: - Diagnostics
+
+    private func markStale(_ uri: String) {
+        if !stale.contains(uri) { stale.append(uri) }
+        // Open documents that read it (its parents, its scripts) are stale too.
+        guard let path = documents[uri]?.path else { return }
+        let canonical = FileFlowResolver.canonical(path)
+        for (other, files) in reads where other != uri && files.contains(canonical) && !stale.contains(other) { stale.append(other) }
+    }
+
+    /// Lints the stale documents (each once, with every open document's text in place of its file) and gives
+    /// their diagnostics.
+    package func lintStale() -> [Data] {
+        let uris = stale
+        stale = []
+        var messages: [Data] = []
+        for uri in uris {
+            guard let document = documents[uri] else { continue }
+            let diagnostics = lint(document)
+            messages.append(JSONRPC.notification("textDocument/publishDiagnostics",
+                                                 LSPPublishDiagnosticsParams(uri: uri, version: document.version, diagnostics: diagnostics)))
+        }
+        return messages
+    }
+
+    /// The overlay of every open document's text, by canonical path.
+    private var overlay: [String: [UInt8]] {
+        Dictionary(documents.values.map { (FileFlowResolver.canonical($0.path), $0.bytes) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `document`'s findings as lint gives them for its file (its nearest `.flowkit.yml` applied), as protocol
+    /// diagnostics.
+    private func lint(_ document: EditorDocument) -> [LSPDiagnostic] {
+        let folder = (document.path as NSString).deletingLastPathComponent
+        let session = { () -> LintSession in
+            var session = LintSession(roots: [root.map { document.path.hasPrefix($0) ? $0 : folder } ?? folder])
+            session.overlay = overlay
+            return session
+        }()
+        let outcome = session.run([document.path])
+        for failure in outcome.failures { log("flowkit lsp: \(failure)") }
+        let canonical = FileFlowResolver.canonical(document.path)
+        let own = outcome.diagnostics.filter { FileFlowResolver.canonical($0.file) == canonical }
+        findings[document.uri] = own
+        reads[document.uri] = Set(outcome.files.map(FileFlowResolver.canonical))
+        return own.map { finding in
+            LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: Self.severity(finding.severity), code: finding.rule.rawValue,
+                          source: "flowkit", message: finding.message, relatedInformation: nil)
+        }
+    }
+
+    private static func severity(_ severity: Severity) -> Int {
+        switch severity {
+        case .error: return 1
+        case .warning: return 2
+        case .note: return 3
+        }
+    }
+
+    // MARK: - Navigation
+
+    private func document(_ uri: String) throws -> EditorDocument {
+        if let document = documents[uri] { return document }
+        // A document the client has not opened: read from disk.
+        guard let path = Self.path(ofURI: uri), let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes) else {
+            throw LSPResponseError.invalidParams("the document '\(uri)' is not open and cannot be read")
+        }
+        return EditorDocument(uri: uri, path: path, version: nil, text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    private func occurrence(_ params: LSPTextDocumentPositionParams) throws -> (EditorDocument, FlowSymbols.Occurrence)? {
+        let document = try document(params.textDocument.uri)
+        guard let occurrence = document.symbols.occurrence(at: document.sourcePosition(params.position)) else { return nil }
+        return (document, occurrence)
+    }
+
+    private func location(_ document: EditorDocument, _ occurrence: FlowSymbols.Occurrence) -> LSPLocation {
+        LSPLocation(uri: document.uri, range: document.range(occurrence.start, occurrence.end))
+    }
+
+    func definition(_ params: LSPTextDocumentPositionParams) throws -> LSPLocation? {
+        guard let (document, occurrence) = try occurrence(params) else { return nil }
+        if occurrence.kind == .file {
+            let folder = (document.path as NSString).deletingLastPathComponent
+            let path = ((folder as NSString).appendingPathComponent(occurrence.name) as NSString).standardizingPath
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            return LSPLocation(uri: Self.uri(ofPath: path), range: LSPRange(start: LSPPosition(line: 0, character: 0), end: LSPPosition(line: 0, character: 0)))
+        }
+        guard let definition = document.symbols.definition(occurrence.kind, occurrence.name) else { return nil }
+        return location(document, definition)
+    }
+
+    func references(_ params: LSPTextDocumentPositionParams) throws -> [LSPLocation] {
+        guard let (document, occurrence) = try occurrence(params) else { return [] }
+        return document.symbols.all(occurrence.kind, occurrence.name).map { location(document, $0) }
+    }
+
+    func prepareRename(_ params: LSPTextDocumentPositionParams) throws -> LSPPrepareRenameResult? {
+        guard let (document, occurrence) = try occurrence(params), Self.renames(occurrence.kind),
+              document.symbols.definition(occurrence.kind, occurrence.name) != nil else { return nil }
+        return LSPPrepareRenameResult(range: document.range(occurrence.start, occurrence.end), placeholder: occurrence.name)
+    }
+
+    private static func renames(_ kind: FlowSymbols.Kind) -> Bool {
+        switch kind {
+        case .step, .event, .stateKey, .resultKey, .entry: return true
+        case .file, .rule: return false
+        }
+    }
+
+    func rename(_ params: LSPRenameParams) throws -> LSPWorkspaceEdit? {
+        guard let (document, occurrence) = try occurrence(LSPTextDocumentPositionParams(textDocument: params.textDocument, position: params.position)),
+              Self.renames(occurrence.kind), document.symbols.definition(occurrence.kind, occurrence.name) != nil else {
+            throw LSPResponseError.requestFailed("only a step, an event, a state key, a result key or an entry of this flow can be renamed")
+        }
+        let new = params.newName
+        guard FlowSymbols.isName(new) else {
+            throw LSPResponseError.requestFailed("'\(new)' is not a name: an ASCII letter or '_', then ASCII letters, digits or '_'")
+        }
+        guard new != occurrence.name else { return LSPWorkspaceEdit(changes: [:]) }
+        if document.symbols.definition(occurrence.kind, new) != nil {
+            throw LSPResponseError.requestFailed("'\(new)' is taken: the flow already declares it")
+        }
+        var changes: [String: [LSPTextEdit]] = [:]
+        changes[document.uri] = document.symbols.all(occurrence.kind, occurrence.name).map {
+            LSPTextEdit(range: document.range($0.start, $0.end), newText: new)
+        }
+        // Scripts of this flow name its steps and events.
+        if occurrence.kind == .step || occurrence.kind == .event {
+            for script in scripts(of: document) {
+                let edits = script.names(occurrence.kind, occurrence.name).map { LSPTextEdit(range: script.document.range($0.start, $0.end), newText: new) }
+                if !edits.isEmpty { changes[script.document.uri, default: []] += edits }
+            }
+        }
+        return LSPWorkspaceEdit(changes: changes)
+    }
+
+    // MARK: - Scripts
+
+    /// A script of a flow, with where it names the flow's steps and events.
+    struct ScriptNames {
+        let document: EditorDocument
+        let steps: [(name: String, start: SourcePosition, end: SourcePosition)]
+        let events: [(name: String, start: SourcePosition, end: SourcePosition)]
+
+        func names(_ kind: FlowSymbols.Kind, _ name: String) -> [(start: SourcePosition, end: SourcePosition)] {
+            (kind == .step ? steps : events).filter { $0.name == name }.map { ($0.start, $0.end) }
+        }
+    }
+
+    /// The scripts in the workspace (open, or on disk in the root folder; at most 2,000 files looked at) whose
+    /// flow is `flow`'s file.
+    func scripts(of flow: EditorDocument) -> [ScriptNames] {
+        let target = FileFlowResolver.canonical(flow.path)
+        var candidates: [String: EditorDocument] = [:]
+        for document in documents.values { candidates[FileFlowResolver.canonical(document.path)] = document }
+        let folder = root ?? (flow.path as NSString).deletingLastPathComponent
+        if let walker = FileManager.default.enumerator(atPath: folder) {
+            var seen = 0
+            while let relative = walker.nextObject() as? String, seen < 2_000 {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") || name == ".build" { walker.skipDescendants(); continue }
+                guard ["yaml", "yml", "json"].contains((name as NSString).pathExtension) else { continue }
+                seen += 1
+                let path = (folder as NSString).appendingPathComponent(relative)
+                let canonical = FileFlowResolver.canonical(path)
+                guard candidates[canonical] == nil, let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes),
+                      bytes.count <= ReaderLimits.standard.maxBytes, bytes.starts(with: Array("flowkit-script".utf8)) || String(decoding: bytes.prefix(4_096), as: UTF8.self).contains("flowkit-script") else { continue }
+                candidates[canonical] = EditorDocument(uri: Self.uri(ofPath: path), path: path, version: nil, text: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        var found: [ScriptNames] = []
+        for (_, document) in candidates.sorted(by: { $0.key < $1.key }) {
+            let loaded = document.loaded
+            guard loaded.isScript, let root = loaded.root, let script = ScriptDecoder.decode(root, file: document.path).script,
+                  let reference = script.flow else { continue }
+            let flowPath = ((document.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)
+            guard FileFlowResolver.canonical(flowPath) == target else { continue }
+            var steps: [(String, SourcePosition, SourcePosition)] = []
+            var events: [(String, SourcePosition, SourcePosition)] = []
+            for scenario in script.scenarios {
+                for step in scenario.steps {
+                    // A nested step's path ('pay/card') names the flow's step first.
+                    let first = step.step.text.split(separator: "/").first.map(String.init) ?? step.step.text
+                    let start = Self.nameStart(step.step.position, name: first, in: document.bytes)
+                    steps.append((first, start, SourcePosition(line: start.line, column: start.column + first.unicodeScalars.count)))
+                    if let event = step.event {
+                        let start = Self.nameStart(event.position, name: event.text, in: document.bytes)
+                        events.append((event.text, start, SourcePosition(line: start.line, column: start.column + event.text.unicodeScalars.count)))
+                    }
+                }
+            }
+            found.append(ScriptNames(document: document, steps: steps, events: events))
+        }
+        return found
+    }
+
+    /// Where `name` starts at `position`: there, or past an opening quote.
+    private static func nameStart(_ position: SourcePosition, name: String, in bytes: [UInt8]) -> SourcePosition {
+        guard let offset = FixEdits.offset(of: position, in: bytes), offset < bytes.count,
+              bytes[offset] == UInt8(ascii: "\"") || bytes[offset] == UInt8(ascii: "'") else { return position }
+        return SourcePosition(line: position.line, column: position.column + 1)
+    }
+
+    // MARK: - Completion, hover, outline, fixes
+
+    func completion(_ params: LSPTextDocumentPositionParams) throws -> LSPCompletionList {
+        let document = try document(params.textDocument.uri)
+        let prefix = document.linePrefix(params.position)
+        let symbols = document.symbols
+        func names(_ kind: FlowSymbols.Kind, detail: String, as itemKind: Int) -> [LSPCompletionItem] {
+            var seen = Set<String>()
+            return symbols.occurrences.filter { $0.isDefinition && $0.kind == kind && seen.insert($0.name).inserted }
+                .map { LSPCompletionItem(label: $0.name, kind: itemKind, detail: detail) }
+        }
+        func matches(_ pattern: String) -> Bool { prefix.range(of: pattern, options: .regularExpression) != nil }
+        var items: [LSPCompletionItem] = []
+        if matches(#"state\.[A-Za-z0-9_]*$"#) {
+            items = names(.stateKey, detail: "state key", as: 10)
+        } else if matches(#"result\.[A-Za-z0-9_]*$"#) {
+            // The result keys of the step the cursor is in.
+            let here = document.sourcePosition(params.position)
+            let step = symbols.occurrences.last { $0.isDefinition && $0.kind == .step && $0.start <= here }?.name
+            items = step.map { names(.resultKey($0), detail: "result key of '\($0)'", as: 10) } ?? []
+        } else if matches(#"(allow:\s*\[|allow:\s*$|^\s*-\s*)[^\]]*$"#) && matches(#"allow"#) {
+            items = Linter.rules.map { LSPCompletionItem(label: $0.description.identifier.rawValue, kind: 21, detail: $0.description.summary) }
+        } else if matches(#"flow:\s*["']?[^"']*$"#) && !matches(#"^\s*flow:\s*["']?[A-Za-z0-9_]*$"#) || matches(#"^\s+flow:\s*["']?[^"']*$"#) {
+            let folder = (document.path as NSString).deletingLastPathComponent
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            items = files.filter { !$0.hasPrefix(".") && ["yaml", "yml", "json"].contains(($0 as NSString).pathExtension) && $0 != (document.path as NSString).lastPathComponent }
+                .sorted().map { LSPCompletionItem(label: $0, kind: 17, detail: "nested flow file") }
+        } else if matches(#"(next|forward|back|step|start)\s*"?:\s*["']?[A-Za-z0-9_]*$"#) || matches(#"^\s*-\s*["']?[A-Za-z0-9_]*$"#) {
+            items = names(.step, detail: "step", as: 6)
+        } else if matches(#"on\s*"?:\s*\{[^}]*$"#) || isInsideOn(document, params.position) {
+            items = names(.event, detail: "event", as: 23)
+        } else if matches(#":\s*["']?[A-Za-z0-9_]*$"#) {
+            // A target of an event handler (`skip: …`).
+            items = names(.step, detail: "step", as: 6)
+        }
+        return LSPCompletionList(isIncomplete: false, items: items)
+    }
+
+    /// Whether the line at `position` is a key of an `on:` block (block style: a line indented under `on:`).
+    private func isInsideOn(_ document: EditorDocument, _ position: LSPPosition) -> Bool {
+        let prefix = document.linePrefix(position)
+        guard prefix.range(of: #"^\s*["']?[A-Za-z0-9_]*$"#, options: .regularExpression) != nil else { return false }
+        let indent = prefix.prefix { $0 == " " }.count
+        var line = position.line - 1
+        while line >= 0 {
+            let text = document.linePrefix(LSPPosition(line: line, character: Int.max / 2))
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
+                let lineIndent = text.prefix { $0 == " " }.count
+                if lineIndent < indent { return trimmed.hasPrefix("on:") || trimmed.hasPrefix("\"on\":") }
+            }
+            line -= 1
+        }
+        return false
+    }
+
+    func hover(_ params: LSPTextDocumentPositionParams) throws -> LSPHover? {
+        guard let (document, occurrence) = try occurrence(params) else { return nil }
+        let flow = document.symbols.flow
+        var text: String
+        switch occurrence.kind {
+        case .step:
+            guard let step = flow?.steps.first(where: { $0.name.text == occurrence.name }) else { return nil }
+            text = "**step** `\(occurrence.name)` (\(step.kind.rawValue))"
+            if let title = step.title { text += ": " + title }
+            if let result = step.result { text += "\n\nresult: " + result.map { "`\($0.name.text): \($0.type.described)`" }.joined(separator: ", ") }
+            let from = document.symbols.occurrences.filter { $0.kind == .step && !$0.isDefinition && $0.name == occurrence.name }.compactMap(\.step)
+            var seen = Set<String>()
+            let unique = from.filter { seen.insert($0).inserted && $0 != occurrence.name }
+            text += "\n\nreached from: " + (unique.isEmpty ? (flow?.start.text == occurrence.name ? "the start" : "no step") : unique.map { "`\($0)`" }.joined(separator: ", "))
+        case .stateKey:
+            guard let field = flow?.state.first(where: { $0.name.text == occurrence.name }) else { return nil }
+            text = "**state key** `\(occurrence.name)`: `\(field.type.described)`"
+            let setters = document.symbols.occurrences.filter { $0.kind == .stateKey && $0.name == occurrence.name && !$0.isDefinition }.compactMap(\.step)
+            var seen = Set<String>()
+            let unique = setters.filter { seen.insert($0).inserted }
+            if flow?.inputs.contains(where: { $0.text == occurrence.name }) == true { text += "\n\nan input" }
+            if !unique.isEmpty { text += "\n\nused at: " + unique.map { "`\($0)`" }.joined(separator: ", ") }
+        case .resultKey(let step):
+            guard let field = flow?.steps.first(where: { $0.name.text == step })?.result?.first(where: { $0.name.text == occurrence.name }) else { return nil }
+            text = "**result key** `\(occurrence.name)` of step `\(step)`: `\(field.type.described)`"
+        case .event:
+            guard let event = flow?.events.first(where: { $0.name.text == occurrence.name }) else { return nil }
+            text = "**event** `\(occurrence.name)`" + (event.expression.map { ", derived: `\($0.text)`" } ?? ", raised by the app")
+        case .rule:
+            guard let rule = Linter.rule(RuleID(rawValue: occurrence.name)) else { return nil }
+            text = RuleCatalog.explanation(rule.description)
+        case .file:
+            text = "**nested flow** `\(occurrence.name)`"
+        case .entry:
+            guard let entry = flow?.entries.first(where: { $0.name.text == occurrence.name }) else { return nil }
+            text = "**entry** `\(occurrence.name)`: `\(entry.path)` starts at `\(entry.step.text)`"
+        }
+        return LSPHover(contents: LSPMarkupContent(kind: "markdown", value: text), range: document.range(occurrence.start, occurrence.end))
+    }
+
+    func documentSymbols(_ uri: String) throws -> [LSPDocumentSymbol] {
+        let document = try document(uri)
+        guard let flow = document.symbols.flow else { return [] }
+        func symbol(_ name: Name, kind: Int, detail: String?) -> LSPDocumentSymbol {
+            let occurrence = document.symbols.occurrences.first { $0.isDefinition && $0.name == name.text && $0.start.line == name.position.line }
+            let range = occurrence.map { document.range($0.start, $0.end) } ?? document.tokenRange(at: name.position)
+            return LSPDocumentSymbol(name: name.text, detail: detail, kind: kind, range: range, selectionRange: range, children: nil)
+        }
+        var symbols: [LSPDocumentSymbol] = []
+        symbols += flow.steps.map { symbol($0.name, kind: 12, detail: $0.kind.rawValue + ($0.title.map { ": " + $0 } ?? "")) }
+        symbols += flow.events.map { symbol($0.name, kind: 24, detail: $0.expression.map { "derived: " + $0.text } ?? "event") }
+        symbols += flow.entries.map { symbol($0.name, kind: 2, detail: "entry " + $0.path) }
+        symbols += flow.state.map { symbol($0.name, kind: 8, detail: $0.type.described) }
+        return symbols
+    }
+
+    func codeActions(_ params: LSPCodeActionParams) throws -> [LSPCodeAction] {
+        let document = try document(params.textDocument.uri)
+        var actions: [LSPCodeAction] = []
+        for finding in findings[document.uri] ?? [] {
+            guard let fix = finding.fix, let edit = FixEdits.edit(for: fix, in: document.bytes) else { continue }
+            let range = document.range(edit.start, edit.end)
+            // The fixes of the findings on the lines asked about.
+            guard range.start.line >= params.range.start.line - 0 && range.start.line <= params.range.end.line else { continue }
+            let diagnostic = LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: Self.severity(finding.severity), code: finding.rule.rawValue,
+                                           source: "flowkit", message: finding.message, relatedInformation: nil)
+            actions.append(LSPCodeAction(title: fix.title, kind: "quickfix", diagnostics: [diagnostic], isPreferred: true,
+                                         edit: LSPWorkspaceEdit(changes: [document.uri: [LSPTextEdit(range: range, newText: edit.newText)]])))
+        }
+        return actions
+    }
+
+    // MARK: - URIs
+
+    /// The path of a `file:` URI (percent-decoded), or nil for another scheme.
+    package static func path(ofURI uri: String) -> String? {
+        guard let url = URL(string: uri), url.isFileURL else { return nil }
+        return url.path
+    }
+
+    /// The `file:` URI of a path.
+    package static func uri(ofPath path: String) -> String {
+        URL(fileURLWithPath: path).absoluteString
+    }
+}

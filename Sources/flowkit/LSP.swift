@@ -1,0 +1,23 @@
+import ArgumentParser
+import FlowKitTool
+import Foundation
+
+/// `flowkit lsp`: the language server for editors, over standard input and output.
+struct LSP: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsp",
+        abstract: "Serve flow files to an editor (the Language Server Protocol over standard input and output).",
+        discussion: """
+            Started by the editor, not by hand: it speaks LSP 3.17 (JSON-RPC with Content-Length framing) on \
+            standard input and output and logs to standard error. It gives lint's findings as you type (across \
+            nested flows and scripts, with each file's .flowkit.yml), go to definition, references, rename, \
+            completion, hover, an outline and quick fixes. The README's "In your editor" shows how to set it up.
+            """)
+
+    func run() throws {
+        let status = LanguageServerLoop.run { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        throw ExitCode(status)
+    }
+}
