@@ -162,8 +162,3 @@ enum TypeCheck {
         return bytes.isEmpty
     }
 }
-
-extension TypeRef {
-    /// The type as messages write it (`int`, `string?`, `one of 'a', 'b'`).
-    package var described: String { TypeCheck.describe(self) }
-}

@@ -437,14 +437,14 @@ package final class LanguageServer: @unchecked Sendable {
             guard let step = flow?.steps.first(where: { $0.name.text == occurrence.name }) else { return nil }
             text = "**step** `\(occurrence.name)` (\(step.kind.rawValue))"
             if let title = step.title { text += ": " + title }
-            if let result = step.result { text += "\n\nresult: " + result.map { "`\($0.name.text): \($0.type.described)`" }.joined(separator: ", ") }
+            if let result = step.result { text += "\n\nresult: " + result.map { "`\($0.name.text): \($0.type.written)`" }.joined(separator: ", ") }
             let from = document.symbols.occurrences.filter { $0.kind == .step && !$0.isDefinition && $0.name == occurrence.name }.compactMap(\.step)
             var seen = Set<String>()
             let unique = from.filter { seen.insert($0).inserted && $0 != occurrence.name }
             text += "\n\nreached from: " + (unique.isEmpty ? (flow?.start.text == occurrence.name ? "the start" : "no step") : unique.map { "`\($0)`" }.joined(separator: ", "))
         case .stateKey:
             guard let field = flow?.state.first(where: { $0.name.text == occurrence.name }) else { return nil }
-            text = "**state key** `\(occurrence.name)`: `\(field.type.described)`"
+            text = "**state key** `\(occurrence.name)`: `\(field.type.written)`"
             let setters = document.symbols.occurrences.filter { $0.kind == .stateKey && $0.name == occurrence.name && !$0.isDefinition }.compactMap(\.step)
             var seen = Set<String>()
             let unique = setters.filter { seen.insert($0).inserted }
@@ -452,7 +452,7 @@ package final class LanguageServer: @unchecked Sendable {
             if !unique.isEmpty { text += "\n\nused at: " + unique.map { "`\($0)`" }.joined(separator: ", ") }
         case .resultKey(let step):
             guard let field = flow?.steps.first(where: { $0.name.text == step })?.result?.first(where: { $0.name.text == occurrence.name }) else { return nil }
-            text = "**result key** `\(occurrence.name)` of step `\(step)`: `\(field.type.described)`"
+            text = "**result key** `\(occurrence.name)` of step `\(step)`: `\(field.type.written)`"
         case .event:
             guard let event = flow?.events.first(where: { $0.name.text == occurrence.name }) else { return nil }
             text = "**event** `\(occurrence.name)`" + (event.expression.map { ", derived: `\($0.text)`" } ?? ", raised by the app")
@@ -480,7 +480,7 @@ package final class LanguageServer: @unchecked Sendable {
         symbols += flow.steps.map { symbol($0.name, kind: 12, detail: $0.kind.rawValue + ($0.title.map { ": " + $0 } ?? "")) }
         symbols += flow.events.map { symbol($0.name, kind: 24, detail: $0.expression.map { "derived: " + $0.text } ?? "event") }
         symbols += flow.entries.map { symbol($0.name, kind: 2, detail: "entry " + $0.path) }
-        symbols += flow.state.map { symbol($0.name, kind: 8, detail: $0.type.described) }
+        symbols += flow.state.map { symbol($0.name, kind: 8, detail: $0.type.written) }
         return symbols
     }
 
@@ -511,5 +511,21 @@ package final class LanguageServer: @unchecked Sendable {
     /// The `file:` URI of a path.
     package static func uri(ofPath path: String) -> String {
         URL(fileURLWithPath: path).absoluteString
+    }
+}
+
+extension TypeRef {
+    /// The type as a flow file writes it: `int`, `string?`, `[gold, basic]`, `{ name: string }`.
+    var written: String {
+        let base: String
+        switch self.base {
+        case .int: base = "int"
+        case .number: base = "number"
+        case .string: base = "string"
+        case .bool: base = "bool"
+        case .enumeration(let values): base = "[" + values.joined(separator: ", ") + "]"
+        case .object(let fields): base = "{ " + fields.map { "\($0.name.text): \($0.type.written)" }.joined(separator: ", ") + " }"
+        }
+        return optional ? base + "?" : base
     }
 }

@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+@testable import FlowKit
+@testable import FlowKitTool
+
+/// A client for tests: sends JSON messages to a `LanguageServer` and reads what it gives back.
+final class TestClient {
+    let server = LanguageServer()
+    private var nextID = 0
+
+    /// Sends a request and gives its response (as decoded JSON).
+    @discardableResult
+    func request(_ method: String, _ params: Any = [String: Any]()) throws -> [String: Any] {
+        nextID += 1
+        let replies = try send(["jsonrpc": "2.0", "id": nextID, "method": method, "params": params])
+        return try #require(replies.first { ($0["id"] as? Int) == nextID })
+    }
+
+    /// Sends a notification; gives what came back (diagnostics after the lint of stale documents).
+    @discardableResult
+    func notify(_ method: String, _ params: Any) throws -> [[String: Any]] {
+        try send(["jsonrpc": "2.0", "method": method, "params": params]) + lint()
+    }
+
+    func send(_ message: [String: Any]) throws -> [[String: Any]] {
+        try raw(JSONSerialization.data(withJSONObject: message))
+    }
+
+    func raw(_ body: Data) throws -> [[String: Any]] {
+        try server.handle(body).map { try #require(JSONSerialization.jsonObject(with: $0) as? [String: Any]) }
+    }
+
+    func lint() throws -> [[String: Any]] {
+        try server.lintStale().map { try #require(JSONSerialization.jsonObject(with: $0) as? [String: Any]) }
+    }
+
+    func initialize(root: String) throws {
+        try request("initialize", ["rootUri": URL(fileURLWithPath: root).absoluteString, "capabilities": [String: Any]()])
+        try notify("initialized", [String: Any]())
+    }
+
+    /// Opens `path` with `text` (or its file's); gives the diagnostics published for it.
+    func open(_ path: String, text: String? = nil) throws -> [[String: Any]] {
+        let text = try text ?? String(contentsOfFile: path, encoding: .utf8)
+        let published = try notify("textDocument/didOpen", ["textDocument": ["uri": uri(path), "languageId": "yaml", "version": 1, "text": text]])
+        return Self.diagnostics(in: published, for: uri(path))
+    }
+
+    func change(_ path: String, text: String, version: Int) throws -> [[String: Any]] {
+        let published = try notify("textDocument/didChange", ["textDocument": ["uri": uri(path), "version": version], "contentChanges": [["text": text]]])
+        return Self.diagnostics(in: published, for: uri(path))
+    }
+
+    func uri(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
+
+    static func diagnostics(in messages: [[String: Any]], for uri: String) -> [[String: Any]] {
+        messages.last { ($0["method"] as? String) == "textDocument/publishDiagnostics" && (($0["params"] as? [String: Any])?["uri"] as? String) == uri }
+            .flatMap { ($0["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] } ?? []
+    }
+}
+
+/// `{line, character}` as JSON.
+func at(_ line: Int, _ character: Int) -> [String: Int] { ["line": line, "character": character] }
+
+@Suite("flowkit lsp: the protocol")
+struct LanguageServerTests {
+    static let flow = """
+        flowkit: 1
+        flow: transfer
+        start: amount
+        state: { total: int }
+        inputs: [total]
+        events: { edit: }
+        steps:
+          amount:
+            result: { total: int }
+            set: { total: "result.total" }
+            on: { edit: amount }
+            next: tarifs
+          tariffs: { next: done }
+          done: { kind: finish }
+
+        """
+
+    func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "flowkit-lsp-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aTypoIsReportedFixedAndCleared() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/t.yaml"
+        try Self.flow.write(toFile: path, atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        let diagnostics = try client.open(path)
+        #expect(diagnostics.count == 1)
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic["code"] as? String == "undefined_step")
+        #expect(diagnostic["message"] as? String == "step 'tarifs' is not defined; did you mean 'tariffs'?")
+        let range = try #require(diagnostic["range"] as? [String: [String: Int]])
+        #expect(range["start"] == at(11, 10) && range["end"] == at(11, 16))
+        // The quick fix, applied as the client would, clears it.
+        let actions = try #require(try client.request("textDocument/codeAction", ["textDocument": ["uri": client.uri(path)], "range": ["start": at(11, 0), "end": at(11, 0)],
+                                                                                  "context": ["diagnostics": [diagnostic]]])["result"] as? [[String: Any]])
+        #expect(actions.count == 1)
+        let action = try #require(actions.first)
+        #expect(action["title"] as? String == "replace 'tarifs' with 'tariffs'" && action["kind"] as? String == "quickfix")
+        let edit = try #require((((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[client.uri(path)] as? [[String: Any]])?.first)
+        #expect(edit["newText"] as? String == "tariffs")
+        let fixed = Self.flow.replacingOccurrences(of: "next: tarifs", with: "next: tariffs")
+        #expect(try client.change(path, text: fixed, version: 2).isEmpty)
+    }
+
+    @Test func navigationRenameCompletionHoverAndOutline() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = root + "/t.yaml"
+        let text = Self.flow.replacingOccurrences(of: "next: tarifs", with: "next: tariffs")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let script = "flowkit-script: 1\nflow: t.yaml\nscenarios:\n  - name: one\n    steps:\n      - amount: { result: { total: 1 } }\n      - tariffs: {}\n"
+        try script.write(toFile: root + "/t.script.yaml", atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        #expect(try client.open(path).isEmpty)
+        let document = ["uri": client.uri(path)]
+        // Definition: the target 'tariffs' (line 11) goes to its step's key (line 12).
+        let definition = try #require(try client.request("textDocument/definition", ["textDocument": document, "position": at(11, 12)])["result"] as? [String: Any])
+        #expect((definition["range"] as? [String: [String: Int]])?["start"] == at(12, 2))
+        // A key a 'set' writes goes to the state key's declaration; 'result.total' to the step's result key.
+        let key = try #require(try client.request("textDocument/definition", ["textDocument": document, "position": at(9, 12)])["result"] as? [String: Any])
+        #expect((key["range"] as? [String: [String: Int]])?["start"] == at(3, 9))
+        let resultKey = try #require(try client.request("textDocument/definition", ["textDocument": document, "position": at(9, 27)])["result"] as? [String: Any])
+        #expect((resultKey["range"] as? [String: [String: Int]])?["start"] == at(8, 14))
+        // References of 'tariffs': its declaration and its use.
+        let references = try #require(try client.request("textDocument/references", ["textDocument": document, "position": at(12, 3), "context": ["includeDeclaration": true]])["result"] as? [[String: Any]])
+        #expect(references.count == 2)
+        // Rename 'tariffs' to 'fares': the flow and its script.
+        let prepared = try #require(try client.request("textDocument/prepareRename", ["textDocument": document, "position": at(12, 3)])["result"] as? [String: Any])
+        #expect(prepared["placeholder"] as? String == "fares" || prepared["placeholder"] as? String == "tariffs")
+        let rename = try #require(try client.request("textDocument/rename", ["textDocument": document, "position": at(12, 3), "newName": "fares"])["result"] as? [String: Any])
+        let changes = try #require(rename["changes"] as? [String: [[String: Any]]])
+        #expect(changes[client.uri(path)]?.count == 2)
+        #expect(changes[client.uri(root + "/t.script.yaml")]?.count == 1)
+        // Refused: a taken name, and not a name.
+        let taken = try client.request("textDocument/rename", ["textDocument": document, "position": at(12, 3), "newName": "done"])
+        #expect(((taken["error"] as? [String: Any])?["message"] as? String)?.contains("'done' is taken") == true)
+        let invalid = try client.request("textDocument/rename", ["textDocument": document, "position": at(12, 3), "newName": "two words"])
+        #expect((invalid["error"] as? [String: Any])?["code"] as? Int == -32803)
+        // Completion after 'next: ' gives the steps; after 'state.' the keys.
+        let edited = text.replacingOccurrences(of: "next: tariffs\n", with: "next: \n")
+        _ = try client.change(path, text: edited, version: 2)
+        let steps = try #require((try client.request("textDocument/completion", ["textDocument": document, "position": at(11, 10)])["result"] as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(Set(steps.compactMap { $0["label"] as? String }) == ["amount", "tariffs", "done"])
+        let keys = edited.replacingOccurrences(of: "\"result.total\"", with: "\"state.\"")
+        _ = try client.change(path, text: keys, version: 3)
+        let state = try #require((try client.request("textDocument/completion", ["textDocument": document, "position": at(9, 25)])["result"] as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(state.compactMap { $0["label"] as? String } == ["total"])
+        _ = try client.change(path, text: text, version: 4)
+        // Hover on a step and a state key.
+        let hover = try #require((try client.request("textDocument/hover", ["textDocument": document, "position": at(11, 12)])["result"] as? [String: Any])?["contents"] as? [String: Any])
+        #expect((hover["value"] as? String)?.hasPrefix("**step** `tariffs` (screen)") == true)
+        let keyHover = try #require((try client.request("textDocument/hover", ["textDocument": document, "position": at(3, 10)])["result"] as? [String: Any])?["contents"] as? [String: Any])
+        #expect((keyHover["value"] as? String)?.hasPrefix("**state key** `total`: `int`") == true)
+        // The outline.
+        let symbols = try #require(try client.request("textDocument/documentSymbol", ["textDocument": document])["result"] as? [[String: Any]])
+        #expect(symbols.compactMap { $0["name"] as? String } == ["amount", "tariffs", "done", "edit", "total"])
+    }
+
+    @Test func aChangedNestedFlowMakesItsOpenParentStale() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let child = "flowkit: 1\nflow: child\nstart: a\nsteps:\n  a: { next: done }\n  done: { kind: finish }\n"
+        let parent = "flowkit: 1\nflow: parent\nstart: sub\nevents: { done: }\nsteps:\n  sub: { kind: flow, flow: child.yaml, on: { done: end } }\n  end: { kind: finish }\n"
+        try child.write(toFile: root + "/child.yaml", atomically: true, encoding: .utf8)
+        try parent.write(toFile: root + "/parent.yaml", atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        #expect(try client.open(root + "/parent.yaml").isEmpty)
+        _ = try client.open(root + "/child.yaml")
+        // The child (unsaved) gains an outcome the parent does not handle: the parent's diagnostics say so.
+        let published = try client.notify("textDocument/didChange", ["textDocument": ["uri": client.uri(root + "/child.yaml"), "version": 2],
+                                                                     "contentChanges": [["text": child.replacingOccurrences(of: "a: { next: done }", with: "a: { next: done, on: { quit: gone } }\n  gone: { kind: finish }")
+                                                                                        .replacingOccurrences(of: "start: a\n", with: "start: a\nevents: { quit: }\n")]]])
+        let parentDiagnostics = TestClient.diagnostics(in: published, for: client.uri(root + "/parent.yaml"))
+        #expect(parentDiagnostics.map { $0["code"] as? String } == ["unhandled_outcome"], "\(parentDiagnostics)")
+    }
+
+    @Test func errorsFollowTheProtocol() throws {
+        let client = TestClient()
+        let early = try client.send(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [String: Any]()])
+        #expect((early.first?["error"] as? [String: Any])?["code"] as? Int == -32002)
+        try client.initialize(root: NSTemporaryDirectory())
+        let unknown = try client.send(["jsonrpc": "2.0", "id": 2, "method": "flowkit/nothing"])
+        #expect((unknown.first?["error"] as? [String: Any])?["code"] as? Int == -32601)
+        let invalid = try client.send(["jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": ["textDocument": 7]])
+        #expect((invalid.first?["error"] as? [String: Any])?["code"] as? Int == -32602)
+        let garbage = try client.raw(Data("{not json".utf8))
+        #expect((garbage.first?["error"] as? [String: Any])?["code"] as? Int == -32700)
+        #expect(garbage.first?["id"] is NSNull)
+        // Notifications never get a reply, even unknown ones.
+        #expect(try client.send(["jsonrpc": "2.0", "method": "flowkit/unknown"]).isEmpty)
+        try client.request("shutdown")
+        let late = try client.send(["jsonrpc": "2.0", "id": 9, "method": "textDocument/hover", "params": [String: Any]()])
+        #expect((late.first?["error"] as? [String: Any])?["code"] as? Int == -32600)
+        _ = try client.send(["jsonrpc": "2.0", "method": "exit"])
+        #expect(client.server.exitStatus == 0)
+    }
+
+    @Test func framesAreReadWhateverTheChunks() throws {
+        let bodies = [#"{"jsonrpc":"2.0","id":1,"method":"a"}"#, #"{"jsonrpc":"2.0","method":"é"}"#]
+        var stream: [UInt8] = []
+        for body in bodies { stream += Array("Content-Length: \(body.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n".utf8) + Array(body.utf8) }
+        // Fed one byte at a time, then all at once: the same two bodies.
+        for chunk in [1, stream.count] {
+            var reader = JSONRPC.Reader()
+            var frames: [JSONRPC.Reader.Frame] = []
+            var index = 0
+            while index < stream.count {
+                reader.feed(stream[index..<min(stream.count, index + chunk)])
+                index += chunk
+                while let frame = reader.next() { frames.append(frame) }
+            }
+            #expect(frames == bodies.map { .body(Data($0.utf8)) })
+        }
+        // A header without a length, then a good frame: an error, then the frame.
+        var reader = JSONRPC.Reader()
+        reader.feed(Array("X-Nothing: 1\r\n\r\nContent-Length: 2\r\n\r\n{}".utf8))
+        #expect(reader.next() == .malformed("a message without a valid Content-Length header"))
+        #expect(reader.next() == .body(Data("{}".utf8)))
+        // A body over the limit is dropped, and the next frame read.
+        reader.feed(Array("Content-Length: \(JSONRPC.maxBody + 1)\r\n\r\n".utf8))
+        #expect(reader.next() == .malformed("a message of \(JSONRPC.maxBody + 1) bytes, more than \(JSONRPC.maxBody)"))
+        reader.feed([UInt8](repeating: 32, count: JSONRPC.maxBody + 1))
+        reader.feed(Array("Content-Length: 2\r\n\r\n{}".utf8))
+        #expect(reader.next() == .body(Data("{}".utf8)))
+    }
+
+    @Test func positionsAreUTF16() throws {
+        let document = EditorDocument(uri: "file:///x.yaml", path: "/x.yaml", version: 1, text: "a: 'é😀x'\n")
+        // Column 7 (scalars: a, :, space, ', é, 😀, x) is 'x': UTF-16 offset 7 (the emoji is two code units).
+        #expect(document.lspPosition(SourcePosition(line: 1, column: 7)) == LSPPosition(line: 0, character: 7))
+        #expect(document.sourcePosition(LSPPosition(line: 0, character: 7)) == SourcePosition(line: 1, column: 7))
+        #expect(document.tokenRange(at: SourcePosition(line: 1, column: 4)) == LSPRange(start: LSPPosition(line: 0, character: 3), end: LSPPosition(line: 0, character: 9)))
+    }
+}
