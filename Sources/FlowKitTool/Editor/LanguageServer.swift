@@ -295,6 +295,23 @@ package final class LanguageServer: @unchecked Sendable {
         changes[document.uri] = document.symbols.all(occurrence.kind, occurrence.name).map {
             LSPTextEdit(range: document.range($0.start, $0.end), newText: new)
         }
+        // A finish step without 'outcome' is its flow's outcome: the parents handle it as an event at their `flow`
+        // steps that nest this flow, and declare it; both are renamed (refused where a parent uses the event
+        // otherwise too, which a rename here must not change).
+        if occurrence.kind == .step, let step = document.symbols.flow?.steps.first(where: { $0.name.text == occurrence.name }),
+           step.kind == .finish, step.outcome == nil {
+            for (parent, nesting) in parents(of: document) {
+                let uses = parent.symbols.all(.event, occurrence.name)
+                guard !uses.isEmpty else { continue }
+                if uses.contains(where: { !$0.isDefinition && !nesting.contains($0.step ?? "") }) {
+                    throw LSPResponseError.requestFailed("'\(parent.path)' handles '\(occurrence.name)' at a step that does not nest this flow too; rename it there first")
+                }
+                if parent.symbols.definition(.event, new) != nil {
+                    throw LSPResponseError.requestFailed("'\(new)' is taken in '\(parent.path)', which handles this flow's outcome '\(occurrence.name)'")
+                }
+                changes[parent.uri, default: []] += uses.map { LSPTextEdit(range: parent.range($0.start, $0.end), newText: new) }
+            }
+        }
         // Scripts of this flow name its steps and events.
         if occurrence.kind == .step || occurrence.kind == .event {
             for script in scripts(of: document) {
@@ -322,25 +339,9 @@ package final class LanguageServer: @unchecked Sendable {
     /// flow is `flow`'s file.
     func scripts(of flow: EditorDocument) -> [ScriptNames] {
         let target = FileFlowResolver.canonical(flow.path)
-        var candidates: [String: EditorDocument] = [:]
-        for document in documents.values { candidates[FileFlowResolver.canonical(document.path)] = document }
-        let folder = root ?? (flow.path as NSString).deletingLastPathComponent
-        if let walker = FileManager.default.enumerator(atPath: folder) {
-            var seen = 0
-            while let relative = walker.nextObject() as? String, seen < 2_000 {
-                let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix(".") || name == ".build" { walker.skipDescendants(); continue }
-                guard ["yaml", "yml", "json"].contains((name as NSString).pathExtension) else { continue }
-                seen += 1
-                let path = (folder as NSString).appendingPathComponent(relative)
-                let canonical = FileFlowResolver.canonical(path)
-                guard candidates[canonical] == nil, let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes),
-                      bytes.count <= ReaderLimits.standard.maxBytes, bytes.starts(with: Array("flowkit-script".utf8)) || String(decoding: bytes.prefix(4_096), as: UTF8.self).contains("flowkit-script") else { continue }
-                candidates[canonical] = EditorDocument(uri: Self.uri(ofPath: path), path: path, version: nil, text: String(decoding: bytes, as: UTF8.self))
-            }
-        }
+        let candidates = workspaceDocuments(near: flow)
         var found: [ScriptNames] = []
-        for (_, document) in candidates.sorted(by: { $0.key < $1.key }) {
+        for document in candidates {
             let loaded = document.loaded
             guard loaded.isScript, let root = loaded.root, let script = ScriptDecoder.decode(root, file: document.path).script,
                   let reference = script.flow else { continue }
@@ -363,6 +364,42 @@ package final class LanguageServer: @unchecked Sendable {
             found.append(ScriptNames(document: document, steps: steps, events: events))
         }
         return found
+    }
+
+    /// The flow and script documents of the workspace, by path: the open ones, then those on disk under the root
+    /// (or `near`'s folder) that are not open; at most 2,000 files are looked at, hidden ones and `.build` skipped.
+    func workspaceDocuments(near document: EditorDocument) -> [EditorDocument] {
+        var candidates: [String: EditorDocument] = [:]
+        for open in documents.values { candidates[FileFlowResolver.canonical(open.path)] = open }
+        let folder = root ?? (document.path as NSString).deletingLastPathComponent
+        if let walker = FileManager.default.enumerator(atPath: folder) {
+            var seen = 0
+            while let relative = walker.nextObject() as? String, seen < 2_000 {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") || name == ".build" { walker.skipDescendants(); continue }
+                guard ["yaml", "yml", "json"].contains((name as NSString).pathExtension) else { continue }
+                seen += 1
+                let path = (folder as NSString).appendingPathComponent(relative)
+                let canonical = FileFlowResolver.canonical(path)
+                guard candidates[canonical] == nil, let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes),
+                      bytes.count <= ReaderLimits.standard.maxBytes, String(decoding: bytes.prefix(4_096), as: UTF8.self).contains("flowkit") else { continue }
+                candidates[canonical] = EditorDocument(uri: Self.uri(ofPath: path), path: path, version: nil, text: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return candidates.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The flows with a `flow` step whose nested flow is `child`'s file, with those steps' names.
+    func parents(of child: EditorDocument) -> [(document: EditorDocument, steps: Set<String>)] {
+        let target = FileFlowResolver.canonical(child.path)
+        return workspaceDocuments(near: child).compactMap { document in
+            guard let flow = document.loaded.flow else { return nil }
+            let folder = (document.path as NSString).deletingLastPathComponent
+            let steps = Set(flow.steps.filter { step in
+                step.kind == .flow && step.flowPath.map { FileFlowResolver.canonical((folder as NSString).appendingPathComponent($0)) == target } == true
+            }.map(\.name.text))
+            return steps.isEmpty ? nil : (document, steps)
+        }
     }
 
     /// Where `name` starts at `position`: there, or past an opening quote.

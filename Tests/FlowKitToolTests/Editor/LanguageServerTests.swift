@@ -188,6 +188,29 @@ struct LanguageServerTests {
         #expect(parentDiagnostics.map { $0["code"] as? String } == ["unhandled_outcome"], "\(parentDiagnostics)")
     }
 
+    @Test func renamingAnOutcomeRenamesItInTheParents() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let child = "flowkit: 1\nflow: child\nstart: a\nevents: { quit: }\nsteps:\n  a: { on: { quit: cancelled }, next: done }\n  done: { kind: finish }\n  cancelled: { kind: finish }\n"
+        let parent = "flowkit: 1\nflow: parent\nstart: sub\nevents: { done: , cancelled: }\nsteps:\n  sub: { kind: flow, flow: child.yaml, on: { done: end, cancelled: end } }\n  end: { kind: finish }\n"
+        try child.write(toFile: root + "/child.yaml", atomically: true, encoding: .utf8)
+        try parent.write(toFile: root + "/parent.yaml", atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        #expect(try client.open(root + "/child.yaml").isEmpty)
+        // 'cancelled' (line 7) is a finish step: the parent's handler and declaration follow.
+        let rename = try #require(try client.request("textDocument/rename", ["textDocument": ["uri": client.uri(root + "/child.yaml")], "position": at(7, 3),
+                                                                            "newName": "aborted"])["result"] as? [String: Any])
+        let changes = try #require(rename["changes"] as? [String: [[String: Any]]])
+        #expect(changes[client.uri(root + "/child.yaml")]?.count == 2)
+        #expect(changes[client.uri(root + "/parent.yaml")]?.count == 2)
+        // A parent that raises the event at a step of its own too is not changed behind its back: refused.
+        let raising = parent.replacingOccurrences(of: "  end: { kind: finish }", with: "  end: { on: { cancelled: sub }, next: over }\n  over: { kind: finish }")
+        try raising.write(toFile: root + "/parent.yaml", atomically: true, encoding: .utf8)
+        let refused = try client.request("textDocument/rename", ["textDocument": ["uri": client.uri(root + "/child.yaml")], "position": at(7, 3), "newName": "aborted"])
+        #expect(((refused["error"] as? [String: Any])?["message"] as? String)?.contains("rename it there first") == true)
+    }
+
     @Test func errorsFollowTheProtocol() throws {
         let client = TestClient()
         let early = try client.send(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [String: Any]()])
