@@ -249,6 +249,8 @@ package final class LanguageServer: @unchecked Sendable {
     }
 
     func definition(_ params: LSPTextDocumentPositionParams) throws -> LSPLocation? {
+        let current = try document(params.textDocument.uri)
+        if current.loaded.isScript { return scriptDefinition(current, at: current.sourcePosition(params.position)) }
         guard let (document, occurrence) = try occurrence(params) else { return nil }
         if occurrence.kind == .file {
             let folder = (document.path as NSString).deletingLastPathComponent
@@ -363,29 +365,57 @@ package final class LanguageServer: @unchecked Sendable {
     /// flow is `flow`'s file.
     func scripts(of flow: EditorDocument) -> [ScriptNames] {
         let target = FileFlowResolver.canonical(flow.path)
-        var found: [ScriptNames] = []
-        for document in workspaceDocuments(near: flow) {
-            let loaded = document.loaded
-            guard loaded.isScript, let root = loaded.root, let script = ScriptDecoder.decode(root, file: document.path).script,
-                  let reference = script.flow else { continue }
-            let flowPath = ((document.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)
-            guard FileFlowResolver.canonical(flowPath) == target else { continue }
-            var written: [ScriptNames.Written] = []
-            func add(_ name: Name, event: Bool = false) {
-                let parts = name.text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                written.append(.init(parts: parts, start: Self.nameStart(name.position, name: name.text, in: document.bytes), isEvent: event))
-            }
-            for scenario in script.scenarios {
-                for step in scenario.steps {
-                    add(step.step)
-                    if let event = step.event { add(event, event: true) }
-                }
-                for name in scenario.expect?.path ?? [] { add(name) }
-                if let outcome = scenario.expect?.outcome { add(outcome) }
-            }
-            found.append(ScriptNames(document: document, written: written))
+        return workspaceDocuments(near: flow).compactMap { document in
+            guard let (names, flowPath) = scriptNames(document), FileFlowResolver.canonical(flowPath) == target else { return nil }
+            return names
         }
-        return found
+    }
+
+    /// The names a script document writes, and the path of the flow it names; nil for a document that is not a
+    /// script (or names no flow).
+    func scriptNames(_ document: EditorDocument) -> (ScriptNames, flowPath: String)? {
+        let loaded = document.loaded
+        guard loaded.isScript, let root = loaded.root, let script = ScriptDecoder.decode(root, file: document.path).script,
+              let reference = script.flow else { return nil }
+        let flowPath = ((document.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)
+        var written: [ScriptNames.Written] = []
+        func add(_ name: Name, event: Bool = false) {
+            let parts = name.text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            written.append(.init(parts: parts, start: Self.nameStart(name.position, name: name.text, in: document.bytes), isEvent: event))
+        }
+        for scenario in script.scenarios {
+            for step in scenario.steps {
+                add(step.step)
+                if let event = step.event { add(event, event: true) }
+            }
+            for name in scenario.expect?.path ?? [] { add(name) }
+            if let outcome = scenario.expect?.outcome { add(outcome) }
+        }
+        return (ScriptNames(document: document, written: written), (flowPath as NSString).standardizingPath)
+    }
+
+    /// In a script, the declaration of the step or event named at `position` (`pay/card`: the nested flow's step
+    /// `card`, through the `flow` step `pay`).
+    func scriptDefinition(_ document: EditorDocument, at position: SourcePosition) -> LSPLocation? {
+        guard let (names, flowPath) = scriptNames(document) else { return nil }
+        for item in names.written where item.start.line == position.line {
+            var column = item.start.column
+            for (index, part) in item.parts.enumerated() {
+                defer { column += part.unicodeScalars.count + 1 }
+                guard column <= position.column && position.column <= column + part.unicodeScalars.count else { continue }
+                // Down the nested flows to the one that holds the part.
+                var path = flowPath
+                for step in item.parts[..<index] {
+                    guard let flow = try? self.document(Self.uri(ofPath: path)), let nested = flow.symbols.flow?.steps.first(where: { $0.name.text == step }),
+                          nested.kind == .flow, let reference = nested.flowPath else { return nil }
+                    path = (((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference) as NSString).standardizingPath
+                }
+                guard let flow = try? self.document(Self.uri(ofPath: path)),
+                      let definition = flow.symbols.definition(item.isEvent ? .event : .step, part) else { return nil }
+                return location(flow, definition)
+            }
+        }
+        return nil
     }
 
     /// The flow and script documents of the workspace, by path: the open ones, then those on disk under the root
@@ -444,6 +474,15 @@ package final class LanguageServer: @unchecked Sendable {
         }
         func matches(_ pattern: String) -> Bool { prefix.range(of: pattern, options: .regularExpression) != nil }
         var items: [LSPCompletionItem] = []
+        if document.loaded.isScript {
+            // A script's step names are its flow's steps (a `flow` step's, `pay/`, then its nested flow's).
+            guard matches(#"^\s*-\s*["']?[A-Za-z0-9_/]*$"#) || matches(#"path:\s*\[[^\]]*$"#), let (_, flowPath) = scriptNames(document),
+                  let flow = try? self.document(Self.uri(ofPath: flowPath)) else { return LSPCompletionList(isIncomplete: false, items: []) }
+            var seen = Set<String>()
+            items = flow.symbols.occurrences.filter { $0.isDefinition && $0.kind == .step && seen.insert($0.name).inserted }
+                .map { LSPCompletionItem(label: $0.name, kind: 6, detail: "step of '\((flowPath as NSString).lastPathComponent)'") }
+            return LSPCompletionList(isIncomplete: false, items: items)
+        }
         if matches(#"state\.[A-Za-z0-9_]*$"#) {
             items = names(.stateKey, detail: "state key", as: 10)
         } else if matches(#"result\.[A-Za-z0-9_]*$"#) {

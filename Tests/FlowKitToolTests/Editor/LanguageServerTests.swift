@@ -211,6 +211,30 @@ struct LanguageServerTests {
         #expect(((refused["error"] as? [String: Any])?["message"] as? String)?.contains("rename it there first") == true)
     }
 
+    @Test func aScriptsStepNamesLeadToTheFlowsSteps() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let child = "flowkit: 1\nflow: child\nstart: ask\nsteps:\n  ask: { result: { v: int }, next: done }\n  done: { kind: finish }\n"
+        let parent = "flowkit: 1\nflow: parent\nstart: sub\nevents: { done: }\nsteps:\n  sub: { kind: flow, flow: child.yaml, on: { done: end } }\n  end: { kind: finish }\n"
+        let script = "flowkit-script: 1\nflow: parent.yaml\nscenarios:\n  - name: one\n    steps:\n      - sub/ask: { result: { v: 1 } }\n"
+        try child.write(toFile: root + "/child.yaml", atomically: true, encoding: .utf8)
+        try parent.write(toFile: root + "/parent.yaml", atomically: true, encoding: .utf8)
+        try script.write(toFile: root + "/one.script.yaml", atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        #expect(try client.open(root + "/one.script.yaml").isEmpty)
+        let document = ["uri": client.uri(root + "/one.script.yaml")]
+        // 'sub' (line 5, from character 8) is the parent's step; 'ask' after the slash the child's.
+        let sub = try #require(try client.request("textDocument/definition", ["textDocument": document, "position": at(5, 9)])["result"] as? [String: Any])
+        #expect(sub["uri"] as? String == client.uri(root + "/parent.yaml") && (sub["range"] as? [String: [String: Int]])?["start"] == at(5, 2))
+        let ask = try #require(try client.request("textDocument/definition", ["textDocument": document, "position": at(5, 13)])["result"] as? [String: Any])
+        #expect(ask["uri"] as? String == client.uri(root + "/child.yaml") && (ask["range"] as? [String: [String: Int]])?["start"] == at(4, 2))
+        // Completion of a new step line gives the flow's steps.
+        _ = try client.change(root + "/one.script.yaml", text: script + "      - ", version: 2)
+        let items = try #require((try client.request("textDocument/completion", ["textDocument": document, "position": at(6, 8)])["result"] as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["label"] as? String }) == ["sub", "end"])
+    }
+
     @Test func errorsFollowTheProtocol() throws {
         let client = TestClient()
         let early = try client.send(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [String: Any]()])
