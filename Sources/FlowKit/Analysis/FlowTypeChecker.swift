@@ -128,7 +128,8 @@ private struct Walker {
             let fix = problem.replacement.flatMap { replacement in
                 source.isExact(ofOffset: replacement.offset) ? Fix(at: source.position(ofOffset: replacement.offset), replacing: replacement.old, with: replacement.new) : nil
             }
-            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, fix: fix, Message(verbatim: problem.message))
+            add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, fix: fix,
+                Message(verbatim: problem.message + source.unmappedNote(ofOffset: problem.offset)))
         }
     }
 

@@ -45,6 +45,8 @@ struct UnsetReads {
 
         /// The position of the read key in its expression.
         let position: SourcePosition
+        /// `ExpressionSource.unmappedNote` of the read: what its message adds when the position is the value's start.
+        var unmappedNote = ""
         /// The step the finding names.
         let step: String
         /// The key.
@@ -386,8 +388,8 @@ struct UnsetReads {
             }
             let laterReads = namedLater.insert(key).inserted ? later[key] ?? [] : []
             let pathSteps = witnesses[key].flatMap { graph.steps(of: $0, to: step) }
-            found.append(UnsetRead(position: read.source.position(ofOffset: read.offset), step: steps[step].name.text, key: name, place: place,
-                                   path: path, pathSteps: pathSteps, laterReads: laterReads))
+            found.append(UnsetRead(position: read.source.position(ofOffset: read.offset), unmappedNote: read.source.unmappedNote(ofOffset: read.offset),
+                                   step: steps[step].name.text, key: name, place: place, path: path, pathSteps: pathSteps, laterReads: laterReads))
         }
         return .unset(found)
     }

@@ -46,6 +46,13 @@ public struct ExpressionSource: Hashable, Sendable {
     /// Whether `position(ofOffset:)` is the exact position of the character at `offset`, not the value's start.
     package func isExact(ofOffset offset: Int) -> Bool { exactPosition(ofOffset: offset) != nil }
 
+    /// What a finding at `offset` adds to its message when its position is the value's start rather than the
+    /// character's (docs/format.md, "Positions inside quoted text"): empty when the position is exact.
+    package func unmappedNote(ofOffset offset: Int) -> String {
+        offset == 0 || isExact(ofOffset: offset) ? ""
+            : " (shown at the start of the value: the expression's text at character \(offset + 1) does not map back to the file)"
+    }
+
     private func exactPosition(ofOffset offset: Int) -> SourcePosition? {
         if literal != nil { return offset == 0 ? position : nil }
         if let raw { return raw.position(ofOffset: offset, in: text) }

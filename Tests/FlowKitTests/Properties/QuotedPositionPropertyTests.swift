@@ -247,3 +247,17 @@ struct QuotedPositionPropertyTests {
         #expect(Style.allCases.allSatisfy { (checked[$0] ?? 0) >= 50 })
     }
 }
+
+/// A finding whose position cannot be worked out says so rather than pointing at the value's start in silence.
+@Suite("Positions that do not map back")
+struct UnmappedPositionTests {
+    @Test func theNoteSaysWhenAPositionIsTheValuesStart() {
+        // Text over two lines with no text as written: the readers never give it, so nothing maps past the break.
+        let source = ExpressionSource(text: "state.a +\nstate.b", position: SourcePosition(line: 3, column: 7), quoted: true)
+        #expect(source.unmappedNote(ofOffset: 0) == "")
+        #expect(source.unmappedNote(ofOffset: 6) == "")
+        #expect(source.position(ofOffset: 6) == SourcePosition(line: 3, column: 14))
+        #expect(source.unmappedNote(ofOffset: 10) == " (shown at the start of the value: the expression's text at character 11 does not map back to the file)")
+        #expect(source.position(ofOffset: 10) == SourcePosition(line: 3, column: 7))
+    }
+}

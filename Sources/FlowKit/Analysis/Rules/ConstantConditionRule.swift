@@ -110,7 +110,7 @@ enum ConstantConditionRule: Rule {
                 case .rightOfOr: part = "the right side of '||'"
                 }
                 findings.append(context.finding(self, at: source.position(ofOffset: condition.span.start), step: step,
-                                                "this condition is always \(verbatim: value ? "true" : "false"), so \(verbatim: part) never runs"))
+                                                "this condition is always \(verbatim: value ? "true" : "false"), so \(verbatim: part) never runs\(verbatim: source.unmappedNote(ofOffset: condition.span.start))"))
             }
         }
         for event in flow.events {

@@ -75,7 +75,8 @@ enum ExpressionRule: Rule {
         var findings: [Diagnostic] = []
         func check(_ source: ExpressionSource, step: String?) {
             if case .failure(let error) = context.memo.parse(source) {
-                findings.append(context.finding(self, at: source.position(ofOffset: error.offset), step: step, Message(verbatim: error.message)))
+                findings.append(context.finding(self, at: source.position(ofOffset: error.offset), step: step,
+                                                Message(verbatim: error.message + source.unmappedNote(ofOffset: error.offset))))
             }
         }
         for event in flow.events {

@@ -186,7 +186,7 @@ enum MaybeUnsetRule: Rule {
                     + (read.path.map { " (\(verbatim: $0))" } ?? "")
                 let also: Message = read.laterReads.isEmpty
                     ? "" : "; also read at \(Message.listed(read.laterReads, atMost: 5)), after a read of it that fails first"
-                var finding = context.finding(self, at: read.position, step: read.step, subject: read.key, message + also)
+                var finding = context.finding(self, at: read.position, step: read.step, subject: read.key, message + also + "\(verbatim: read.unmappedNote)")
                 finding.path = read.pathSteps
                 return finding
             }
@@ -268,7 +268,7 @@ enum MaybeUnsetRule: Rule {
                     guard mayLack(key), seen.insert(key).inserted,
                           let missing = handled.first(where: { byOutcome[$0]?.contains(key) == false }) else { continue }
                     findings.append(context.finding(self, at: source.position(ofOffset: path.span.start), step: name, subject: "result.\(key)",
-                                                    "step '\(name: name)' reads 'result.\(name: key)', which nested flow '\(name: file)' may finish without (not when it finishes with '\(name: missing)')"))
+                                                    "step '\(name: name)' reads 'result.\(name: key)', which nested flow '\(name: file)' may finish without (not when it finishes with '\(name: missing)')\(verbatim: source.unmappedNote(ofOffset: path.span.start))"))
                 }
             }
             // One cause, one finding: a `result.K` read on every evaluation of an expression worked out before
