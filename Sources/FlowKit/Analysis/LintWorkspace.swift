@@ -81,6 +81,15 @@ package final class LintWorkspace: @unchecked Sendable {
         return result
     }
 
+    /// The file at `path` loaded, its overlay's text in place of it when it has one (a script's flow, read as the
+    /// editor holds it).
+    package func load(path: String) throws -> LoadedDocument {
+        if !overlay.isEmpty, let bytes = overlay[FileFlowResolver.canonical(path)] {
+            return FlowLoader.load(bytes: bytes, file: path, format: DocumentFormat(path: path))
+        }
+        return try FlowLoader.load(path: path)
+    }
+
     /// The nested flow `reference` names in the flow file `file`.
     package func nested(_ reference: String, from file: String) -> Nested {
         if let source { return nested(reference, from: file, source: source) }

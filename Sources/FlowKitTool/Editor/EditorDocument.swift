@@ -24,6 +24,16 @@ package final class EditorDocument: @unchecked Sendable {
         indexLines()
     }
 
+    /// A document read from disk, its bytes as they are (a file that is not UTF-8 is linted as lint reads it).
+    package init(uri: String, path: String, bytes: [UInt8]) {
+        self.uri = uri
+        self.path = path
+        self.version = nil
+        self.text = String(decoding: bytes, as: UTF8.self)
+        self.bytes = bytes
+        indexLines()
+    }
+
     /// Replaces the text (a full change), or a range of it.
     package func change(_ change: LSPTextDocumentContentChangeEvent, version: Int) {
         self.version = version

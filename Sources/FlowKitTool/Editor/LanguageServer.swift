@@ -15,6 +15,11 @@ package final class LanguageServer: @unchecked Sendable {
     private var reads: [String: Set<String>] = [:]
     /// The last findings of each document, with their fixes.
     private var findings: [String: [Diagnostic]] = [:]
+    /// Files on disk, not open, that depend on a file (canonical path): the flows that nest it and the scripts of
+    /// it; worked out from the workspace once, and again after a save, an open or a close.
+    private var dependentsOnDisk: [String: [String]]?
+    /// Files on disk whose diagnostics are stale because a file they depend on changed, by path.
+    private var staleOnDisk: [String] = []
     /// The folder nested flows must stay inside (the workspace root), when the client named one.
     private var root: String?
     private var initialized = false
@@ -27,7 +32,7 @@ package final class LanguageServer: @unchecked Sendable {
     }
 
     /// Whether documents wait for their lint.
-    package var hasStaleDocuments: Bool { !stale.isEmpty }
+    package var hasStaleDocuments: Bool { !stale.isEmpty || !staleOnDisk.isEmpty }
 
     // MARK: - Messages
 
@@ -91,6 +96,7 @@ package final class LanguageServer: @unchecked Sendable {
             let item = opened.textDocument
             guard let path = Self.path(ofURI: item.uri) else { return [] }
             documents[item.uri] = EditorDocument(uri: item.uri, path: path, version: item.version, text: item.text)
+            dependentsOnDisk = nil
             markStale(item.uri)
             return []
         case "textDocument/didChange":
@@ -99,11 +105,13 @@ package final class LanguageServer: @unchecked Sendable {
             markStale(document.uri)
             return []
         case "textDocument/didSave":
+            dependentsOnDisk = nil
             return []
         case "textDocument/didClose":
             guard let closed = try? params(LSPDidCloseParams.self) else { return [] }
             let uri = closed.textDocument.uri
             guard let document = documents.removeValue(forKey: uri) else { return [] }
+            dependentsOnDisk = nil
             stale.removeAll { $0 == uri }
             findings[uri] = nil
             reads[uri] = nil
@@ -172,23 +180,57 @@ package final class LanguageServer: @unchecked Sendable {
 
     private func markStale(_ uri: String) {
         if !stale.contains(uri) { stale.append(uri) }
-        // Open documents that read it (its parents, its scripts) are stale too.
-        guard let path = documents[uri]?.path else { return }
-        let canonical = FileFlowResolver.canonical(path)
+        // Open documents that read it (its parents, its scripts) are stale too, and so are such files on disk.
+        guard let document = documents[uri] else { return }
+        let canonical = FileFlowResolver.canonical(document.path)
         for (other, files) in reads where other != uri && files.contains(canonical) && !stale.contains(other) { stale.append(other) }
+        let open = Set(documents.values.map { FileFlowResolver.canonical($0.path) })
+        for path in dependents(of: document)[canonical] ?? [] where !open.contains(FileFlowResolver.canonical(path)) && !staleOnDisk.contains(path) {
+            staleOnDisk.append(path)
+        }
+    }
+
+    /// The files on disk that depend on each file: flows by the files their `flow` steps nest, scripts by their
+    /// flow's file (at most 2,000 files looked at, as for rename).
+    private func dependents(of document: EditorDocument) -> [String: [String]] {
+        if let dependentsOnDisk { return dependentsOnDisk }
+        var found: [String: [String]] = [:]
+        for candidate in workspaceDocuments(near: document) {
+            let folder = (candidate.path as NSString).deletingLastPathComponent
+            if let flow = candidate.loaded.flow {
+                for step in flow.steps where step.kind == .flow {
+                    guard let reference = step.flowPath else { continue }
+                    found[FileFlowResolver.canonical((folder as NSString).appendingPathComponent(reference)), default: []].append(candidate.path)
+                }
+            } else if let (_, flowPath) = scriptNames(candidate) {
+                found[FileFlowResolver.canonical(flowPath), default: []].append(candidate.path)
+            }
+        }
+        dependentsOnDisk = found
+        return found
     }
 
     /// Lints the stale documents (each once, with every open document's text in place of its file) and gives
     /// their diagnostics.
     package func lintStale() -> [Data] {
         let uris = stale
+        let onDisk = staleOnDisk
         stale = []
+        staleOnDisk = []
         var messages: [Data] = []
         for uri in uris {
             guard let document = documents[uri] else { continue }
             let diagnostics = lint(document)
             messages.append(JSONRPC.notification("textDocument/publishDiagnostics",
                                                  LSPPublishDiagnosticsParams(uri: uri, version: document.version, diagnostics: diagnostics)))
+        }
+        // Files not open that read a changed one: linted as on disk (the open documents' texts in place of theirs).
+        for path in onDisk {
+            guard let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes), bytes.count <= ReaderLimits.standard.maxBytes else { continue }
+            let document = EditorDocument(uri: Self.uri(ofPath: path), path: path, bytes: bytes)
+            let diagnostics = lint(document)
+            messages.append(JSONRPC.notification("textDocument/publishDiagnostics",
+                                                 LSPPublishDiagnosticsParams(uri: document.uri, version: nil, diagnostics: diagnostics)))
         }
         return messages
     }
@@ -235,7 +277,7 @@ package final class LanguageServer: @unchecked Sendable {
         guard let path = Self.path(ofURI: uri), let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes) else {
             throw LSPResponseError.invalidParams("the document '\(uri)' is not open and cannot be read")
         }
-        return EditorDocument(uri: uri, path: path, version: nil, text: String(decoding: bytes, as: UTF8.self))
+        return EditorDocument(uri: uri, path: path, bytes: bytes)
     }
 
     private func occurrence(_ params: LSPTextDocumentPositionParams) throws -> (EditorDocument, FlowSymbols.Occurrence)? {
@@ -435,7 +477,7 @@ package final class LanguageServer: @unchecked Sendable {
                 let canonical = FileFlowResolver.canonical(path)
                 guard candidates[canonical] == nil, let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes),
                       bytes.count <= ReaderLimits.standard.maxBytes, String(decoding: bytes.prefix(4_096), as: UTF8.self).contains("flowkit") else { continue }
-                candidates[canonical] = EditorDocument(uri: Self.uri(ofPath: path), path: path, version: nil, text: String(decoding: bytes, as: UTF8.self))
+                candidates[canonical] = EditorDocument(uri: Self.uri(ofPath: path), path: path, bytes: bytes)
             }
         }
         return candidates.sorted { $0.key < $1.key }.map(\.value)

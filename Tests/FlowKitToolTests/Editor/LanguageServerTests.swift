@@ -188,6 +188,30 @@ struct LanguageServerTests {
         #expect(parentDiagnostics.map { $0["code"] as? String } == ["unhandled_outcome"], "\(parentDiagnostics)")
     }
 
+    @Test func aChangeReachesTheParentsAndScriptsOnDisk() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let child = "flowkit: 1\nflow: child\nstart: a\nsteps:\n  a: { next: done }\n  done: { kind: finish }\n"
+        let parent = "flowkit: 1\nflow: parent\nstart: sub\nevents: { done: }\nsteps:\n  sub: { kind: flow, flow: child.yaml, on: { done: end } }\n  end: { kind: finish }\n"
+        let script = "flowkit-script: 1\nflow: child.yaml\nscenarios:\n  - name: one\n    steps:\n      - a: {}\n"
+        try child.write(toFile: root + "/child.yaml", atomically: true, encoding: .utf8)
+        try parent.write(toFile: root + "/parent.yaml", atomically: true, encoding: .utf8)
+        try script.write(toFile: root + "/child.script.yaml", atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        // Only the child is open; its parent and its script are files.
+        let opened = try client.notify("textDocument/didOpen", ["textDocument": ["uri": client.uri(root + "/child.yaml"), "languageId": "yaml", "version": 1, "text": child]])
+        #expect(TestClient.diagnostics(in: opened, for: client.uri(root + "/parent.yaml")).isEmpty)
+        // Step 'a' renamed to 'b' in the unsaved child: the parent on disk is still fine, the script names a step
+        // that is gone.
+        let edited = child.replacingOccurrences(of: "start: a", with: "start: b").replacingOccurrences(of: "  a: {", with: "  b: {")
+        let published = try client.notify("textDocument/didChange", ["textDocument": ["uri": client.uri(root + "/child.yaml"), "version": 2],
+                                                                     "contentChanges": [["text": edited]]])
+        let scriptDiagnostics = TestClient.diagnostics(in: published, for: client.uri(root + "/child.script.yaml"))
+        #expect(scriptDiagnostics.map { $0["code"] as? String } == ["script"], "\(published)")
+        #expect(published.contains { (($0["params"] as? [String: Any])?["uri"] as? String) == client.uri(root + "/parent.yaml") })
+    }
+
     @Test func renamingAnOutcomeRenamesItInTheParents() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }

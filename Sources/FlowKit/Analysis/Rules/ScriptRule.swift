@@ -69,7 +69,7 @@ enum ScriptRule: Rule {
         let position = script.flowPosition ?? .start
         let flowDocument: LoadedDocument
         do {
-            flowDocument = try FlowLoader.load(path: flowPath)
+            flowDocument = try context.workspace?.load(path: flowPath) ?? FlowLoader.load(path: flowPath)
         } catch {
             return findings + [context.finding(self, at: position, "the script's flow '\(path: reference)' cannot be read: \(verbatim: (error as? FlowKitError)?.problem ?? "\(error)")")]
         }
@@ -95,7 +95,7 @@ enum ScriptRule: Rule {
             guard let reference = step.flowPath else { return nil }
             guard let file = try? FileFlowResolver.locate(reference, from: parent.file, root: root.isEmpty ? "." : root) else { return nil }
             if let known = nested[file] { return known }
-            let document = try? FlowLoader.load(path: file)
+            let document = try? context.workspace?.load(path: file) ?? FlowLoader.load(path: file)
             let loaded = document.flatMap { $0.isWellFormed ? $0.flow : nil }
             nested[file] = .some(loaded)
             return loaded
