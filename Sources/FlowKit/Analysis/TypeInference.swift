@@ -715,3 +715,15 @@ enum PathGuards {
         }
     }
 }
+
+/// What the editor asks of the type check.
+package enum ExpressionTypes {
+    /// The static type of the expression `source`, as a declaration spells it (`int`, `string?`), read at `step`
+    /// (its declared result; none for `"*"` and `flow` steps, nor without a step): what the editor's hover shows.
+    /// Nil when it does not parse.
+    package static func typeDescription(of source: ExpressionSource, state: [Field], step: Step?) -> String? {
+        guard case .success(let expression) = ExpressionParser.parse(source) else { return nil }
+        let result: ResultContext = step.map { $0.kind == .flow || $0.name.text == "*" ? .unknown : .declared(by: $0) } ?? .unknown
+        return TypeInference.infer(expression, in: TypeEnvironment(state: state, result: result)).type.description
+    }
+}

@@ -184,6 +184,8 @@ package struct FlowSymbols: Sendable {
     }
 
     package private(set) var occurrences: [Occurrence] = []
+    /// Every expression, with the step it is written in (nil for a derived event's).
+    package private(set) var expressions: [(source: ExpressionSource, step: String?)] = []
     /// The flow, when the document is one.
     package let flow: Flow?
 
@@ -204,6 +206,7 @@ package struct FlowSymbols: Sendable {
                                           isDefinition: definition, step: step))
         }
         func expression(_ source: ExpressionSource, step: String?, result: String?) {
+            expressions.append((source, step))
             guard case .success(let parsed) = ExpressionParser.parse(source) else { return }
             for path in parsed.paths {
                 let offset = path.span.start + path.root.rawValue.unicodeScalars.count + 1
@@ -257,6 +260,15 @@ package struct FlowSymbols: Sendable {
     /// The occurrence at `position` (its end included).
     package func occurrence(at position: SourcePosition) -> Occurrence? {
         occurrences.first { $0.start.line == position.line && $0.start.column <= position.column && position.column <= $0.end.column }
+    }
+
+    /// The expression whose text (on its value's first line) covers `position`.
+    package func expression(at position: SourcePosition) -> (source: ExpressionSource, step: String?)? {
+        expressions.first { item in
+            let start = item.source.position
+            let length = item.source.text.unicodeScalars.prefix { $0 != "\n" }.count + (item.source.quoted ? 2 : 0)
+            return start.line == position.line && start.column <= position.column && position.column <= start.column + length
+        }
     }
 
     /// The declaration of `kind` named `name`.

@@ -569,7 +569,14 @@ package final class LanguageServer: @unchecked Sendable {
     }
 
     func hover(_ params: LSPTextDocumentPositionParams) throws -> LSPHover? {
-        guard let (document, occurrence) = try occurrence(params) else { return nil }
+        guard let (document, occurrence) = try occurrence(params) else {
+            // Inside an expression but on no name: its type.
+            let document = try document(params.textDocument.uri)
+            guard let flow = document.symbols.flow, let (source, stepName) = document.symbols.expression(at: document.sourcePosition(params.position)),
+                  let type = ExpressionTypes.typeDescription(of: source, state: flow.state, step: stepName.flatMap { name in flow.steps.first { $0.name.text == name } })
+            else { return nil }
+            return LSPHover(contents: LSPMarkupContent(kind: "markdown", value: "**expression** `\(source.text)`: `\(type)`"), range: nil)
+        }
         let flow = document.symbols.flow
         var text: String
         switch occurrence.kind {

@@ -164,6 +164,12 @@ struct LanguageServerTests {
         #expect((hover["value"] as? String)?.hasPrefix("**step** `tariffs` (screen)") == true)
         let keyHover = try #require((try client.request("textDocument/hover", ["textDocument": document, "position": at(3, 10)])["result"] as? [String: Any])?["contents"] as? [String: Any])
         #expect((keyHover["value"] as? String)?.hasPrefix("**state key** `total`: `int`") == true)
+        // Inside an expression but on no name: its type ('+' of two ints at the '+').
+        let plus = text.replacingOccurrences(of: "\"result.total\"", with: "\"result.total + 1\"")
+        _ = try client.change(path, text: plus, version: 5)
+        let expression = try #require((try client.request("textDocument/hover", ["textDocument": document, "position": at(9, 32)])["result"] as? [String: Any])?["contents"] as? [String: Any])
+        #expect(expression["value"] as? String == "**expression** `result.total + 1`: `int`")
+        _ = try client.change(path, text: text, version: 6)
         // The outline.
         let symbols = try #require(try client.request("textDocument/documentSymbol", ["textDocument": document])["result"] as? [[String: Any]])
         #expect(symbols.compactMap { $0["name"] as? String } == ["amount", "tariffs", "done", "edit", "total"])
