@@ -96,6 +96,16 @@ struct FixCommandTests {
         #expect((replacement["insertedContent"] as? [String: String])?["text"] == "edit")
     }
 
+    @Test func theSharedStepWrittenUnquotedIsQuoted() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let flow = "flowkit: 1\nflow: x\nstart: a\nsteps:\n  *:\n    next: a\n  a: { next: done }\n  done: { kind: finish }\n"
+        try flow.write(toFile: folder + "/star.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", folder + "/star.yaml", "--fix"], in: folder)
+        #expect(result.stderr.contains("fixed 1 finding in 1 file"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: folder + "/star.yaml", encoding: .utf8) == flow.replacingOccurrences(of: "  *:", with: "  \"*\":"))
+    }
+
     @Test func dryRunNeedsFix() throws {
         let result = try flowkit(["lint", "flows", "--dry-run"])
         #expect(result.status == 2)

@@ -18,8 +18,19 @@ package struct Fix: Hashable, Sendable {
         self.new = new
     }
 
+    /// The `"*"` step written unquoted (`*:`, a YAML alias to YAML): the `*` at `position` quoted.
+    package static func quotingStar(at position: SourcePosition) -> Fix {
+        Fix(position: position, old: "*", new: "\"*\"")
+    }
+
+    private init(position: SourcePosition, old: String, new: String) {
+        self.position = position
+        self.old = old
+        self.new = new
+    }
+
     /// What an editor's menu or a report shows for it.
-    package var title: String { "replace '\(old)' with '\(new)'" }
+    package var title: String { old == "*" ? "quote '*'" : "replace '\(old)' with '\(new)'" }
 
     /// Letters, digits, `_`, `-`, `.` and `/`, not starting with `-`, `.` or `/` (so never a YAML indicator, a
     /// number or a path outside the tree), at most 256 characters.

@@ -1,6 +1,9 @@
 /// What a YAML syntax error most likely means in a flow file, said after libyaml's own words (docs/format.md,
 /// "Files"): the mistakes flow authors make that YAML reads as something else.
 enum YAMLHints {
+    /// The hint for `*:`, the shared step written unquoted.
+    static let unquotedStar = "'*' starts a YAML alias; the step shared by every step is written in quotes: \"*\":"
+
     /// A hint for the error `problem` (with libyaml's `context`), met on `line`; the construct it is in started on
     /// `contextLine`. Nil when none of the known mistakes fits.
     static func hint(problem: String, context: String?, line: String, contextLine: String) -> String? {
@@ -8,7 +11,7 @@ enum YAMLHints {
         if (context ?? "").contains("alias") || problem.contains("alias") {
             let trimmed = contextLine.drop { $0 == " " || $0 == "-" }
             if trimmed.hasPrefix("*:") || trimmed.hasPrefix("* :") {
-                return "'*' starts a YAML alias; the step shared by every step is written in quotes: \"*\":"
+                return unquotedStar
             }
             return "'*' starts a YAML alias; quote text that starts with it"
         }

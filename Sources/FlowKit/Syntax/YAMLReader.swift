@@ -197,8 +197,10 @@ private struct Composer {
 
     /// A `syntax` finding after which reading goes on: the document is read whole (so its other findings show),
     /// but it is not well formed, so it is not analysed further and does not run.
-    mutating func report(_ message: Message, at position: SourcePosition) {
-        diagnostics.append(Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message.text))
+    mutating func report(_ message: Message, at position: SourcePosition, fix: Fix? = nil) {
+        var diagnostic = Diagnostic(file: file, position: position, severity: .error, rule: .syntax, message: message.text)
+        diagnostic.fix = fix
+        diagnostics.append(diagnostic)
     }
 
     /// Reports a YAML feature the flow format gives no meaning to (docs/format.md, "Files"): a tag on a node, which
@@ -501,9 +503,15 @@ private struct Composer {
         if problem.hasPrefix("found character that cannot start any token"), characterIsTab(at: position) {
             message = "a tab cannot indent YAML; use spaces"
         }
+        let contextStart = SourcePosition(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
         if let hint = YAMLHints.hint(problem: problem, context: parser.context.map { String(cString: $0) },
-                                     line: lineText(at: position), contextLine: lineText(at: SourcePosition(line: Int(parser.context_mark.line) + 1, column: 1))) {
+                                     line: lineText(at: position), contextLine: lineText(at: SourcePosition(line: contextStart.line, column: 1))) {
             message += "; " + hint
+            // `*:` for the shared step: the fix quotes the `*` the alias starts at.
+            if hint == YAMLHints.unquotedStar {
+                report(Message(verbatim: message), at: position, fix: .quotingStar(at: contextStart))
+                return Stop()
+            }
         }
         if problem.contains("Maximum nesting level") {
             // libyaml scans ahead over the brackets and stops at its own limit (1,000 levels), far from ours.

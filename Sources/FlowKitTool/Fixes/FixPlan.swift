@@ -58,7 +58,9 @@ package struct FixPlan: Sendable {
                 }
             }
             guard !made.isEmpty else { continue }
-            files.append(File(path: path, display: path, old: bytes, new: FixEdits.apply(made, to: bytes), fixed: fixed))
+            // A diff names files relative to the working directory, as `git apply` and `patch -p1` read them.
+            let display = path.hasPrefix("/") ? LintSession.displayPath(FileFlowResolver.canonical(path)) : path
+            files.append(File(path: path, display: display, old: bytes, new: FixEdits.apply(made, to: bytes), fixed: fixed))
         }
     }
 
