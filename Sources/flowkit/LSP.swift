@@ -18,6 +18,7 @@ struct LSP: ParsableCommand {
         let status = LanguageServerLoop.run { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
-        throw ExitCode(status)
+        // The protocol's exit status (0 after 'shutdown', else 1), not a command error's.
+        Foundation.exit(status)
     }
 }

@@ -141,3 +141,36 @@ async def test_completion_and_definition_on_the_samples(client: LanguageClient, 
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=line, character=column + 2)))
     assert hover.contents.value.startswith("**step** `confirmation`")
+
+
+async def test_a_burst_of_edits_and_a_huge_document(client: LanguageClient, workspace):
+    """Fifty edits sent without waiting: the server neither wedges nor ends on an old version (every version but the
+    last has a typo); then a document of a 10,000-step flow gets its diagnostics, and the server still answers."""
+    import asyncio
+    path = workspace / "transfer.yaml"
+    text = await open_document(client, path)
+    typo = text.replace("next: confirmation", "next: confirmaton", 1)
+    for version in range(2, 52):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text if version == 51 else typo)]))
+    # A request after the burst is answered (the server is not wedged), then the last version's diagnostics come.
+    await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+    for _ in range(100):
+        if client.diagnostics.get(path.as_uri()) is not None and list(client.diagnostics[path.as_uri()]) == []:
+            break
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=30)
+    await asyncio.sleep(0.3)
+    assert list(client.diagnostics[path.as_uri()]) == []
+    sys.path.insert(0, str(ROOT / "bench"))
+    import flowgen
+    large = workspace / "large.json"
+    large.write_text(flowgen.flow_json(flowgen.generate(10_000, seed=10_000, defects=flowgen.defects_for(10_000))))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=large.as_uri(), language_id="json", version=1, text=large.read_text())))
+    while large.as_uri() not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=60)
+    assert len(client.diagnostics[large.as_uri()]) > 0
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=large.as_uri())))
+    assert len(symbols) > 10_000

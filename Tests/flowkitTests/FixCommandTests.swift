@@ -106,6 +106,47 @@ struct FixCommandTests {
         #expect(try String(contentsOfFile: folder + "/star.yaml", encoding: .utf8) == flow.replacingOccurrences(of: "  *:", with: "  \"*\":"))
     }
 
+    /// Fixes that would write a key twice (two typos of one key, a typo beside the key it means), a line that ends
+    /// in a lone CR or holds U+2028 (line breaks to YAML), and a name behind an anchor (an alias elsewhere means the
+    /// same node): each is left out, and what is written reads back.
+    @Test func fixesThatWouldNotReadBackAreLeftOut() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let twice = """
+            flowkit: 1
+            flow: x
+            start: one
+            state: { tariff: int }
+            events: { cancel: }
+            steps:
+              one: { titel: x, tite: y, result: { v: int }, set: { tarifz: "1", tarifx: "2" }, on: { cancle: done, cancel: done }, next: done }
+              done: { kind: finish }
+
+            """
+        try twice.write(toFile: folder + "/twice.yaml", atomically: false, encoding: .utf8)
+        let lines = "flowkit: 1\nflow: a  # note\r# more\nstart: x\nsteps:\n  x: { next: tow }\n  two: { kind: finish, title: tow }\n"
+        try lines.write(toFile: folder + "/cr.yaml", atomically: false, encoding: .utf8)
+        let separator = "flowkit: 1\nflow: a  # note\u{2028}# more\nstart: x\nsteps:\n  x: { next: tow }\n  two: { kind: finish, title: tow }\n"
+        try separator.write(toFile: folder + "/ls.yaml", atomically: false, encoding: .utf8)
+        let anchored = "flowkit: 1\nflow: a\nstart: one\nstate: { mood: &m [tow, two] }\nsteps:\n  one: { next: *m }\n  two: { kind: finish }\n"
+        try anchored.write(toFile: folder + "/anchor.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", ".", "--fix"], in: folder)
+        for file in ["twice.yaml", "cr.yaml", "ls.yaml", "anchor.yaml"] {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            let relint = try flowkit(["lint", file, "--format", "json"], in: folder)
+            #expect(!relint.stdout.contains("\"duplicate_key\"") && !relint.stdout.contains("\"syntax\""), "\(file): \(text)")
+            if file == "cr.yaml" || file == "ls.yaml" {
+                // The target is fixed, the title left as it was.
+                #expect(text.contains("x: { next: two }") && text.contains("title: tow"), "\(file): \(text)")
+            }
+            if file == "anchor.yaml" { #expect(text == anchored) }
+        }
+        // Of the two typos of one key, one is fixed; 'cancle' is left (its mapping has 'cancel').
+        let fixed = try String(contentsOfFile: folder + "/twice.yaml", encoding: .utf8)
+        #expect(fixed.contains("cancle: done"))
+        #expect(result.stderr.contains("left out"), "\(result.stderr)")
+    }
+
     @Test func dryRunNeedsFix() throws {
         let result = try flowkit(["lint", "flows", "--dry-run"])
         #expect(result.status == 2)

@@ -10,10 +10,14 @@ package final class EditorDocument: @unchecked Sendable {
     package private(set) var version: Int?
     package private(set) var text: String
     package private(set) var bytes: [UInt8]
-    /// The byte offset where each line starts (after a byte order mark on the first).
-    private var lineStarts: [Int] = []
+    /// The lines as lint counts them, and as the protocol does.
+    private var lintLines: LineIndex
+    private var protocolLines: LineIndex
     private var loadedCache: LoadedDocument?
     private var symbolsCache: FlowSymbols?
+
+    /// The document's format, by its path's extension (YAML when it has none of the flow extensions).
+    package var format: DocumentFormat { DocumentFormat(path: path) ?? .yaml }
 
     package init(uri: String, path: String, version: Int?, text: String) {
         self.uri = uri
@@ -21,7 +25,8 @@ package final class EditorDocument: @unchecked Sendable {
         self.version = version
         self.text = text
         self.bytes = Array(text.utf8)
-        indexLines()
+        lintLines = LineIndex(lint: bytes, format: DocumentFormat(path: path) ?? .yaml)
+        protocolLines = LineIndex(protocol: bytes)
     }
 
     /// A document read from disk, its bytes as they are (a file that is not UTF-8 is linted as lint reads it).
@@ -31,7 +36,8 @@ package final class EditorDocument: @unchecked Sendable {
         self.version = nil
         self.text = String(decoding: bytes, as: UTF8.self)
         self.bytes = bytes
-        indexLines()
+        lintLines = LineIndex(lint: bytes, format: DocumentFormat(path: path) ?? .yaml)
+        protocolLines = LineIndex(protocol: bytes)
     }
 
     /// Replaces the text (a full change), or a range of it.
@@ -48,18 +54,14 @@ package final class EditorDocument: @unchecked Sendable {
         }
         loadedCache = nil
         symbolsCache = nil
-        indexLines()
-    }
-
-    private func indexLines() {
-        lineStarts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(index + 1) }
+        lintLines = LineIndex(lint: bytes, format: format)
+        protocolLines = LineIndex(protocol: bytes)
     }
 
     /// The document loaded as lint loads it.
     package var loaded: LoadedDocument {
         if let loadedCache { return loadedCache }
-        let document = FlowLoader.load(bytes: bytes, file: path, format: DocumentFormat(path: path))
+        let document = FlowLoader.load(bytes: bytes, file: path, format: format)
         loadedCache = document
         return document
     }
@@ -67,78 +69,78 @@ package final class EditorDocument: @unchecked Sendable {
     /// The names written in the document and what they are.
     package var symbols: FlowSymbols {
         if let symbolsCache { return symbolsCache }
-        let symbols = FlowSymbols(loaded, bytes: bytes)
+        let symbols = FlowSymbols(loaded, bytes: bytes, lines: lintLines)
         symbolsCache = symbols
         return symbols
     }
 
-    private func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
-        guard line >= 0 && line < lineStarts.count else { return [] }
-        let start = lineStarts[line]
-        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
-        if end > start && bytes[end - 1] == 13 { end -= 1 }
-        return bytes[start..<max(start, end)]
+    /// The byte offset of lint's position: exact when the file has it, else the end of its line (or of the file).
+    func byteOffset(_ position: SourcePosition) -> Int {
+        if let offset = lintLines.offset(of: position) { return offset }
+        let line = max(1, min(position.line, lintLines.count))
+        return lintLines.end(ofLine: line - 1)
     }
 
-    /// Lint's position as the protocol's.
+    /// The protocol's position of a byte offset: its line as the protocol counts lines, its character in UTF-16
+    /// code units from the line's start.
+    func lspPosition(ofByte offset: Int) -> LSPPosition {
+        let offset = max(0, min(offset, bytes.count))
+        let line = protocolLines.line(of: offset)
+        let start = protocolLines.starts[line]
+        return LSPPosition(line: line, character: String(decoding: bytes[start..<max(start, offset)], as: UTF8.self).utf16.count)
+    }
+
+    /// Lint's position as the protocol's (a position the file does not have: the end of its line).
     package func lspPosition(_ position: SourcePosition) -> LSPPosition {
-        let line = max(0, position.line - 1)
-        var utf16 = 0
-        var column = 1
-        for scalar in String(decoding: lineBytes(line), as: UTF8.self).unicodeScalars {
-            guard column < position.column else { break }
-            utf16 += scalar.utf16.count
-            column += 1
-        }
-        // A column past the line's end (a position at its line break) stays past it.
-        return LSPPosition(line: line, character: utf16 + max(0, position.column - column))
+        lspPosition(ofByte: byteOffset(position))
     }
 
-    /// The protocol's position as lint's.
-    package func sourcePosition(_ position: LSPPosition) -> SourcePosition {
-        var utf16 = 0
-        var column = 1
-        for scalar in String(decoding: lineBytes(position.line), as: UTF8.self).unicodeScalars {
-            guard utf16 < position.character else { break }
-            utf16 += scalar.utf16.count
-            column += 1
-        }
-        return SourcePosition(line: position.line + 1, column: column)
-    }
-
-    /// The byte offset of the protocol's position (clamped to its line).
+    /// The byte offset of the protocol's position, clamped to the document (a line past its end is its end; a
+    /// character past its line's end, the line's end).
     func byteOffset(_ position: LSPPosition) -> Int {
-        guard position.line < lineStarts.count else { return bytes.count }
-        let start = lineStarts[max(0, position.line)]
-        let line = lineBytes(position.line)
+        guard position.line >= 0 else { return 0 }
+        guard position.line < protocolLines.count else { return bytes.count }
+        let start = protocolLines.starts[position.line]
+        let end = protocolLines.end(ofLine: position.line)
         var utf16 = 0
         var offset = start
-        for scalar in String(decoding: line, as: UTF8.self).unicodeScalars {
+        for scalar in String(decoding: bytes[start..<end], as: UTF8.self).unicodeScalars {
             guard utf16 < position.character else { break }
             utf16 += scalar.utf16.count
             offset += scalar.utf8.count
         }
-        return offset
+        return min(offset, end)
+    }
+
+    /// The protocol's position as lint's.
+    package func sourcePosition(_ position: LSPPosition) -> SourcePosition {
+        lintLines.position(of: byteOffset(position))
     }
 
     /// The range of a token lint points at: from `position` to the end of the name or quoted text there (at least
-    /// one character).
+    /// one character, never past its line).
     package func tokenRange(at position: SourcePosition) -> LSPRange {
-        let start = lspPosition(position)
-        let line = Array(String(decoding: lineBytes(position.line - 1), as: UTF8.self).unicodeScalars)
-        var index = position.column - 1
-        guard index >= 0 && index < line.count else { return LSPRange(start: start, end: start) }
-        let first = line[index]
-        if first == "\"" || first == "'" {
-            index += 1
-            while index < line.count && line[index] != first { index += line[index] == "\\" && first == "\"" ? 2 : 1 }
-            index = min(line.count, index + 1)
-        } else if FlowSymbols.isNameScalar(first) {
-            while index < line.count && (FlowSymbols.isNameScalar(line[index]) || line[index] == ".") { index += 1 }
-        } else {
-            index += 1
+        let start = byteOffset(position)
+        let lineEnd = lintLines.end(ofLine: lintLines.line(of: start))
+        var index = start
+        func scalar(at index: Int) -> Unicode.Scalar? {
+            guard index < lineEnd else { return nil }
+            return String(decoding: bytes[index..<min(lineEnd, index + 4)], as: UTF8.self).unicodeScalars.first
         }
-        return LSPRange(start: start, end: lspPosition(SourcePosition(line: position.line, column: index + 1)))
+        if let first = scalar(at: index) {
+            if first == "\"" || first == "'" {
+                index += 1
+                while let next = scalar(at: index), next != first {
+                    index += next == "\\" && first == "\"" ? 1 + (scalar(at: index + 1).map { $0.utf8.count } ?? 0) : next.utf8.count
+                }
+                index = min(lineEnd, index + 1)
+            } else if FlowSymbols.isNameScalar(first) {
+                while let next = scalar(at: index), FlowSymbols.isNameScalar(next) || next == "." { index += next.utf8.count }
+            } else {
+                index += first.utf8.count
+            }
+        }
+        return LSPRange(start: lspPosition(ofByte: start), end: lspPosition(ofByte: min(index, lineEnd)))
     }
 
     /// The range of `start`..<`end` (lint positions on one line).
@@ -148,8 +150,19 @@ package final class EditorDocument: @unchecked Sendable {
 
     /// The text of the line before `position` (what completion looks at).
     package func linePrefix(_ position: LSPPosition) -> String {
-        let start = lineStarts.indices.contains(position.line) ? lineStarts[position.line] : bytes.count
-        return String(decoding: bytes[start..<min(bytes.count, max(start, byteOffset(position)))], as: UTF8.self)
+        guard position.line >= 0 && position.line < protocolLines.count else { return "" }
+        let start = protocolLines.starts[position.line]
+        return String(decoding: bytes[start..<max(start, byteOffset(position))], as: UTF8.self)
+    }
+
+    /// The number of lines, as the protocol counts them.
+    package var lineCount: Int { protocolLines.count }
+
+    /// Whether the bytes at lint's `start` read `name` (a name written without escapes, where a rename can edit it).
+    package func reads(_ name: String, at start: SourcePosition) -> Bool {
+        guard let offset = lintLines.offset(of: start) else { return false }
+        let expected = Array(name.utf8)
+        return offset + expected.count <= bytes.count && bytes[offset..<(offset + expected.count)].elementsEqual(expected)
     }
 }
 
@@ -181,6 +194,9 @@ package struct FlowSymbols: Sendable {
         package var isDefinition: Bool
         /// The step it is written in, when there is one.
         package var step: String?
+        /// Whether the file reads the name at `start` as it is (no escapes, no anchor or alias): where a rename can
+        /// edit it.
+        package var isLiteral = true
     }
 
     package private(set) var occurrences: [Occurrence] = []
@@ -189,21 +205,29 @@ package struct FlowSymbols: Sendable {
     /// The flow, when the document is one.
     package let flow: Flow?
 
-    package init(_ document: LoadedDocument, bytes: [UInt8]) {
+    package init(_ document: LoadedDocument, bytes: [UInt8], lines: LineIndex) {
         flow = document.flow
         guard let flow = document.flow else { return }
         func add(_ kind: Kind, _ name: String, at position: SourcePosition, definition: Bool = false, step: String? = nil) {
             guard !name.isEmpty else { return }
-            // The name itself, past an opening quote, where the file reads it there.
+            // The name itself, past an opening quote; `literal` when the file reads it there as it is (not written
+            // with escapes, nor through an anchor or an alias).
             var start = position
-            if let offset = FixEdits.offset(of: position, in: bytes), offset < bytes.count,
-               bytes[offset] == UInt8(ascii: "\"") || bytes[offset] == UInt8(ascii: "'"),
-               bytes[(offset + 1)...].starts(with: Array(name.utf8)) {
-                start.column += 1
+            let written = Array(name.utf8)
+            var literal = false
+            if let offset = lines.offset(of: position) {
+                if bytes[offset...].starts(with: written) {
+                    literal = true
+                } else if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") || bytes[offset] == UInt8(ascii: "'"),
+                          bytes[(offset + 1)...].starts(with: written) {
+                    start.column += 1
+                    literal = true
+                }
+                if FixEdits.isAnchored(before: offset, in: bytes) { literal = false }
             }
             occurrences.append(Occurrence(kind: kind, name: name, start: start,
                                           end: SourcePosition(line: start.line, column: start.column + name.unicodeScalars.count),
-                                          isDefinition: definition, step: step))
+                                          isDefinition: definition, step: step, isLiteral: literal))
         }
         func expression(_ source: ExpressionSource, step: String?, result: String?) {
             expressions.append((source, step))
@@ -228,6 +252,20 @@ package struct FlowSymbols: Sendable {
         for entry in flow.entries {
             add(.entry, entry.name.text, at: entry.name.position, definition: true)
             add(.step, entry.step.text, at: entry.step.position)
+            // A path parameter (`/tariffs/{country}`) names a state key.
+            guard let offset = lines.offset(of: entry.pathPosition) else { continue }
+            let quoted = offset < bytes.count && (bytes[offset] == UInt8(ascii: "\"") || bytes[offset] == UInt8(ascii: "'"))
+            let start = SourcePosition(line: entry.pathPosition.line, column: entry.pathPosition.column + (quoted ? 1 : 0))
+            let scalars = Array(entry.path.unicodeScalars)
+            var index = 0
+            while index < scalars.count {
+                if scalars[index] == "{", let close = scalars[index...].firstIndex(of: "}") {
+                    let name = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
+                    add(.stateKey, name, at: SourcePosition(line: start.line, column: start.column + index + 1))
+                    index = close
+                }
+                index += 1
+            }
         }
         for step in (flow.anyStep.map { [$0] } ?? []) + flow.steps {
             let name = step.name.text

@@ -73,6 +73,7 @@ package final class LanguageServer: @unchecked Sendable {
         }
         switch method {
         case "initialize":
+            if initialized { return id == nil ? [] : [JSONRPC.error(id: id, LSPResponseError(code: -32600, message: "the server is initialized already"))] }
             return reply { () -> InitializeResult in
                 struct Params: Decodable {
                     var rootUri: String?
@@ -96,7 +97,6 @@ package final class LanguageServer: @unchecked Sendable {
             let item = opened.textDocument
             guard let path = Self.path(ofURI: item.uri) else { return [] }
             documents[item.uri] = EditorDocument(uri: item.uri, path: path, version: item.version, text: item.text)
-            dependentsOnDisk = nil
             markStale(item.uri)
             return []
         case "textDocument/didChange":
@@ -111,7 +111,6 @@ package final class LanguageServer: @unchecked Sendable {
             guard let closed = try? params(LSPDidCloseParams.self) else { return [] }
             let uri = closed.textDocument.uri
             guard let document = documents.removeValue(forKey: uri) else { return [] }
-            dependentsOnDisk = nil
             stale.removeAll { $0 == uri }
             findings[uri] = nil
             reads[uri] = nil
@@ -243,9 +242,16 @@ package final class LanguageServer: @unchecked Sendable {
     /// `document`'s findings as lint gives them for its file (its nearest `.flowkit.yml` applied), as protocol
     /// diagnostics.
     private func lint(_ document: EditorDocument) -> [LSPDiagnostic] {
+        // A YAML or JSON document that is not a flow or a script (a CI workflow, a package manifest) is not
+        // flowkit's: as a directory walk skips it, the server says nothing about it.
+        guard document.loaded.isFlowFile else {
+            findings[document.uri] = []
+            reads[document.uri] = []
+            return []
+        }
         let folder = (document.path as NSString).deletingLastPathComponent
         let session = { () -> LintSession in
-            var session = LintSession(roots: [root.map { document.path.hasPrefix($0) ? $0 : folder } ?? folder])
+            var session = LintSession(roots: [root.map { Self.contains($0, document.path) ? $0 : folder } ?? folder])
             session.overlay = overlay
             return session
         }()
@@ -317,15 +323,16 @@ package final class LanguageServer: @unchecked Sendable {
 
     private static func renames(_ kind: FlowSymbols.Kind) -> Bool {
         switch kind {
-        case .step, .event, .stateKey, .resultKey, .entry: return true
-        case .file, .rule: return false
+        case .step, .event, .stateKey, .resultKey: return true
+        // Entries are named by scripts and links outside the flow, which a rename cannot see.
+        case .entry, .file, .rule: return false
         }
     }
 
     func rename(_ params: LSPRenameParams) throws -> LSPWorkspaceEdit? {
         guard let (document, occurrence) = try occurrence(LSPTextDocumentPositionParams(textDocument: params.textDocument, position: params.position)),
               Self.renames(occurrence.kind), document.symbols.definition(occurrence.kind, occurrence.name) != nil else {
-            throw LSPResponseError.requestFailed("only a step, an event, a state key, a result key or an entry of this flow can be renamed")
+            throw LSPResponseError.requestFailed("only a step, an event, a state key or a result key of this flow can be renamed")
         }
         let new = params.newName
         guard FlowSymbols.isName(new) else {
@@ -335,10 +342,17 @@ package final class LanguageServer: @unchecked Sendable {
         if document.symbols.definition(occurrence.kind, new) != nil {
             throw LSPResponseError.requestFailed("'\(new)' is taken: the flow already declares it")
         }
-        var changes: [String: [LSPTextEdit]] = [:]
-        changes[document.uri] = document.symbols.all(occurrence.kind, occurrence.name).map {
-            LSPTextEdit(range: document.range($0.start, $0.end), newText: new)
+        let all = document.symbols.all(occurrence.kind, occurrence.name)
+        if let escaped = all.first(where: { !$0.isLiteral }) {
+            throw LSPResponseError.requestFailed("'\(occurrence.name)' is written with escapes, an anchor or an alias at \(escaped.start.line):\(escaped.start.column); rename it by hand")
         }
+        // An event a `flow` step handles may be its nested flow's outcome: renamed here, the outcome stays.
+        if occurrence.kind == .event, let flow = document.symbols.flow,
+           let step = flow.steps.first(where: { $0.kind == .flow && $0.on.contains { $0.event.text == occurrence.name } }) {
+            throw LSPResponseError.requestFailed("'\(occurrence.name)' is handled at the flow step '\(step.name.text)', where it may be its nested flow's outcome; rename the finish step in the nested flow instead")
+        }
+        var changes: [String: [LSPTextEdit]] = [:]
+        changes[document.uri] = all.map { LSPTextEdit(range: document.range($0.start, $0.end), newText: new) }
         // A finish step without 'outcome' is its flow's outcome: the parents handle it as an event at their `flow`
         // steps that nest this flow, and declare it; both are renamed (refused where a parent uses the event
         // otherwise too, which a rename here must not change).
@@ -347,6 +361,9 @@ package final class LanguageServer: @unchecked Sendable {
             for (parent, nesting) in parents(of: document) {
                 let uses = parent.symbols.all(.event, occurrence.name)
                 guard !uses.isEmpty else { continue }
+                if uses.contains(where: { !$0.isLiteral }) {
+                    throw LSPResponseError.requestFailed("'\(parent.path)' writes '\(occurrence.name)' with escapes, an anchor or an alias; rename by hand")
+                }
                 if uses.contains(where: { !$0.isDefinition && !nesting.contains($0.step ?? "") }) {
                     throw LSPResponseError.requestFailed("'\(parent.path)' handles '\(occurrence.name)' at a step that does not nest this flow too; rename it there first")
                 }
@@ -360,6 +377,9 @@ package final class LanguageServer: @unchecked Sendable {
         // step that nests it ('signIn/gaveUp').
         if occurrence.kind == .step || occurrence.kind == .event {
             for script in scripts(of: document) {
+                if script.unreadable {
+                    throw LSPResponseError.requestFailed("the script '\(script.document.path)' writes a step or event name with escapes; rename by hand")
+                }
                 let edits = script.places(occurrence.kind, occurrence.name).map { LSPTextEdit(range: script.document.range($0.start, $0.end), newText: new) }
                 if !edits.isEmpty { changes[script.document.uri, default: []] += edits }
             }
@@ -390,6 +410,8 @@ package final class LanguageServer: @unchecked Sendable {
 
         let document: EditorDocument
         let written: [Written]
+        /// Whether some name is written with escapes (not in `written`).
+        var unreadable = false
 
         /// The places of the step or event `name` at depth `depth` of the names (0: the flow's own, 1: the steps of
         /// a flow nested at a step in `under`).
@@ -421,9 +443,15 @@ package final class LanguageServer: @unchecked Sendable {
               let reference = script.flow else { return nil }
         let flowPath = ((document.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(reference)
         var written: [ScriptNames.Written] = []
+        var unreadable = false
         func add(_ name: Name, event: Bool = false) {
             let parts = name.text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            written.append(.init(parts: parts, start: Self.nameStart(name.position, name: name.text, in: document.bytes), isEvent: event))
+            // A name written with escapes cannot be edited where it is: it is left out, and a rename refused.
+            guard let start = Self.nameStart(name.position, name: name.text, in: document) else {
+                unreadable = true
+                return
+            }
+            written.append(.init(parts: parts, start: start, isEvent: event))
         }
         for scenario in script.scenarios {
             for step in scenario.steps {
@@ -433,7 +461,7 @@ package final class LanguageServer: @unchecked Sendable {
             for name in scenario.expect?.path ?? [] { add(name) }
             if let outcome = scenario.expect?.outcome { add(outcome) }
         }
-        return (ScriptNames(document: document, written: written), (flowPath as NSString).standardizingPath)
+        return (ScriptNames(document: document, written: written, unreadable: unreadable), (flowPath as NSString).standardizingPath)
     }
 
     /// In a script, the declaration of the step or event named at `position` (`pay/card`: the nested flow's step
@@ -467,10 +495,14 @@ package final class LanguageServer: @unchecked Sendable {
         for open in documents.values { candidates[FileFlowResolver.canonical(open.path)] = open }
         let folder = root ?? (document.path as NSString).deletingLastPathComponent
         if let walker = FileManager.default.enumerator(atPath: folder) {
+            // Bounded in entries visited (20,000) as well as in flow files read (2,000): a root that holds a home
+            // folder's worth of files is not walked whole.
             var seen = 0
-            while let relative = walker.nextObject() as? String, seen < 2_000 {
+            var visited = 0
+            while let relative = walker.nextObject() as? String, seen < 2_000, visited < 20_000 {
+                visited += 1
                 let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix(".") || name == ".build" { walker.skipDescendants(); continue }
+                if name.hasPrefix(".") || name == ".build" || name == "node_modules" { walker.skipDescendants(); continue }
                 guard ["yaml", "yml", "json"].contains((name as NSString).pathExtension) else { continue }
                 seen += 1
                 let path = (folder as NSString).appendingPathComponent(relative)
@@ -496,11 +528,12 @@ package final class LanguageServer: @unchecked Sendable {
         }
     }
 
-    /// Where `name` starts at `position`: there, or past an opening quote.
-    private static func nameStart(_ position: SourcePosition, name: String, in bytes: [UInt8]) -> SourcePosition {
-        guard let offset = FixEdits.offset(of: position, in: bytes), offset < bytes.count,
-              bytes[offset] == UInt8(ascii: "\"") || bytes[offset] == UInt8(ascii: "'") else { return position }
-        return SourcePosition(line: position.line, column: position.column + 1)
+    /// Where `name` starts at `position` in `document`: there, or past an opening quote; nil when the file does not
+    /// read the name there as it is (escapes), where no edit of it can be made.
+    private static func nameStart(_ position: SourcePosition, name: String, in document: EditorDocument) -> SourcePosition? {
+        if document.reads(name, at: position) { return position }
+        let quoted = SourcePosition(line: position.line, column: position.column + 1)
+        return document.reads(name, at: quoted) ? quoted : nil
     }
 
     // MARK: - Completion, hover, outline, fixes
@@ -555,7 +588,8 @@ package final class LanguageServer: @unchecked Sendable {
         let prefix = document.linePrefix(position)
         guard prefix.range(of: #"^\s*["']?[A-Za-z0-9_]*$"#, options: .regularExpression) != nil else { return false }
         let indent = prefix.prefix { $0 == " " }.count
-        var line = position.line - 1
+        // From the line above, within the document (a client may send any line number).
+        var line = min(max(position.line, 0), document.lineCount) - 1
         while line >= 0 {
             let text = document.linePrefix(LSPPosition(line: line, character: Int.max / 2))
             let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -575,7 +609,7 @@ package final class LanguageServer: @unchecked Sendable {
             guard let flow = document.symbols.flow, let (source, stepName) = document.symbols.expression(at: document.sourcePosition(params.position)),
                   let type = ExpressionTypes.typeDescription(of: source, state: flow.state, step: stepName.flatMap { name in flow.steps.first { $0.name.text == name } })
             else { return nil }
-            return LSPHover(contents: LSPMarkupContent(kind: "markdown", value: "**expression** `\(source.text)`: `\(type)`"), range: nil)
+            return LSPHover(contents: LSPMarkupContent(kind: "markdown", value: "**expression** \(Self.markdownCode(source.text)): `\(type)`"), range: nil)
         }
         let flow = document.symbols.flow
         var text: String
@@ -583,7 +617,7 @@ package final class LanguageServer: @unchecked Sendable {
         case .step:
             guard let step = flow?.steps.first(where: { $0.name.text == occurrence.name }) else { return nil }
             text = "**step** `\(occurrence.name)` (\(step.kind.rawValue))"
-            if let title = step.title { text += ": " + title }
+            if let title = step.title { text += ": " + Self.markdownText(title) }
             if let result = step.result { text += "\n\nresult: " + result.map { "`\($0.name.text): \($0.type.written)`" }.joined(separator: ", ") }
             let from = document.symbols.occurrences.filter { $0.kind == .step && !$0.isDefinition && $0.name == occurrence.name }.compactMap(\.step)
             var seen = Set<String>()
@@ -602,7 +636,7 @@ package final class LanguageServer: @unchecked Sendable {
             text = "**result key** `\(occurrence.name)` of step `\(step)`: `\(field.type.written)`"
         case .event:
             guard let event = flow?.events.first(where: { $0.name.text == occurrence.name }) else { return nil }
-            text = "**event** `\(occurrence.name)`" + (event.expression.map { ", derived: `\($0.text)`" } ?? ", raised by the app")
+            text = "**event** `\(occurrence.name)`" + (event.expression.map { ", derived: " + Self.markdownCode($0.text) } ?? ", raised by the app")
         case .rule:
             guard let rule = Linter.rule(RuleID(rawValue: occurrence.name)) else { return nil }
             text = RuleCatalog.explanation(rule.description)
@@ -610,7 +644,7 @@ package final class LanguageServer: @unchecked Sendable {
             text = "**nested flow** `\(occurrence.name)`"
         case .entry:
             guard let entry = flow?.entries.first(where: { $0.name.text == occurrence.name }) else { return nil }
-            text = "**entry** `\(occurrence.name)`: `\(entry.path)` starts at `\(entry.step.text)`"
+            text = "**entry** `\(occurrence.name)`: \(Self.markdownCode(entry.path)) starts at `\(entry.step.text)`"
         }
         return LSPHover(contents: LSPMarkupContent(kind: "markdown", value: text), range: document.range(occurrence.start, occurrence.end))
     }
@@ -635,7 +669,8 @@ package final class LanguageServer: @unchecked Sendable {
         let document = try document(params.textDocument.uri)
         var actions: [LSPCodeAction] = []
         for finding in findings[document.uri] ?? [] {
-            guard let fix = finding.fix, let edit = FixEdits.edit(for: fix, in: document.bytes) else { continue }
+            guard let fix = finding.fix, let edit = FixEdits.edit(for: fix, in: document.bytes, format: document.format),
+                  !FixPlan.readingBack([edit], in: document.bytes, path: document.path).isEmpty else { continue }
             let range = document.range(edit.start, edit.end)
             // The fixes of the findings on the lines asked about.
             guard range.start.line >= params.range.start.line - 0 && range.start.line <= params.range.end.line else { continue }
@@ -645,6 +680,38 @@ package final class LanguageServer: @unchecked Sendable {
                                          edit: LSPWorkspaceEdit(changes: [document.uri: [LSPTextEdit(range: range, newText: edit.newText)]])))
         }
         return actions
+    }
+
+    /// Text shown as it is in Markdown: every punctuation character Markdown gives a meaning to escaped, line breaks
+    /// as spaces.
+    static func markdownText(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            if character.isNewline { output += " "; continue }
+            if "\\`*_{}[]()<>#+-.!|~&".contains(character) { output += "\\" }
+            output.append(character)
+        }
+        return output
+    }
+
+    /// Text as a Markdown code span: fenced with more backticks than it holds in a row, line breaks as spaces.
+    static func markdownCode(_ text: String) -> String {
+        let flat = String(text.map { $0.isNewline ? " " : $0 })
+        var longest = 0
+        var run = 0
+        for character in flat {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        return fence + " " + flat + " " + fence
+    }
+
+    /// Whether `path` is `folder` or inside it (by path components, not by text: `/a/b` is not inside `/a/b2`).
+    static func contains(_ folder: String, _ path: String) -> Bool {
+        let folder = (folder as NSString).standardizingPath
+        let path = (path as NSString).standardizingPath
+        return path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     // MARK: - URIs

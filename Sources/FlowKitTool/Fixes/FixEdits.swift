@@ -17,8 +17,13 @@ package struct TextEdit: Hashable, Sendable {
 package enum FixEdits {
     /// The edit `fix` makes in `bytes`, or nil when the file does not read `fix.old` at its position (after an
     /// opening quote, with the same quote after it), as a whole name.
-    package static func edit(for fix: Fix, in bytes: [UInt8]) -> TextEdit? {
-        guard let offset = offset(of: fix.position, in: bytes) else { return nil }
+    package static func edit(for fix: Fix, in bytes: [UInt8], format: DocumentFormat) -> TextEdit? {
+        edit(for: fix, in: bytes, lines: LineIndex(lint: bytes, format: format))
+    }
+
+    /// `edit(for:in:format:)` with the file's lines counted already.
+    package static func edit(for fix: Fix, in bytes: [UInt8], lines: LineIndex) -> TextEdit? {
+        guard let offset = lines.offset(of: fix.position) else { return nil }
         let old = Array(fix.old.utf8)
         func reads(_ at: Int) -> Bool {
             at >= 0 && at + old.count <= bytes.count && bytes[at..<(at + old.count)].elementsEqual(old)
@@ -36,9 +41,24 @@ package enum FixEdits {
         // A whole name: no name character just before or after it.
         if start > 0 && isNameByte(bytes[start - 1]) { return nil }
         if end < bytes.count && isNameByte(bytes[end]) { return nil }
+        // Not a node with an anchor (`&a tow`): an alias elsewhere means the same node, for other things too.
+        if isAnchored(before: offset, in: bytes) { return nil }
         return TextEdit(start: SourcePosition(line: fix.position.line, column: column),
                         end: SourcePosition(line: fix.position.line, column: column + fix.old.unicodeScalars.count),
                         bytes: start..<end, newText: fix.new)
+    }
+
+    /// Whether the text before `offset` on its line ends with a YAML anchor (`&name` and blanks).
+    static func isAnchored(before offset: Int, in bytes: [UInt8]) -> Bool {
+        var index = offset - 1
+        while index >= 0 && (bytes[index] == 0x20 || bytes[index] == 0x09) { index -= 1 }
+        guard index < offset - 1 else { return false }
+        while index >= 0 && bytes[index] != 0x0A && bytes[index] != 0x0D && bytes[index] != 0x20 && bytes[index] != 0x09
+                && bytes[index] != UInt8(ascii: "{") && bytes[index] != UInt8(ascii: "[") && bytes[index] != UInt8(ascii: ",") {
+            if bytes[index] == UInt8(ascii: "&") { return index == 0 || [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "-")].contains(bytes[index - 1]) }
+            index -= 1
+        }
+        return false
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
@@ -47,31 +67,11 @@ package enum FixEdits {
             || byte >= 0x80
     }
 
-    /// The byte offset of a 1-based line and column (in Unicode scalars; a byte order mark before the first line is
-    /// not counted), or nil when the file has no such place on that line.
-    static func offset(of position: SourcePosition, in bytes: [UInt8]) -> Int? {
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var line = 1
-        while line < position.line {
-            guard let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            index = newline + 1
-            line += 1
-        }
-        var column = 1
-        while column < position.column {
-            guard index < bytes.count, bytes[index] != UInt8(ascii: "\n") else { return nil }
-            index += 1
-            // Continuation bytes belong to the scalar before them.
-            while index < bytes.count && bytes[index] & 0xC0 == 0x80 { index += 1 }
-            column += 1
-        }
-        return index
-    }
-
     /// The edits of `fixes` in `bytes`, in file order: one per place (the same edit given twice is made once); an
     /// edit that overlaps one before it, or that the file does not read as expected, is left out.
-    package static func edits(for fixes: [Fix], in bytes: [UInt8]) -> [TextEdit] {
-        let found = fixes.compactMap { edit(for: $0, in: bytes) }.sorted { ($0.bytes.lowerBound, $0.newText) < ($1.bytes.lowerBound, $1.newText) }
+    package static func edits(for fixes: [Fix], in bytes: [UInt8], format: DocumentFormat) -> [TextEdit] {
+        let lines = LineIndex(lint: bytes, format: format)
+        let found = fixes.compactMap { edit(for: $0, in: bytes, lines: lines) }.sorted { ($0.bytes.lowerBound, $0.newText) < ($1.bytes.lowerBound, $1.newText) }
         var kept: [TextEdit] = []
         for edit in found {
             if let last = kept.last {
@@ -105,7 +105,7 @@ package enum FixEdits {
         guard before.count == after.count else { return "" }
         let changed = before.indices.filter { before[$0] != after[$0] }
         guard !changed.isEmpty else { return "" }
-        var output = "--- a/\(path)\n+++ b/\(path)\n"
+        var output = "--- \(diffName("a/", path))\n+++ \(diffName("b/", path))\n"
         var hunks: [ClosedRange<Int>] = []
         for line in changed {
             let range = max(0, line - 3)...min(before.count - 1, line + 3)
@@ -138,6 +138,36 @@ package enum FixEdits {
         return output
     }
 
+    /// `prefix` and `path` as a diff header names a file: `./` and `..` taken out, and, when it holds anything but
+    /// letters, digits and `._/+-`, quoted as git quotes names (`"a/my flow.yaml"`, C escapes, octal for other
+    /// bytes), which `git apply` and `patch` read; so no name can forge a header line or reach a terminal raw.
+    static func diffName(_ prefix: String, _ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        let name = prefix + parts.joined(separator: "/")
+        let plain = name.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "._/+-".utf8.contains(byte)
+        }
+        if plain { return name }
+        var quoted = "\""
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): quoted += "\\\""
+            case UInt8(ascii: "\\"): quoted += "\\\\"
+            case 0x09: quoted += "\\t"
+            case 0x0A: quoted += "\\n"
+            case 0x20...0x7E: quoted.append(Character(Unicode.Scalar(byte)))
+            default: quoted += "\\" + String(byte, radix: 8).leftPadded(to: 3)
+            }
+        }
+        return quoted + "\""
+    }
+
     /// The lines of `bytes`, each with its line break.
     private static func lines(_ bytes: [UInt8]) -> [[UInt8]] {
         var result: [[UInt8]] = []
@@ -149,4 +179,9 @@ package enum FixEdits {
         if start < bytes.count { result.append(Array(bytes[start...])) }
         return result
     }
+}
+
+private extension String {
+    /// The string with zeros before it up to `length` characters.
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

@@ -27,8 +27,9 @@ package struct FixPlan: Sendable {
     /// is (a link planted in a tree must not lead a fix out of it).
     package private(set) var linked: [String] = []
 
-    /// The plan for `findings`; files that cannot be read are left alone.
-    package init(_ findings: [Diagnostic]) {
+    /// The plan for `findings`, their files read from `contents` (canonical path to bytes) or else from disk; files
+    /// that cannot be read are left alone.
+    package init(_ findings: [Diagnostic], contents: [String: [UInt8]] = [:]) {
         var order: [String] = []
         var byFile: [String: [Diagnostic]] = [:]
         for finding in findings where finding.fix != nil {
@@ -43,14 +44,17 @@ package struct FixPlan: Sendable {
                 skipped += findings.count
                 continue
             }
-            guard let bytes = try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes), bytes.count <= ReaderLimits.standard.maxBytes else {
+            guard let bytes = contents[absolute] ?? (try? FlowLoader.read(path: path, limit: ReaderLimits.standard.maxBytes)),
+                  bytes.count <= ReaderLimits.standard.maxBytes else {
                 skipped += findings.count
                 continue
             }
-            let made = FixEdits.edits(for: findings.compactMap(\.fix), in: bytes)
+            let format = DocumentFormat(path: path) ?? .yaml
+            let lines = LineIndex(lint: bytes, format: format)
+            let made = Self.readingBack(FixEdits.edits(for: findings.compactMap(\.fix), in: bytes, format: format), in: bytes, path: path)
             var fixed = 0
             for finding in findings {
-                if let fix = finding.fix, let edit = FixEdits.edit(for: fix, in: bytes), made.contains(edit) {
+                if let fix = finding.fix, let edit = FixEdits.edit(for: fix, in: bytes, lines: lines), made.contains(edit) {
                     edits[finding] = edit
                     fixed += 1
                 } else {
@@ -59,9 +63,34 @@ package struct FixPlan: Sendable {
             }
             guard !made.isEmpty else { continue }
             // A diff names files relative to the working directory, as `git apply` and `patch -p1` read them.
-            let display = path.hasPrefix("/") ? LintSession.displayPath(FileFlowResolver.canonical(path)) : path
+            let display = LintSession.displayPath(absolute)
             files.append(File(path: path, display: display, old: bytes, new: FixEdits.apply(made, to: bytes), fixed: fixed))
         }
+    }
+
+    /// Of `edits`, those the file reads back with: no more `syntax`, `schema` or `duplicate_key` findings than
+    /// before (two typos fixed to one name, or a fix to a key its mapping has, would write a key twice). All of
+    /// them when they read back together, else one by one in file order, each kept when it reads back with those
+    /// kept before it.
+    static func readingBack(_ edits: [TextEdit], in bytes: [UInt8], path: String) -> [TextEdit] {
+        guard !edits.isEmpty else { return [] }
+        let format = DocumentFormat(path: path) ?? .yaml
+        func counts(_ bytes: [UInt8]) -> [RuleID: Int] {
+            var counts: [RuleID: Int] = [:]
+            for finding in FlowLoader.load(bytes: bytes, file: path, format: format).diagnostics where [.syntax, .schema, .duplicateKey].contains(finding.rule) {
+                counts[finding.rule, default: 0] += 1
+            }
+            return counts
+        }
+        let before = counts(bytes)
+        func readsBack(_ trial: [TextEdit]) -> Bool {
+            let after = counts(FixEdits.apply(trial, to: bytes))
+            return after.allSatisfy { $0.value <= before[$0.key, default: 0] }
+        }
+        if readsBack(edits) { return edits }
+        var kept: [TextEdit] = []
+        for edit in edits where readsBack(kept + [edit]) { kept.append(edit) }
+        return kept
     }
 
     /// "fixed 3 findings in 2 files", or with `applied` false "would fix …", and the findings whose fix did not

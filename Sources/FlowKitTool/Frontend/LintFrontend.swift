@@ -65,6 +65,8 @@ package enum LintFrontend {
         }
         var lint = try lintPaths()
         var outcome = CommandOutcome()
+        // The texts `--fix` made, by canonical path: what the report's own fixes are worked out against.
+        var fixedTexts: [String: [UInt8]] = [:]
         if options.fix && options.writeBaseline == nil {
             let fixed = FixPlan(lint.diagnostics)
             if options.dryRun {
@@ -78,7 +80,8 @@ package enum LintFrontend {
             if !fixed.files.isEmpty {
                 for file in fixed.files { outcome.write(file.new, to: file.path) }
                 // What is left, linted from the fixed texts (written once the report is made).
-                lint = try lintPaths(overlay: Dictionary(fixed.files.map { (FileFlowResolver.canonical($0.path), $0.new) }, uniquingKeysWith: { first, _ in first }))
+                fixedTexts = Dictionary(fixed.files.map { (FileFlowResolver.canonical($0.path), $0.new) }, uniquingKeysWith: { first, _ in first })
+                lint = try lintPaths(overlay: fixedTexts)
             }
         }
         if options.verbose {
@@ -96,7 +99,7 @@ package enum LintFrontend {
             return outcome
         }
         var report = lint.report(strict: options.strict, toolVersion: options.toolVersion)
-        report.fixEdits = FixPlan(lint.diagnostics).edits
+        report.fixEdits = FixPlan(lint.diagnostics, contents: fixedTexts).edits
         if options.witness || options.witnessesDirectory != nil {
             let witnesses = Witnesses.search(report.diagnostics, budget: options.witnessBudget)
             report.witnesses = witnesses

@@ -168,7 +168,7 @@ struct LanguageServerTests {
         let plus = text.replacingOccurrences(of: "\"result.total\"", with: "\"result.total + 1\"")
         _ = try client.change(path, text: plus, version: 5)
         let expression = try #require((try client.request("textDocument/hover", ["textDocument": document, "position": at(9, 32)])["result"] as? [String: Any])?["contents"] as? [String: Any])
-        #expect(expression["value"] as? String == "**expression** `result.total + 1`: `int`")
+        #expect(expression["value"] as? String == "**expression** ` result.total + 1 `: `int`")
         _ = try client.change(path, text: text, version: 6)
         // The outline.
         let symbols = try #require(try client.request("textDocument/documentSymbol", ["textDocument": document])["result"] as? [[String: Any]])
@@ -284,6 +284,50 @@ struct LanguageServerTests {
         #expect((late.first?["error"] as? [String: Any])?["code"] as? Int == -32600)
         _ = try client.send(["jsonrpc": "2.0", "method": "exit"])
         #expect(client.server.exitStatus == 0)
+    }
+
+    /// What a client may send that the server must survive (issue 32's review): positions of any size, documents
+    /// that are not flows, names written with escapes or through anchors, a root that is a prefix of another folder.
+    @Test func hostileRequestsGetAnswers() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let client = TestClient()
+        try client.initialize(root: root)
+        let again = try client.request("initialize", ["capabilities": [String: Any]()])
+        #expect((again["error"] as? [String: Any])?["code"] as? Int == -32600)
+        let path = root + "/t.yaml"
+        #expect(try client.open(path, text: Self.flow).count == 1)
+        let document = ["uri": client.uri(path)]
+        for line in [Int.max, Int.min, 100_000_000, -1] {
+            for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/references", "textDocument/prepareRename"] {
+                let reply = try client.request(method, ["textDocument": document, "position": ["line": line, "character": line], "context": ["includeDeclaration": true]])
+                #expect(reply["result"] != nil || reply["error"] != nil, "\(method) at \(line)")
+            }
+        }
+        // A YAML document that is not a flow (a CI workflow) gets no diagnostics.
+        #expect(try client.open(root + "/ci.yaml", text: "on: push\njobs: { build: { runs-on: ubuntu } }\n").isEmpty)
+        // A name written with an escape, and one behind an anchor: renaming them is refused, not half done.
+        let escaped = "{\"flowkit\": 1, \"flow\": \"x\", \"start\": \"\\u006fne\", \"steps\": {\"one\": {\"next\": \"done\"}, \"done\": {\"kind\": \"finish\"}}}\n"
+        _ = try client.open(root + "/e.json", text: escaped)
+        let refused = try client.request("textDocument/rename", ["textDocument": ["uri": client.uri(root + "/e.json")], "position": at(0, 61), "newName": "first"])
+        #expect(((refused["error"] as? [String: Any])?["message"] as? String)?.contains("escapes") == true, "\(refused)")
+        let anchored = "flowkit: 1\nflow: x\nstart: one\nsteps:\n  one: { next: &t two }\n  three: { next: *t }\n  two: { kind: finish }\n"
+        _ = try client.open(root + "/a.yaml", text: anchored)
+        let viaAnchor = try client.request("textDocument/rename", ["textDocument": ["uri": client.uri(root + "/a.yaml")], "position": at(6, 3), "newName": "done"])
+        #expect(((viaAnchor["error"] as? [String: Any])?["message"] as? String)?.contains("anchor") == true, "\(viaAnchor)")
+        // A root that is a prefix of the document's folder's name is not that folder.
+        #expect(!LanguageServer.contains(root, root + "x/parent.yaml") && LanguageServer.contains(root, root + "/sub/parent.yaml"))
+    }
+
+    @Test func linesEndAsTheProtocolSays() throws {
+        // A lone CR ends a line for the protocol and for lint; U+2028 ends one for lint's YAML reader only.
+        let document = EditorDocument(uri: "file:///x.yaml", path: "/x.yaml", version: 1, text: "a: 1\rb: 'x\u{2028}y' # c\n😀😀: z\n")
+        #expect(document.lspPosition(SourcePosition(line: 2, column: 1)) == LSPPosition(line: 1, character: 0))
+        // Line 3 to lint is 'y' # c' after the separator: on the protocol's line 1, after 'b: 'x' and the separator.
+        #expect(document.lspPosition(SourcePosition(line: 3, column: 1)) == LSPPosition(line: 1, character: 6))
+        #expect(document.sourcePosition(LSPPosition(line: 1, character: 6)) == SourcePosition(line: 3, column: 1))
+        #expect(document.lspPosition(SourcePosition(line: 4, column: 3)) == LSPPosition(line: 2, character: 4))
+        #expect(document.tokenRange(at: SourcePosition(line: 4, column: 3)) == LSPRange(start: LSPPosition(line: 2, character: 4), end: LSPPosition(line: 2, character: 5)))
     }
 
     @Test func framesAreReadWhateverTheChunks() throws {
