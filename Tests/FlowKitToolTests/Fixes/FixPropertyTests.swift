@@ -32,7 +32,7 @@ struct FixPropertyTests {
                 // whole-word occurrences.
                 let flow = file.flow
                 let names = (flow.state.map(\.name) + flow.events.map(\.name) + flow.steps.map(\.name)).filter { $0.count >= 5 }
-                var generator = SplitMix(seed: seed &* 31 &+ UInt64(file.name.count))
+                var generator = SplitMix64(seed: seed &* 31 &+ UInt64(file.name.count))
                 for name in names.shuffled(using: &generator).prefix(3) {
                     let pattern = try NSRegularExpression(pattern: "(?<![A-Za-z0-9_])\(name)(?![A-Za-z0-9_])")
                     let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
@@ -88,18 +88,5 @@ struct FixPropertyTests {
         print("fixes: \(applied) applied on \(count) bundles; by rule: " + byRule.keys.sorted().map { "\($0) \(byRule[$0]!)" }.joined(separator: ", "))
         #expect(failures.isEmpty, Comment(rawValue: failures.prefix(3).joined(separator: "\n\n")))
         #expect(applied > count / 2, "the planted typos give too few fixes to judge")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that the planted typos are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

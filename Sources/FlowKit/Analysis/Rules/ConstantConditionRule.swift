@@ -113,20 +113,7 @@ enum ConstantConditionRule: Rule {
                                                 "this condition is always \(verbatim: value ? "true" : "false"), so \(verbatim: part) never runs\(verbatim: source.unmappedNote(ofOffset: condition.span.start))"))
             }
         }
-        for event in flow.events {
-            if let source = event.expression { check(source, step: nil) }
-        }
-        for step in flow.anyStepThenSteps {
-            let name = step.name.text
-            for assignment in step.set { check(assignment.expression, step: name) }
-            for assignment in step.input { check(assignment.expression, step: name) }
-            StepGraph.forEachTargetList(of: step) { _, list in
-                for target in list {
-                    if let condition = target.condition { check(condition, step: name) }
-                    for assignment in target.set { check(assignment.expression, step: name) }
-                }
-            }
-        }
+        ExpressionRule.forEachExpression(of: flow, check)
         return findings
     }
 }

@@ -73,27 +73,32 @@ enum ExpressionRule: Rule {
     package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
         var findings: [Diagnostic] = []
-        func check(_ source: ExpressionSource, step: String?) {
+        forEachExpression(of: flow) { source, step in
             if case .failure(let error) = context.memo.parse(source) {
                 findings.append(context.finding(self, at: source.position(ofOffset: error.offset), step: step,
                                                 Message(verbatim: error.message + source.unmappedNote(ofOffset: error.offset))))
             }
         }
+        return findings
+    }
+
+    /// Every expression of `flow` with the step it is written in (nil for a derived event's): events, then `"*"`
+    /// and each step's `set`, `input`, and targets' `if` and `set`, in that order.
+    static func forEachExpression(of flow: Flow, _ body: (ExpressionSource, String?) -> Void) {
         for event in flow.events {
-            if let source = event.expression { check(source, step: nil) }
+            if let source = event.expression { body(source, nil) }
         }
         for step in flow.anyStepThenSteps {
             let name = step.name.text
             // The step's lists are walked where they are: joining them would make new arrays for every step.
-            for assignment in step.set { check(assignment.expression, step: name) }
-            for assignment in step.input { check(assignment.expression, step: name) }
+            for assignment in step.set { body(assignment.expression, name) }
+            for assignment in step.input { body(assignment.expression, name) }
             StepGraph.forEachTargetList(of: step) { _, list in
                 for target in list {
-                    if let condition = target.condition { check(condition, step: name) }
-                    for assignment in target.set { check(assignment.expression, step: name) }
+                    if let condition = target.condition { body(condition, name) }
+                    for assignment in target.set { body(assignment.expression, name) }
                 }
             }
         }
-        return findings
     }
 }
