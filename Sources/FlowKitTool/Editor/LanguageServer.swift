@@ -679,6 +679,29 @@ package final class LanguageServer: @unchecked Sendable {
             actions.append(LSPCodeAction(title: fix.title, kind: "quickfix", diagnostics: [diagnostic], isPreferred: true,
                                          edit: LSPWorkspaceEdit(changes: [document.uri: [LSPTextEdit(range: range, newText: edit.newText)]])))
         }
+        // Fixes that add text: declaring an event a step handles; guarding an option's `if` with `exists(…)`.
+        for finding in findings[document.uri] ?? [] {
+            let line = document.lspPosition(finding.position).line
+            guard line >= params.range.start.line && line <= params.range.end.line, let subject = finding.subject else { continue }
+            let diagnostic = LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: Self.severity(finding.severity), code: finding.rule.rawValue,
+                                           source: "flowkit", message: finding.message, relatedInformation: nil)
+            var title: String?
+            var edits: [TextEdit] = []
+            if finding.rule == .undeclaredEvent, finding.fix == nil, let edit = InsertionFixes.declaringEvent(subject, in: document) {
+                title = "declare '\(subject)' in 'events'"
+                edits = [edit]
+            } else if finding.rule == .maybeNull, subject.hasPrefix("state.") || subject.hasPrefix("result."), let flow = document.symbols.flow,
+                      let condition = flow.steps.flatMap({ $0.on.flatMap(\.targets) + ($0.next ?? []) }).compactMap(\.condition).first(where: { source in
+                          source.position(ofOffset: 0).line == finding.position.line && source.position(ofOffset: 0) <= finding.position
+                              && finding.position <= source.position(ofOffset: source.text.unicodeScalars.count)
+                      }), let guarded = InsertionFixes.guarding(condition, with: subject, in: document) {
+                title = "guard the option with exists(\(subject))"
+                edits = guarded
+            }
+            guard let title else { continue }
+            actions.append(LSPCodeAction(title: title, kind: "quickfix", diagnostics: [diagnostic], isPreferred: false,
+                                         edit: LSPWorkspaceEdit(changes: [document.uri: edits.map { LSPTextEdit(range: document.range($0.start, $0.end), newText: $0.newText) }])))
+        }
         return actions
     }
 

@@ -265,6 +265,53 @@ struct LanguageServerTests {
         #expect(Set(items.compactMap { $0["label"] as? String }) == ["sub", "end"])
     }
 
+    /// Applies protocol edits (one line each) to `text`.
+    static func apply(_ edits: [[String: Any]], to text: String) -> String {
+        var lines = text.components(separatedBy: "\n").map { Array($0.utf16) }
+        let sorted = edits.sorted { a, b in
+            let x = (a["range"] as! [String: [String: Int]])["start"]!, y = (b["range"] as! [String: [String: Int]])["start"]!
+            return (x["line"]!, x["character"]!) > (y["line"]!, y["character"]!)
+        }
+        for edit in sorted {
+            let range = edit["range"] as! [String: [String: Int]]
+            let (line, start, end) = (range["start"]!["line"]!, range["start"]!["character"]!, range["end"]!["character"]!)
+            while lines.count <= line { lines.append([]) }
+            let inserted = Array((edit["newText"] as! String).utf16)
+            lines[line].replaceSubrange(start..<end, with: inserted)
+        }
+        return lines.map { String(decoding: $0, as: UTF16.self) }.joined(separator: "\n")
+    }
+
+    @Test func quickFixesDeclareAnEventAndGuardAnOption() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let flows = [
+            "flow.yaml": "flowkit: 1\nflow: x\nstart: a\nevents: { go: }\nsteps:\n  a: { on: { go: done, stop: done }, next: done }\n  done: { kind: finish }\n",
+            "block.yaml": "flowkit: 1\nflow: x\nstart: a\nevents:\n  go:\nsteps:\n  a: { on: { go: done, stop: done }, next: done }\n  done: { kind: finish }\n",
+            "none.yaml": "flowkit: 1\nflow: x\nstart: a\nsteps:\n  a: { on: { stop: done }, next: done }\n  done: { kind: finish }\n",
+            "obj.json": "{\"flowkit\": 1, \"flow\": \"x\", \"start\": \"a\", \"events\": {\"go\": null},\n \"steps\": {\"a\": {\"on\": {\"go\": \"done\", \"stop\": \"done\"}, \"next\": \"done\"}, \"done\": {\"kind\": \"finish\"}}}\n",
+            "guard.yaml": "flowkit: 1\nflow: x\nstart: a\nstate: { note: string? }\ninputs: [note]\nsteps:\n  a:\n    next:\n      - { forward: done, if: \"state.note + 'x' == 'ax'\" }\n      - done\n  done: { kind: finish }\n",
+        ]
+        let client = TestClient()
+        try client.initialize(root: root)
+        for (name, text) in flows.sorted(by: { $0.key < $1.key }) {
+            let path = root + "/" + name
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let diagnostics = try client.open(path)
+            let rule = name == "guard.yaml" ? "maybe_null" : "undeclared_event"
+            let target = try #require(diagnostics.first { $0["code"] as? String == rule }, "\(name): \(diagnostics)")
+            let actions = try #require(try client.request("textDocument/codeAction", ["textDocument": ["uri": client.uri(path)], "range": ["start": at(0, 0), "end": at(50, 0)],
+                                                                                      "context": ["diagnostics": [target]]])["result"] as? [[String: Any]])
+            let action = try #require(actions.first { ($0["title"] as? String)?.hasPrefix(name == "guard.yaml" ? "guard the option" : "declare 'stop'") == true }, "\(name): \(actions)")
+            let edits = try #require(((action["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[client.uri(path)])
+            let fixed = Self.apply(edits, to: text)
+            // The fixed text reads back without the finding (and with no other finding of its rule).
+            let after = try client.change(path, text: fixed, version: 2)
+            #expect(!after.contains { $0["code"] as? String == rule } && !after.contains { $0["code"] as? String == "syntax" || $0["code"] as? String == "schema" },
+                    "\(name): \(fixed)\n\(after)")
+        }
+    }
+
     @Test func errorsFollowTheProtocol() throws {
         let client = TestClient()
         let early = try client.send(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [String: Any]()])
