@@ -7,12 +7,26 @@ enum InsertionFixes {
     /// The edit that declares `event` in the flow's `events` (a flow mapping or JSON object: before its `}`; a
     /// block mapping: a line after its last entry; no `events`: a line or a member before `steps`).
     static func declaringEvent(_ event: String, in document: EditorDocument) -> TextEdit? {
+        declaring(event, value: nil, in: "events", document: document) { $0.events.contains { $0.name.text == event } }
+    }
+
+    /// The edit that declares the state key `key` of type `type` (as a declaration writes it) in `state`.
+    static func declaringStateKey(_ key: String, type: String, in document: EditorDocument) -> TextEdit? {
+        declaring(key, value: type, in: "state", document: document) { $0.state.contains { $0.name.text == key } }
+    }
+
+    /// The edit that adds `name` (with `value`, or none) to the top-level mapping `section`, kept when the flow
+    /// then passes `check`.
+    private static func declaring(_ event: String, value: String?, in section: String, document: EditorDocument, check: (Flow) -> Bool) -> TextEdit? {
         guard FlowSymbols.isName(event), let root = document.loaded.root, let entries = root.entries else { return nil }
         let bytes = document.bytes
         let json = document.format == .json
         let lines = LineIndex(lint: bytes, format: document.format)
         var edit: TextEdit?
-        if let index = entries.firstIndex(where: { $0.key == "events" }) {
+        // The member as each form writes it.
+        let yamlValue = value.map { " " + ($0.hasPrefix("[") || $0.hasSuffix("?") ? "\"\($0)\"" : $0) } ?? ""
+        let jsonValue = value.map { "\"\($0)\"" } ?? "null"
+        if let index = entries.firstIndex(where: { $0.key == section }) {
             let value = entries[index].value
             // The value's first character after the key's `:` (a node's position may be its first key's).
             guard var start = lines.offset(of: entries[index].keyPosition) else { return nil }
@@ -22,7 +36,7 @@ enum InsertionFixes {
             guard start < bytes.count else { return nil }
             if bytes[start] == UInt8(ascii: "{"), let close = closing(from: start, in: bytes, json: json) {
                 let empty = value.entries?.isEmpty ?? true
-                let member = json ? "\"\(event)\": null" : "\(event): "
+                let member = json ? "\"\(event)\": \(jsonValue)" : "\(event):\(yamlValue) "
                 // Just before the `}` (after a blank there: `go: }` becomes `go: , stop: }`, where `go:,` would not
                 // end the key).
                 let blank = close > start + 1 && (bytes[close - 1] == 0x20 || bytes[close - 1] == 0x09)
@@ -31,21 +45,21 @@ enum InsertionFixes {
                 // A block mapping: a line before the next top-level key, indented as its entries.
                 let next = entries[index + 1].keyPosition
                 guard next.line >= 1, next.line <= lines.count else { return nil }
-                edit = insertion(at: lines.starts[next.line - 1], String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":\n", lines: lines)
+                edit = insertion(at: lines.starts[next.line - 1], String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":" + yamlValue + "\n", lines: lines)
             } else if !json, let first = value.entries?.first, index + 1 == entries.count {
                 // The last top-level key: a line at the end of the file.
                 let newline = bytes.last == 0x0A ? "" : "\n"
-                edit = insertion(at: bytes.count, newline + String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":\n", lines: lines)
+                edit = insertion(at: bytes.count, newline + String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":" + yamlValue + "\n", lines: lines)
             }
         } else if let steps = entries.first(where: { $0.key == "steps" }), let at = lines.offset(of: steps.keyPosition) {
             if json {
-                edit = insertion(at: at, "\"events\": {\"\(event)\": null}, ", lines: lines)
+                edit = insertion(at: at, "\"\(section)\": {\"\(event)\": \(jsonValue)}, ", lines: lines)
             } else {
                 let line = lines.line(of: at)
-                edit = insertion(at: lines.starts[line], String(repeating: " ", count: max(0, steps.keyPosition.column - 1)) + "events: { \(event): }\n", lines: lines)
+                edit = insertion(at: lines.starts[line], String(repeating: " ", count: max(0, steps.keyPosition.column - 1)) + "\(section): { \(event):\(yamlValue) }\n", lines: lines)
             }
         }
-        guard let edit, readsBack(edit, in: document, check: { $0.events.contains { $0.name.text == event } }) else { return nil }
+        guard let edit, readsBack(edit, in: document, check: check) else { return nil }
         return edit
     }
 

@@ -690,6 +690,17 @@ package final class LanguageServer: @unchecked Sendable {
             if finding.rule == .undeclaredEvent, finding.fix == nil, let edit = InsertionFixes.declaringEvent(subject, in: document) {
                 title = "declare '\(subject)' in 'events'"
                 edits = [edit]
+            } else if finding.rule == .undeclaredState, finding.fix == nil, let flow = document.symbols.flow,
+                      let (assignment, step) = flow.steps.lazy.compactMap({ step in
+                          (step.set + step.on.flatMap { $0.targets.flatMap(\.set) } + (step.next ?? []).flatMap(\.set))
+                              .first { $0.key.position == finding.position }.map { ($0, step) }
+                      }).first,
+                      let type = ExpressionTypes.typeDescription(of: assignment.expression, state: flow.state, step: step),
+                      ["int", "number", "string", "bool"].contains(type.hasSuffix("?") ? String(type.dropLast()) : type),
+                      let edit = InsertionFixes.declaringStateKey(subject, type: type, in: document) {
+                // A key a `set` writes: declared with the type of what it stores.
+                title = "declare '\(subject)' in 'state' as \(type)"
+                edits = [edit]
             } else if finding.rule == .maybeNull, subject.hasPrefix("state.") || subject.hasPrefix("result."), let flow = document.symbols.flow,
                       let condition = flow.steps.flatMap({ $0.on.flatMap(\.targets) + ($0.next ?? []) }).compactMap(\.condition).first(where: { source in
                           source.position(ofOffset: 0).line == finding.position.line && source.position(ofOffset: 0) <= finding.position

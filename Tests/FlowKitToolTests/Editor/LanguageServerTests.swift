@@ -291,6 +291,8 @@ struct LanguageServerTests {
             "none.yaml": "flowkit: 1\nflow: x\nstart: a\nsteps:\n  a: { on: { stop: done }, next: done }\n  done: { kind: finish }\n",
             "obj.json": "{\"flowkit\": 1, \"flow\": \"x\", \"start\": \"a\", \"events\": {\"go\": null},\n \"steps\": {\"a\": {\"on\": {\"go\": \"done\", \"stop\": \"done\"}, \"next\": \"done\"}, \"done\": {\"kind\": \"finish\"}}}\n",
             "guard.yaml": "flowkit: 1\nflow: x\nstart: a\nstate: { note: string? }\ninputs: [note]\nsteps:\n  a:\n    next:\n      - { forward: done, if: \"state.note + 'x' == 'ax'\" }\n      - done\n  done: { kind: finish }\n",
+            "key.yaml": "flowkit: 1\nflow: x\nstart: a\nstate:\n  note: string?\nsteps:\n  a: { result: { n: int }, set: { count: \"result.n + 1\" }, next: done }\n  done: { kind: finish }\n",
+            "key.json": "{\"flowkit\": 1, \"flow\": \"x\", \"start\": \"a\", \"state\": {},\n \"steps\": {\"a\": {\"result\": {\"n\": \"int\"}, \"set\": {\"count\": \"result.n\"}, \"next\": \"done\"}, \"done\": {\"kind\": \"finish\"}}}\n",
         ]
         let client = TestClient()
         try client.initialize(root: root)
@@ -298,11 +300,12 @@ struct LanguageServerTests {
             let path = root + "/" + name
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let diagnostics = try client.open(path)
-            let rule = name == "guard.yaml" ? "maybe_null" : "undeclared_event"
+            let rule = name == "guard.yaml" ? "maybe_null" : name.hasPrefix("key") ? "undeclared_state" : "undeclared_event"
             let target = try #require(diagnostics.first { $0["code"] as? String == rule }, "\(name): \(diagnostics)")
             let actions = try #require(try client.request("textDocument/codeAction", ["textDocument": ["uri": client.uri(path)], "range": ["start": at(0, 0), "end": at(50, 0)],
                                                                                       "context": ["diagnostics": [target]]])["result"] as? [[String: Any]])
-            let action = try #require(actions.first { ($0["title"] as? String)?.hasPrefix(name == "guard.yaml" ? "guard the option" : "declare 'stop'") == true }, "\(name): \(actions)")
+            let title = name == "guard.yaml" ? "guard the option" : name.hasPrefix("key") ? "declare 'count' in 'state' as int" : "declare 'stop'"
+            let action = try #require(actions.first { ($0["title"] as? String)?.hasPrefix(title) == true }, "\(name): \(actions)")
             let edits = try #require(((action["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[client.uri(path)])
             let fixed = Self.apply(edits, to: text)
             // The fixed text reads back without the finding (and with no other finding of its rule).
