@@ -312,7 +312,27 @@ package final class LanguageServer: @unchecked Sendable {
 
     func references(_ params: LSPTextDocumentPositionParams) throws -> [LSPLocation] {
         guard let (document, occurrence) = try occurrence(params) else { return [] }
-        return document.symbols.all(occurrence.kind, occurrence.name).map { location(document, $0) }
+        var found = document.symbols.all(occurrence.kind, occurrence.name).map { location(document, $0) }
+        guard occurrence.kind == .step || occurrence.kind == .event else { return found }
+        // The scripts that name it, and for a step, the scripts of the parents (`pay/card`); for a finish step that
+        // is the flow's outcome, the parents' handlers of it at the steps that nest this flow.
+        for script in scripts(of: document) {
+            found += script.places(occurrence.kind, occurrence.name).map { LSPLocation(uri: script.document.uri, range: script.document.range($0.start, $0.end)) }
+        }
+        if occurrence.kind == .step {
+            let step = document.symbols.flow?.steps.first { $0.name.text == occurrence.name }
+            for (parent, nesting) in parents(of: document) {
+                for script in scripts(of: parent) {
+                    found += script.places(.step, occurrence.name, depth: 1, under: nesting)
+                        .map { LSPLocation(uri: script.document.uri, range: script.document.range($0.start, $0.end)) }
+                }
+                if step?.kind == .finish, step?.outcome == nil {
+                    found += parent.symbols.all(.event, occurrence.name).filter { !$0.isDefinition && nesting.contains($0.step ?? "") }
+                        .map { location(parent, $0) }
+                }
+            }
+        }
+        return found
     }
 
     func prepareRename(_ params: LSPTextDocumentPositionParams) throws -> LSPPrepareRenameResult? {
@@ -626,11 +646,12 @@ package final class LanguageServer: @unchecked Sendable {
         case .stateKey:
             guard let field = flow?.state.first(where: { $0.name.text == occurrence.name }) else { return nil }
             text = "**state key** `\(occurrence.name)`: `\(field.type.written)`"
-            let setters = document.symbols.occurrences.filter { $0.kind == .stateKey && $0.name == occurrence.name && !$0.isDefinition }.compactMap(\.step)
-            var seen = Set<String>()
-            let unique = setters.filter { seen.insert($0).inserted }
+            // Where it is set: the steps whose own `set` or whose options' `set` write it.
+            let setters = (flow?.steps ?? []).filter { step in
+                (step.set + step.on.flatMap { $0.targets.flatMap(\.set) } + (step.next ?? []).flatMap(\.set)).contains { $0.key.text == occurrence.name }
+            }.map(\.name.text)
             if flow?.inputs.contains(where: { $0.text == occurrence.name }) == true { text += "\n\nan input" }
-            if !unique.isEmpty { text += "\n\nused at: " + unique.map { "`\($0)`" }.joined(separator: ", ") }
+            text += "\n\nset at: " + (setters.isEmpty ? "no step" : setters.map { "`\($0)`" }.joined(separator: ", "))
         case .resultKey(let step):
             guard let field = flow?.steps.first(where: { $0.name.text == step })?.result?.first(where: { $0.name.text == occurrence.name }) else { return nil }
             text = "**result key** `\(occurrence.name)` of step `\(step)`: `\(field.type.written)`"

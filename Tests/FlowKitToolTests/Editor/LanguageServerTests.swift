@@ -136,7 +136,9 @@ struct LanguageServerTests {
         #expect((resultKey["range"] as? [String: [String: Int]])?["start"] == at(8, 14))
         // References of 'tariffs': its declaration and its use.
         let references = try #require(try client.request("textDocument/references", ["textDocument": document, "position": at(12, 3), "context": ["includeDeclaration": true]])["result"] as? [[String: Any]])
-        #expect(references.count == 2)
+        // Its declaration, its use, and the script's step that names it.
+        #expect(references.count == 3)
+        #expect(references.contains { $0["uri"] as? String == client.uri(root + "/t.script.yaml") })
         // Rename 'tariffs' to 'fares': the flow and its script.
         let prepared = try #require(try client.request("textDocument/prepareRename", ["textDocument": document, "position": at(12, 3)])["result"] as? [String: Any])
         #expect(prepared["placeholder"] as? String == "fares" || prepared["placeholder"] as? String == "tariffs")
@@ -164,6 +166,7 @@ struct LanguageServerTests {
         #expect((hover["value"] as? String)?.hasPrefix("**step** `tariffs` (screen)") == true)
         let keyHover = try #require((try client.request("textDocument/hover", ["textDocument": document, "position": at(3, 10)])["result"] as? [String: Any])?["contents"] as? [String: Any])
         #expect((keyHover["value"] as? String)?.hasPrefix("**state key** `total`: `int`") == true)
+        #expect((keyHover["value"] as? String)?.hasSuffix("set at: `amount`") == true, "\(keyHover)")
         // Inside an expression but on no name: its type ('+' of two ints at the '+').
         let plus = text.replacingOccurrences(of: "\"result.total\"", with: "\"result.total + 1\"")
         _ = try client.change(path, text: plus, version: 5)
@@ -228,7 +231,11 @@ struct LanguageServerTests {
         let client = TestClient()
         try client.initialize(root: root)
         #expect(try client.open(root + "/child.yaml").isEmpty)
-        // 'cancelled' (line 7) is a finish step: the parent's handler and declaration follow.
+        // 'cancelled' (line 7) is a finish step, the flow's outcome: its references reach the parent's handler.
+        let references = try #require(try client.request("textDocument/references", ["textDocument": ["uri": client.uri(root + "/child.yaml")], "position": at(7, 3),
+                                                                                     "context": ["includeDeclaration": true]])["result"] as? [[String: Any]])
+        #expect(references.filter { $0["uri"] as? String == client.uri(root + "/parent.yaml") }.count == 1, "\(references)")
+        // Renamed, the parent's handler and declaration follow.
         let rename = try #require(try client.request("textDocument/rename", ["textDocument": ["uri": client.uri(root + "/child.yaml")], "position": at(7, 3),
                                                                             "newName": "aborted"])["result"] as? [String: Any])
         let changes = try #require(rename["changes"] as? [String: [[String: Any]]])
