@@ -130,7 +130,12 @@ package final class EditorDocument: @unchecked Sendable {
         if let first = scalar(at: index) {
             if first == "\"" || first == "'" {
                 index += 1
-                while let next = scalar(at: index), next != first {
+                while let next = scalar(at: index) {
+                    if next == first {
+                        // `''` in single quotes is a quote of the text, not its end.
+                        if first == "'" && scalar(at: index + 1) == "'" { index += 2; continue }
+                        break
+                    }
                     index += next == "\\" && first == "\"" ? 1 + (scalar(at: index + 1).map { $0.utf8.count } ?? 0) : next.utf8.count
                 }
                 index = min(lineEnd, index + 1)

@@ -23,6 +23,8 @@ enum InsertionFixes {
         let json = document.format == .json
         let lines = LineIndex(lint: bytes, format: document.format)
         var edit: TextEdit?
+        // The file's own line break for a line added.
+        let newlineText = Self.lineBreak(of: bytes)
         // The member as each form writes it.
         let yamlValue = value.map { " " + ($0.hasPrefix("[") || $0.hasSuffix("?") ? "\"\($0)\"" : $0) } ?? ""
         let jsonValue = value.map { "\"\($0)\"" } ?? "null"
@@ -33,7 +35,9 @@ enum InsertionFixes {
             while start < bytes.count && bytes[start] != UInt8(ascii: ":") { start += 1 }
             start += 1
             while start < bytes.count && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-            guard start < bytes.count else { return nil }
+            // Not a mapping with an anchor (`state: &s`): an alias elsewhere (a step's `result: *s`) is the same
+            // mapping, which the declaration would change too.
+            guard start < bytes.count, bytes[start] != UInt8(ascii: "&") else { return nil }
             if bytes[start] == UInt8(ascii: "{"), let close = closing(from: start, in: bytes, json: json) {
                 let empty = value.entries?.isEmpty ?? true
                 let member = json ? "\"\(event)\": \(jsonValue)" : "\(event):\(yamlValue) "
@@ -45,18 +49,22 @@ enum InsertionFixes {
                 // A block mapping: a line before the next top-level key, indented as its entries.
                 let next = entries[index + 1].keyPosition
                 guard next.line >= 1, next.line <= lines.count else { return nil }
-                edit = insertion(at: lines.starts[next.line - 1], String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":" + yamlValue + "\n", lines: lines)
+                // After the mapping's last line with text (not before the comments and blank lines above the next
+                // key, which belong to it).
+                var line = next.line - 1
+                while line > 0 && Self.isBlankOrComment(line: line - 1, in: bytes, lines: lines) && line - 1 > first.keyPosition.line - 1 { line -= 1 }
+                edit = insertion(at: lines.starts[line], String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":" + yamlValue + newlineText, lines: lines)
             } else if !json, let first = value.entries?.first, index + 1 == entries.count {
                 // The last top-level key: a line at the end of the file.
-                let newline = bytes.last == 0x0A ? "" : "\n"
-                edit = insertion(at: bytes.count, newline + String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":" + yamlValue + "\n", lines: lines)
+                let newline = bytes.last == 0x0A || bytes.last == 0x0D ? "" : newlineText
+                edit = insertion(at: bytes.count, newline + String(repeating: " ", count: max(0, first.keyPosition.column - 1)) + event + ":" + yamlValue + newlineText, lines: lines)
             }
         } else if let steps = entries.first(where: { $0.key == "steps" }), let at = lines.offset(of: steps.keyPosition) {
             if json {
                 edit = insertion(at: at, "\"\(section)\": {\"\(event)\": \(jsonValue)}, ", lines: lines)
             } else {
                 let line = lines.line(of: at)
-                edit = insertion(at: lines.starts[line], String(repeating: " ", count: max(0, steps.keyPosition.column - 1)) + "\(section): { \(event):\(yamlValue) }\n", lines: lines)
+                edit = insertion(at: lines.starts[line], String(repeating: " ", count: max(0, steps.keyPosition.column - 1)) + "\(section): { \(event):\(yamlValue) }" + newlineText, lines: lines)
             }
         }
         guard let edit, readsBack(edit, in: document, check: check) else { return nil }
@@ -72,6 +80,9 @@ enum InsertionFixes {
         let lines = LineIndex(lint: document.bytes, format: document.format)
         guard let start = lines.offset(of: source.position(ofOffset: 0)), let end = lines.offset(of: source.position(ofOffset: count)),
               start <= end else { return nil }
+        // Not a condition behind an anchor (`if: &c …`): an alias elsewhere is the same text, used for more.
+        let valueStart = source.quoted ? max(0, start - 1) : start
+        guard !FixEdits.isAnchored(before: valueStart, in: document.bytes) else { return nil }
         // Text a plain YAML scalar cannot start with stays quoted: the guard goes inside the quotes only.
         let before = insertion(at: start, "exists(\(path)) && (", lines: lines)
         let after = insertion(at: end, ")", lines: lines)
@@ -83,6 +94,21 @@ enum InsertionFixes {
         guard conditions.contains(where: { $0.position == source.position && $0.text == "exists(\(path)) && (\(source.text))"
                                            && (try? ExpressionParser.parse($0).get()) != nil }) else { return nil }
         return edits
+    }
+
+    /// The file's first line break (`\r\n`, `\r` or `\n`; `\n` for a file of one line).
+    static func lineBreak(of bytes: [UInt8]) -> String {
+        guard let index = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return "\n" }
+        if bytes[index] == 0x0A { return "\n" }
+        return index + 1 < bytes.count && bytes[index + 1] == 0x0A ? "\r\n" : "\r"
+    }
+
+    /// Whether the line (0-based) holds only blanks or a comment.
+    static func isBlankOrComment(line: Int, in bytes: [UInt8], lines: LineIndex) -> Bool {
+        var index = lines.starts[line]
+        let end = lines.end(ofLine: line)
+        while index < end && (bytes[index] == 0x20 || bytes[index] == 0x09) { index += 1 }
+        return index >= end || bytes[index] == UInt8(ascii: "#")
     }
 
     private static func insertion(at offset: Int, _ text: String, lines: LineIndex) -> TextEdit {
@@ -113,8 +139,8 @@ enum InsertionFixes {
                 }
             } else if byte == UInt8(ascii: "\"") || (!json && byte == UInt8(ascii: "'")) {
                 quote = byte
-            } else if !json && byte == UInt8(ascii: "#") && index > 0 && (bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09) {
-                while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+            } else if !json && byte == UInt8(ascii: "#") && index > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index - 1]) {
+                while index < bytes.count && bytes[index] != 0x0A && bytes[index] != 0x0D { index += 1 }
                 continue
             } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
                 depth += 1

@@ -70,8 +70,14 @@ package enum LintFrontend {
         if options.fix && options.writeBaseline == nil {
             let fixed = FixPlan(lint.diagnostics)
             if options.dryRun {
-                outcome.print(fixed.files.map { FixEdits.unifiedDiff(path: $0.display, old: $0.old, new: $0.new) }.joined())
+                // A diff names files relative to the working directory: one outside it cannot be named so.
+                let outside = fixed.files.filter { $0.display == ".." || $0.display.hasPrefix("../") }
+                outcome.print(fixed.files.filter { file in !outside.contains { $0.path == file.path } }
+                    .map { FixEdits.unifiedDiff(path: $0.display, old: $0.old, new: $0.new) }.joined())
                 outcome.note(fixed.summary(applied: false))
+                for file in outside {
+                    outcome.note("not in the diff: \(path: file.path) is outside the working directory, which a diff names files under; run the dry run from a folder above it")
+                }
                 outcome.errors = lint.failures.map { CommandMessage($0) }
                 outcome.status = lint.failures.isEmpty ? .success : .failure
                 return outcome

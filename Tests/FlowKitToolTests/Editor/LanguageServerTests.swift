@@ -322,6 +322,32 @@ struct LanguageServerTests {
         }
     }
 
+    /// The insertion fixes where they must not be made (through an anchor) and where they must keep the file's
+    /// ways (its line breaks, the comments above the next key): issue 32's second review.
+    @Test func insertionFixesKeepTheFilesWays() throws {
+        func document(_ name: String, _ text: String) -> EditorDocument {
+            EditorDocument(uri: "file:///tmp/" + name, path: "/tmp/" + name, version: 1, text: text)
+        }
+        // A `state` with an anchor that a step's result aliases: declaring a key there would change the result too.
+        let anchored = document("a.yaml", "flowkit: 1\nflow: x\nstart: a\nstate: &s\n  note: string?\nsteps:\n  a:\n    result: *s\n    set: { count: \"1 + 1\" }\n    next: done\n  done: { kind: finish }\n")
+        #expect(InsertionFixes.declaringStateKey("count", type: "int", in: anchored) == nil)
+        // A condition with an anchor, aliased elsewhere: no guard.
+        let condition = document("c.yaml", "flowkit: 1\nflow: x\nstart: a\nstate: { note: string?, flag: bool? }\ninputs: [note]\nsteps:\n  a:\n    next:\n      - { forward: b, if: &c \"state.note + 'x' == 'ax'\" }\n      - b\n  b: { result: { n: int }, set: { flag: *c }, next: done }\n  done: { kind: finish }\n")
+        let source = try #require(condition.loaded.flow?.steps.first?.next?.first?.condition)
+        #expect(InsertionFixes.guarding(source, with: "state.note", in: condition) == nil)
+        // CRLF kept, and the line goes after the last entry, above the comment that belongs to 'steps'.
+        let crlf = document("r.yaml", "flowkit: 1\r\nflow: x\r\nstart: a\r\nevents:\r\n  go:\r\n\r\n# the steps\r\nsteps:\r\n  a: { on: { go: done, stop: done }, next: done }\r\n  done: { kind: finish }\r\n")
+        let edit = try #require(InsertionFixes.declaringEvent("stop", in: crlf))
+        let fixed = String(decoding: FixEdits.apply([edit], to: crlf.bytes), as: UTF8.self)
+        #expect(fixed.contains("  go:\r\n  stop:\r\n\r\n# the steps\r\nsteps:"), "\(fixed.debugDescription)")
+        // A comment at the start of a line inside a flow mapping, with a quote in it.
+        let comment = document("m.yaml", "flowkit: 1\nflow: x\nstart: a\nevents: {\n# it's\n  go: }\nsteps:\n  a: { on: { go: done, stop: done }, next: done }\n  done: { kind: finish }\n")
+        #expect(InsertionFixes.declaringEvent("stop", in: comment) != nil)
+        // A single-quoted value with a quote in it is one token.
+        let quoted = document("q.yaml", "start: 'to''w'\n")
+        #expect(quoted.tokenRange(at: SourcePosition(line: 1, column: 8)) == LSPRange(start: LSPPosition(line: 0, character: 7), end: LSPPosition(line: 0, character: 14)))
+    }
+
     @Test func errorsFollowTheProtocol() throws {
         let client = TestClient()
         let early = try client.send(["jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": [String: Any]()])
