@@ -107,6 +107,12 @@ package final class LanguageServer: @unchecked Sendable {
         case "textDocument/didSave":
             dependentsOnDisk = nil
             return []
+        case "workspace/didChangeWatchedFiles":
+            // Files changed on disk (a nested flow, a configuration): which files depend on which is found again,
+            // and every open document is linted again.
+            dependentsOnDisk = nil
+            for uri in documents.keys.sorted() where !stale.contains(uri) { stale.append(uri) }
+            return []
         case "textDocument/didClose":
             guard let closed = try? params(LSPDidCloseParams.self) else { return [] }
             let uri = closed.textDocument.uri

@@ -221,6 +221,24 @@ struct LanguageServerTests {
         #expect(published.contains { (($0["params"] as? [String: Any])?["uri"] as? String) == client.uri(root + "/parent.yaml") })
     }
 
+    @Test func aNestedFlowChangedOnDiskReachesItsOpenParent() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let child = "flowkit: 1\nflow: child\nstart: a\nsteps:\n  a: { next: done }\n  done: { kind: finish }\n"
+        let parent = "flowkit: 1\nflow: parent\nstart: sub\nevents: { done: }\nsteps:\n  sub: { kind: flow, flow: child.yaml, on: { done: end } }\n  end: { kind: finish }\n"
+        try child.write(toFile: root + "/child.yaml", atomically: true, encoding: .utf8)
+        try parent.write(toFile: root + "/parent.yaml", atomically: true, encoding: .utf8)
+        let client = TestClient()
+        try client.initialize(root: root)
+        #expect(try client.open(root + "/parent.yaml").isEmpty)
+        // The child, not open, changes on disk (another tool wrote it): the editor says so, the parent is linted again.
+        try child.replacingOccurrences(of: "start: a\n", with: "start: a\nevents: { quit: }\n")
+            .replacingOccurrences(of: "a: { next: done }", with: "a: { next: done, on: { quit: gone } }\n  gone: { kind: finish }")
+            .write(toFile: root + "/child.yaml", atomically: true, encoding: .utf8)
+        let published = try client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": client.uri(root + "/child.yaml"), "type": 2]]])
+        #expect(TestClient.diagnostics(in: published, for: client.uri(root + "/parent.yaml")).map { $0["code"] as? String } == ["unhandled_outcome"], "\(published)")
+    }
+
     @Test func renamingAnOutcomeRenamesItInTheParents() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
