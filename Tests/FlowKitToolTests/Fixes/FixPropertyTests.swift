@@ -4,9 +4,9 @@ import FlowGen
 @testable import FlowKit
 @testable import FlowKitTool
 
-/// `lint --fix` on generated flows with typos planted in them (docs/format.md, "Fixes"): a fix changes only the
-/// name it replaces, the fixed file reads back with no new syntax or schema finding, and the finding it fixes is
-/// gone.
+/// `lint --fix` on generated flows with typos planted in them, written with LF, CRLF or CR line breaks or a YAML line
+/// separator (docs/format.md, "Fixes"): a fix changes only the name it replaces, the fixed file reads back with no
+/// new syntax or schema finding, and the finding it fixes is gone.
 @Suite("Fixes: what --fix writes")
 struct FixPropertyTests {
     /// A typo of `word`: one inner character dropped (`amount` → `amont`).
@@ -19,6 +19,8 @@ struct FixPropertyTests {
     @Test func fixesChangeOnlyTheirNameAndTheFindingGoes() throws {
         let count = ProcessInfo.processInfo.environment["FLOWKIT_FIX_FLOWS"].flatMap(Int.init) ?? 150
         var applied = 0
+        // Fixes left out: the planted typos never make two fixes collide, so none is, whatever the line breaks.
+        var skipped = 0
         var byRule: [RuleID: Int] = [:]
         var failures: [String] = []
         for seed in 1...UInt64(count) {
@@ -41,10 +43,19 @@ struct FixPropertyTests {
                     let range = Range(match.range, in: text)!
                     text.replaceSubrange(range, with: Self.typo(name, pick: Int(generator.next() % 1000)))
                 }
+                // Line breaks as files have them: LF, CRLF or a lone CR, and in YAML a comment holding a line
+                // separator (a line break to YAML, which a fix must count as the reader does).
+                switch seed % 4 {
+                case 1: text = text.replacingOccurrences(of: "\n", with: "\r\n")
+                case 2: text = text.replacingOccurrences(of: "\n", with: "\r")
+                case 3 where file.format == .yaml: text = "# a note\u{2028}# more\n" + text
+                default: break
+                }
                 try text.write(toFile: folder + "/" + file.name, atomically: true, encoding: .utf8)
             }
             let lint = try LintSession.lint(paths: [folder], configuration: nil, baseline: nil, allowOutside: false)
             let plan = FixPlan(lint.diagnostics)
+            skipped += plan.skipped
             guard !plan.files.isEmpty else { continue }
             // 1. Only the names change: every line the fix changed differs from the old one only inside its edits.
             for file in plan.files {
@@ -85,7 +96,8 @@ struct FixPropertyTests {
                 }
             }
         }
-        print("fixes: \(applied) applied on \(count) bundles; by rule: " + byRule.keys.sorted().map { "\($0) \(byRule[$0]!)" }.joined(separator: ", "))
+        print("fixes: \(applied) applied, \(skipped) left out, on \(count) bundles; by rule: " + byRule.keys.sorted().map { "\($0) \(byRule[$0]!)" }.joined(separator: ", "))
+        #expect(skipped == 0, "a fix did not find its name where the finding says: lines counted otherwise than the reader does?")
         #expect(failures.isEmpty, Comment(rawValue: failures.prefix(3).joined(separator: "\n\n")))
         #expect(applied > count / 2, "the planted typos give too few fixes to judge")
     }
