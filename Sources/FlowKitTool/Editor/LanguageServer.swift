@@ -267,10 +267,13 @@ package final class LanguageServer: @unchecked Sendable {
         let own = outcome.diagnostics.filter { FileFlowResolver.canonical($0.file) == canonical }
         findings[document.uri] = own
         reads[document.uri] = Set(outcome.files.map(FileFlowResolver.canonical))
-        return own.map { finding in
-            LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: Self.severity(finding.severity), code: finding.rule.rawValue,
-                          source: "flowkit", message: finding.message, relatedInformation: nil)
-        }
+        return own.map { Self.diagnostic(finding: $0, in: document) }
+    }
+
+    /// A finding as the protocol's diagnostic: its rule as `code`, from its position to the end of its token.
+    private static func diagnostic(finding: Diagnostic, in document: EditorDocument) -> LSPDiagnostic {
+        LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: severity(finding.severity), code: finding.rule.rawValue,
+                      source: "flowkit", message: finding.message, relatedInformation: nil)
     }
 
     private static func severity(_ severity: Severity) -> Int {
@@ -322,13 +325,14 @@ package final class LanguageServer: @unchecked Sendable {
         guard occurrence.kind == .step || occurrence.kind == .event else { return found }
         // The scripts that name it, and for a step, the scripts of the parents (`pay/card`); for a finish step that
         // is the flow's outcome, the parents' handlers of it at the steps that nest this flow.
-        for script in scripts(of: document) {
+        let workspace = workspaceDocuments(near: document)
+        for script in scripts(of: document, among: workspace) {
             found += script.places(occurrence.kind, occurrence.name).map { LSPLocation(uri: script.document.uri, range: script.document.range($0.start, $0.end)) }
         }
         if occurrence.kind == .step {
             let step = document.symbols.flow?.steps.first { $0.name.text == occurrence.name }
-            for (parent, nesting) in parents(of: document) {
-                for script in scripts(of: parent) {
+            for (parent, nesting) in parents(of: document, among: workspace) {
+                for script in scripts(of: parent, among: workspace) {
                     found += script.places(.step, occurrence.name, depth: 1, under: nesting)
                         .map { LSPLocation(uri: script.document.uri, range: script.document.range($0.start, $0.end)) }
                 }
@@ -377,6 +381,8 @@ package final class LanguageServer: @unchecked Sendable {
            let step = flow.steps.first(where: { $0.kind == .flow && $0.on.contains { $0.event.text == occurrence.name } }) {
             throw LSPResponseError.requestFailed("'\(occurrence.name)' is handled at the flow step '\(step.name.text)', where it may be its nested flow's outcome; rename the finish step in the nested flow instead")
         }
+        // The workspace's files, walked once for the parents and scripts below.
+        let workspace = occurrence.kind == .step || occurrence.kind == .event ? workspaceDocuments(near: document) : []
         var changes: [String: [LSPTextEdit]] = [:]
         changes[document.uri] = all.map { LSPTextEdit(range: document.range($0.start, $0.end), newText: new) }
         // A finish step without 'outcome' is its flow's outcome: the parents handle it as an event at their `flow`
@@ -384,7 +390,7 @@ package final class LanguageServer: @unchecked Sendable {
         // otherwise too, which a rename here must not change).
         if occurrence.kind == .step, let step = document.symbols.flow?.steps.first(where: { $0.name.text == occurrence.name }),
            step.kind == .finish, step.outcome == nil {
-            for (parent, nesting) in parents(of: document) {
+            for (parent, nesting) in parents(of: document, among: workspace) {
                 let uses = parent.symbols.all(.event, occurrence.name)
                 guard !uses.isEmpty else { continue }
                 if uses.contains(where: { !$0.isLiteral }) {
@@ -402,7 +408,7 @@ package final class LanguageServer: @unchecked Sendable {
         // Scripts of this flow name its steps and events; scripts of its parents name its steps under the parent's
         // step that nests it ('signIn/gaveUp').
         if occurrence.kind == .step || occurrence.kind == .event {
-            for script in scripts(of: document) {
+            for script in scripts(of: document, among: workspace) {
                 if script.unreadable {
                     throw LSPResponseError.requestFailed("the script '\(script.document.path)' writes a step or event name with escapes; rename by hand")
                 }
@@ -410,8 +416,8 @@ package final class LanguageServer: @unchecked Sendable {
                 if !edits.isEmpty { changes[script.document.uri, default: []] += edits }
             }
             if occurrence.kind == .step {
-                for (parent, nesting) in parents(of: document) {
-                    for script in scripts(of: parent) {
+                for (parent, nesting) in parents(of: document, among: workspace) {
+                    for script in scripts(of: parent, among: workspace) {
                         let edits = script.places(.step, occurrence.name, depth: 1, under: nesting)
                             .map { LSPTextEdit(range: script.document.range($0.start, $0.end), newText: new) }
                         if !edits.isEmpty { changes[script.document.uri, default: []] += edits }
@@ -451,11 +457,11 @@ package final class LanguageServer: @unchecked Sendable {
         }
     }
 
-    /// The scripts in the workspace (open, or on disk in the root folder; at most 2,000 files looked at) whose
-    /// flow is `flow`'s file.
-    func scripts(of flow: EditorDocument) -> [ScriptNames] {
+    /// The scripts among `workspace` (`workspaceDocuments(near:)`, walked once per request) whose flow is `flow`'s
+    /// file.
+    func scripts(of flow: EditorDocument, among workspace: [EditorDocument]) -> [ScriptNames] {
         let target = FileFlowResolver.canonical(flow.path)
-        return workspaceDocuments(near: flow).compactMap { document in
+        return workspace.compactMap { document in
             guard let (names, flowPath) = scriptNames(document), FileFlowResolver.canonical(flowPath) == target else { return nil }
             return names
         }
@@ -541,10 +547,10 @@ package final class LanguageServer: @unchecked Sendable {
         return candidates.sorted { $0.key < $1.key }.map(\.value)
     }
 
-    /// The flows with a `flow` step whose nested flow is `child`'s file, with those steps' names.
-    func parents(of child: EditorDocument) -> [(document: EditorDocument, steps: Set<String>)] {
+    /// The flows among `workspace` with a `flow` step whose nested flow is `child`'s file, with those steps' names.
+    func parents(of child: EditorDocument, among workspace: [EditorDocument]) -> [(document: EditorDocument, steps: Set<String>)] {
         let target = FileFlowResolver.canonical(child.path)
-        return workspaceDocuments(near: child).compactMap { document in
+        return workspace.compactMap { document in
             guard let flow = document.loaded.flow else { return nil }
             let folder = (document.path as NSString).deletingLastPathComponent
             let steps = Set(flow.steps.filter { step in
@@ -703,8 +709,7 @@ package final class LanguageServer: @unchecked Sendable {
             let range = document.range(edit.start, edit.end)
             // The fixes of the findings on the lines asked about.
             guard range.start.line >= params.range.start.line - 0 && range.start.line <= params.range.end.line else { continue }
-            let diagnostic = LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: Self.severity(finding.severity), code: finding.rule.rawValue,
-                                           source: "flowkit", message: finding.message, relatedInformation: nil)
+            let diagnostic = Self.diagnostic(finding: finding, in: document)
             actions.append(LSPCodeAction(title: fix.title, kind: "quickfix", diagnostics: [diagnostic], isPreferred: true,
                                          edit: LSPWorkspaceEdit(changes: [document.uri: [LSPTextEdit(range: range, newText: edit.newText)]])))
         }
@@ -712,8 +717,7 @@ package final class LanguageServer: @unchecked Sendable {
         for finding in findings[document.uri] ?? [] {
             let line = document.lspPosition(finding.position).line
             guard line >= params.range.start.line && line <= params.range.end.line, let subject = finding.subject else { continue }
-            let diagnostic = LSPDiagnostic(range: document.tokenRange(at: finding.position), severity: Self.severity(finding.severity), code: finding.rule.rawValue,
-                                           source: "flowkit", message: finding.message, relatedInformation: nil)
+            let diagnostic = Self.diagnostic(finding: finding, in: document)
             var title: String?
             var edits: [TextEdit] = []
             if finding.rule == .undeclaredEvent, finding.fix == nil, let edit = InsertionFixes.declaringEvent(subject, in: document) {

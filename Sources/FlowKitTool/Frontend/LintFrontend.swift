@@ -105,7 +105,10 @@ package enum LintFrontend {
             return outcome
         }
         var report = lint.report(strict: options.strict, toolVersion: options.toolVersion)
-        report.fixEdits = FixPlan(lint.diagnostics, contents: fixedTexts).edits
+        // Only SARIF carries the edits: other reports do not read the files again for them.
+        if options.format == .sarif || options.reports.contains(where: { $0.format == .sarif }) {
+            report.fixEdits = FixPlan(lint.diagnostics, contents: fixedTexts).edits
+        }
         if options.witness || options.witnessesDirectory != nil {
             let witnesses = Witnesses.search(report.diagnostics, budget: options.witnessBudget)
             report.witnesses = witnesses
