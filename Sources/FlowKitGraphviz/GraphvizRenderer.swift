@@ -20,11 +20,16 @@ package struct GraphvizOptions: Sendable {
     package var rankdir: String?
     /// The layout engine (`dot` unless asked otherwise).
     package var engine: String
+    /// When set, the SVG's elements get ids a page can find them by: the graph `PREFIX`, each node `PREFIX_ID`
+    /// (its diagram id) and each edge `PREFIX_edgeK` (K its index in the diagram), so that several pictures share a
+    /// page (the HTML report). The prefix must be letters and digits (Graphviz writes other characters as references).
+    package var idPrefix: String?
 
     /// Creates options.
-    package init(rankdir: String? = nil, engine: String = "dot") {
+    package init(rankdir: String? = nil, engine: String = "dot", idPrefix: String? = nil) {
         self.rankdir = rankdir
         self.engine = engine
+        self.idPrefix = idPrefix
     }
 }
 
@@ -188,6 +193,7 @@ package enum GraphvizRenderer {
     private static func build(_ diagram: FlowDiagram, into graph: UnsafeMutablePointer<Agraph_t>, options: GraphvizOptions, strings: CStrings) {
         var attributes = graphAttributes(title: diagram.title + (diagram.subtitle.map { "\n" + $0 } ?? ""), direction: diagram.direction, options: options)
         if isLarge(diagram) { attributes += largeGraphAttributes }
+        if let prefix = options.idPrefix { attributes.append(("id", prefix)) }
         for (name, value) in attributes { agsafeset(graph, strings(name), strings(value), strings("")) }
         let nodeDefaults = [
             ("shape", "box"), ("style", "rounded,filled"), ("fillcolor", "#ffffff"), ("color", "#4d4d4d"),
@@ -260,6 +266,8 @@ package enum GraphvizRenderer {
                 set("tooltip", escapeLabel(failure))
                 if node.role != .failureNote { set("color", "#c0392b"); set("penwidth", "3"); set("fillcolor", "#fdecea") }
             }
+            if let mark = node.findings { setMark(UnsafeMutableRawPointer(handle), mark, graph: graph, strings: strings) }
+            if let prefix = options.idPrefix { set("id", "\(prefix)_\(node.id)") }
         }
         // Self-loops of one node that look alike (style, highlight, change, coverage) are one loop whose label has
         // a line per option, and loops that look different go round opposite sides: so that no two loop labels lie
@@ -319,6 +327,8 @@ package enum GraphvizRenderer {
             case .unchanged?: set("color", "#c8c8c8"); set("fontcolor", "#aaaaaa")
             case nil: break
             }
+            if let mark = edge.findings { setMark(UnsafeMutableRawPointer(handle), mark, graph: graph, strings: strings) }
+            if let prefix = options.idPrefix { set("id", "\(prefix)_edge\(index)") }
             // Coverage: an edge taken is solid with its hit count, one never taken red and dashed.
             if let hits = edge.hits {
                 if let shared = edge.sharedSteps, hits > 0, shared.taken < shared.total {
@@ -331,6 +341,21 @@ package enum GraphvizRenderer {
                 }
             }
         }
+    }
+
+    /// Sets a finding mark as the `xlabel` of a node or an edge: an HTML-like label (of flowkit's own text: a sign
+    /// and a number), so that its colour is its own, not the label's.
+    private static func setMark(_ object: UnsafeMutableRawPointer, _ mark: FlowDiagram.FindingMark, graph: UnsafeMutablePointer<Agraph_t>,
+                                strings: CStrings) {
+        let color: String
+        switch mark.severity {
+        case .error: color = "#c0392b"
+        case .warning: color = "#b9770e"
+        case .note: color = "#2e6da4"
+        }
+        guard let html = agstrdup_html(graph, strings("<font color=\"\(color)\" point-size=\"10\"><b>\(mark.label)</b></font>")) else { return }
+        agsafeset(object, strings("xlabel"), html, strings(""))
+        agstrfree(graph, html)
     }
 
     /// `text` as a Graphviz label: backslashes escaped (so `\N`, `\G`, `\l` stay literal), line breaks as centred

@@ -25,7 +25,7 @@ struct Flowkit: ParsableCommand {
               flowkit explain cannot_finish
             """,
         version: version,
-        subcommands: [Lint.self, Render.self, Simulate.self, CoverageCommand.self, Diff.self, Generate.self, Rules.self, Explain.self, Schema.self, LSP.self],
+        subcommands: [Lint.self, Render.self, Simulate.self, CoverageCommand.self, Diff.self, Report.self, Generate.self, Rules.self, Explain.self, Schema.self, LSP.self],
         defaultSubcommand: nil
     )
 

@@ -24,6 +24,8 @@ package struct LintConfiguration: Sendable {
     /// `diff: { levels: { CHECK: LEVEL } }`: the level `flowkit diff` gives each change of a check, in place of
     /// the check's own.
     package var diffLevels: [ChangeCheck: ChangeLevel] = [:]
+    /// `coverage: { minimum: { KIND: PERCENT } }`: the least coverage `flowkit report` holds a flow file to.
+    package var coverageMinimum: CoverageThreshold?
     /// The folder the globs are relative to.
     package var directory: String
     /// The configuration file, when there is one.
@@ -129,8 +131,31 @@ package struct LintConfiguration: Sendable {
                         configuration.diffLevels[check] = level
                     }
                 }
+            case "coverage":
+                guard let settings = entry.value.entries else { throw fail("'coverage' takes a mapping with 'minimum', found \(verbatim: entry.value.kindDescription)", entry.value.position) }
+                for setting in settings {
+                    guard setting.key == "minimum" else {
+                        throw fail("unknown key '\(name: setting.key)' in 'coverage'\(verbatim: Suggestions.didYouMean(setting.key, in: ["minimum"]))", setting.keyPosition)
+                    }
+                    guard let pairs = setting.value.entries else {
+                        throw fail("'minimum' maps kinds of coverage item to percentages, found \(verbatim: setting.value.kindDescription)", setting.value.position)
+                    }
+                    var minimums: [CoverageItem.Kind: Double] = [:]
+                    let kinds = CoverageItem.Kind.allCases.map(\.plural)
+                    for pair in pairs {
+                        guard let kind = CoverageItem.Kind.allCases.first(where: { $0.plural == pair.key }) else {
+                            throw fail("'\(name: pair.key)' is not a kind of coverage item\(verbatim: Suggestions.didYouMean(pair.key, in: kinds)); the kinds are steps, transitions, events, outcomes and entries", pair.keyPosition)
+                        }
+                        guard let scalar = pair.value.scalar, scalar.kind != .null, let value = Double(scalar.text), value >= 0, value <= 100 else {
+                            let found: CommandMessage = pair.value.scalar.map { "'\(name: $0.text)'" } ?? "\(verbatim: pair.value.kindDescription)"
+                            throw fail("the minimum of '\(name: pair.key)' must be a percentage from 0 to 100, found \(found)", pair.value.position)
+                        }
+                        minimums[kind] = value
+                    }
+                    configuration.coverageMinimum = CoverageThreshold(minimums: minimums)
+                }
             default:
-                throw fail("unknown key '\(name: entry.key)'\(verbatim: Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff"]))", entry.keyPosition)
+                throw fail("unknown key '\(name: entry.key)'\(verbatim: Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff", "coverage"]))", entry.keyPosition)
             }
         }
         return configuration

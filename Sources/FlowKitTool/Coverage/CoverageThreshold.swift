@@ -5,6 +5,11 @@ package struct CoverageThreshold: Equatable, Sendable {
     /// The least percentage by kind.
     package var minimums: [CoverageItem.Kind: Double]
 
+    /// The least percentages `minimums` give.
+    package init(minimums: [CoverageItem.Kind: Double]) {
+        self.minimums = minimums
+    }
+
     /// Reads `kind=percent` pairs separated by commas; a kind that is not one of steps, transitions, events,
     /// outcomes, entries, or a percentage outside 0 to 100, is an error naming it.
     package init(parsing text: String) throws(CoverageThresholdError) {

@@ -77,6 +77,31 @@ package struct FlowDiagram: Sendable {
         package var change: ChangeMark? = nil
         /// For an entry's note, the entry's name.
         var entry: String? = nil
+        /// The findings about the step, drawn as a mark beside it (the HTML report).
+        package var findings: FindingMark? = nil
+    }
+
+    /// The findings about a step or an option, drawn as `⚠ N` beside it, coloured by the worst severity.
+    package struct FindingMark: Sendable, Equatable {
+        /// How many findings.
+        package var count: Int
+        /// The worst of their severities.
+        package var severity: Severity
+
+        /// Creates a mark.
+        package init(count: Int, severity: Severity) {
+            self.count = count
+            self.severity = severity
+        }
+
+        /// The mark's text: `⚠ 2`.
+        package var label: String { "⚠ \(count)" }
+
+        /// `findings` counted: nil when there are none.
+        package init?(_ findings: [Diagnostic]) {
+            guard let worst = findings.map(\.severity).min() else { return nil }
+            self.init(count: findings.count, severity: worst)
+        }
     }
 
     /// What a change did to a node or an edge, in a picture of the change (`render --diff`).
@@ -115,7 +140,9 @@ package struct FlowDiagram: Sendable {
         /// In a picture of a change: what the change did to the option.
         package var change: ChangeMark? = nil
         /// The option the edge draws (nil for edges that are no option: start, entries, notes).
-        var option: FlowOption? = nil
+        package internal(set) var option: FlowOption? = nil
+        /// The findings about the option, drawn as a mark beside the edge (the HTML report).
+        package var findings: FindingMark? = nil
 
         /// How many of the steps that use a `"*"` option took it.
         package struct SharedUse: Sendable, Equatable {

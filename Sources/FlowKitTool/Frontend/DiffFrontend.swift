@@ -44,6 +44,8 @@ package enum DiffFrontend {
         package var problems: [CommandMessage]
         /// With `fixScripts`: the scripts rewritten (already written), with what changed in each.
         package var fixed: [ScriptFixer.Fixed] = []
+        /// The flows compared, old and new (what a picture of a change draws).
+        package var pairs: [(old: Flow, new: Flow)] = []
     }
 
     /// Does what `options` ask: lists the checks, or compares and reports, rewrites scripts, and fails at the
@@ -137,7 +139,7 @@ package enum DiffFrontend {
                 }
             }
         }
-        var outcome = Outcome(report: report, output: options.format.reporter.render(report), notes: notes, problems: problems)
+        var outcome = Outcome(report: report, output: options.format.reporter.render(report), notes: notes, problems: problems, pairs: pairs)
         if options.fixScripts { outcome.fixed = try fixScripts(pairs, around: around, notes: &outcome.notes) }
         return outcome
     }

@@ -1,0 +1,355 @@
+import Foundation
+import FlowKit
+
+/// `report`: lint, the scenarios, their coverage and (with a revision) the change, in one HTML file (docs/format.md,
+/// "The HTML report"). Drawing a diagram as SVG is the front end's (Graphviz is not seen here): it is given as
+/// `draw`.
+package enum ReportFrontend {
+    /// What a report is asked to show.
+    package struct Options: Sendable, Equatable {
+        /// Flow files and directories, linted as `flowkit lint` lints them.
+        package var paths: [String]
+        /// Scripts to run besides those found in `paths`.
+        package var scripts: [String] = []
+        /// The git revision whose versions the change is from, if any.
+        package var revision: String?
+        /// The configuration file given, instead of each file's nearest `.flowkit.yml`.
+        package var configuration: String?
+        /// The least coverage each flow file must reach, instead of its configuration's.
+        package var minimum: CoverageThreshold?
+        /// Whether a warning fails the lint too.
+        package var strict = false
+        /// Where to write the report (`-`: standard output).
+        package var output = "flowkit-report.html"
+        /// The most run states a witness search visits per file.
+        package var witnessBudget = 20_000
+        /// The most steps a scenario's run shows.
+        package var maxSteps = 10_000
+        /// The version the report names.
+        package var toolVersion = FlowKitVersion.current
+
+        package init(paths: [String]) {
+            self.paths = paths
+        }
+    }
+
+    /// Draws a diagram as an SVG document whose elements have ids with the given prefix
+    /// (`GraphvizOptions.idPrefix`); the flow file is named for messages.
+    package typealias Draw = (_ diagram: FlowDiagram, _ idPrefix: String, _ file: String) throws(CommandError) -> String
+
+    /// Builds and writes the report as `options` say.
+    package static func run(_ options: Options, draw: Draw) throws(CommandError) -> CommandOutcome {
+        let (report, status) = try build(options, draw: draw)
+        var outcome = CommandOutcome()
+        let text = HTMLReportWriter.write(report)
+        outcome.write(Array(text.utf8), to: options.output,
+                      written: options.output == OutputFile.standardOutputName ? nil : "wrote \(path: options.output)")
+        let summary = report.summary
+        var line = "\(summary.files) file\(summary.files == 1 ? "" : "s"): \(summary.errors) error\(summary.errors == 1 ? "" : "s"), "
+            + "\(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"); \(summary.passed) scenario\(summary.passed == 1 ? "" : "s") passed, \(summary.failed) failed"
+        if let breaking = summary.breaking { line += "; \(breaking) breaking change\(breaking == 1 ? "" : "s")" }
+        outcome.note(CommandMessage(line))
+        outcome.errors = report.problems.map { CommandMessage($0) }
+        outcome.status = status
+        return outcome
+    }
+
+    /// The report, and the exit status its checks give.
+    package static func build(_ options: Options, draw: Draw) throws(CommandError) -> (FlowReport, ExitStatus) {
+        var report = FlowReport(toolVersion: options.toolVersion)
+        var lintFails = false, runFails = false, cannotWork = false
+
+        // Lint.
+        let fixedConfiguration: LintConfiguration?
+        do {
+            fixedConfiguration = try options.configuration.map { try LintConfiguration.load(path: $0) }
+        } catch let error as ConfigurationError {
+            throw CommandError.failure(error.message)
+        } catch {
+            throw CommandError.failure(CommandMessage(describing: error))
+        }
+        let lint: LintSession.Outcome
+        do {
+            lint = try LintSession.lint(paths: options.paths, configuration: fixedConfiguration, baseline: nil, allowOutside: false)
+        } catch {
+            throw CommandError(error.problems.map { CommandMessage($0) }, status: .failure)
+        }
+        let lintReport = lint.report(strict: options.strict, toolVersion: options.toolVersion)
+        lintFails = lintReport.fails
+        report.problems += lint.failures
+        if !lint.failures.isEmpty { cannotWork = true }
+        let witnesses = Witnesses.search(lintReport.diagnostics, budget: options.witnessBudget)
+
+        // The files, each loaded once: flows get a section with a diagram, scripts are run.
+        var sections: [FlowReport.Section] = []
+        var sectionIndex: [String: Int] = [:]
+        var flows: [Int: Flow] = [:]
+        var scripts: [String] = []
+        var scriptSeen = Set<String>()
+        func addSection(_ file: String, document: LoadedDocument?) {
+            let canonical = FileFlowResolver.canonical(file)
+            guard sectionIndex[canonical] == nil else { return }
+            let flow = document?.isScript == false ? document?.flow : nil
+            sectionIndex[canonical] = sections.count
+            if let flow, document?.isWellFormed == true { flows[sections.count] = flow }
+            sections.append(FlowReport.Section(file: file, title: flow.map { $0.title ?? $0.name.text }))
+        }
+        for file in lint.files {
+            let document = try? FlowLoader.load(path: file)
+            if document?.isScript == true {
+                if scriptSeen.insert(FileFlowResolver.canonical(file)).inserted { scripts.append(file) }
+                if lint.diagnostics.contains(where: { $0.file == file }) { addSection(file, document: document) }
+            } else {
+                addSection(file, document: document)
+            }
+        }
+        for script in options.scripts where scriptSeen.insert(FileFlowResolver.canonical(script)).inserted { scripts.append(script) }
+
+        // The scenarios and their coverage.
+        var coverageParts: [Coverage] = []
+        var extraFindings: [Diagnostic] = []
+        for script in scripts {
+            let setup: SimulationSetup
+            do {
+                setup = try SimulationSetup(input: nil, script: script, needsScript: true)
+            } catch {
+                let message: CommandMessage
+                switch error {
+                case SimulationSetup.Problem.usage(let text): message = text
+                case SimulationSetup.Problem.input(let findings, let text):
+                    message = text
+                    extraFindings += findings.filter { finding in !lint.diagnostics.contains(finding) }
+                default: message = CommandMessage(describing: error)
+                }
+                report.problems.append("\(Message("the script '\(path: script)' could not run").text): \(message.text { "\($0)" })")
+                report.summary.failed += 1
+                runFails = true
+                continue
+            }
+            guard let script = setup.script else { continue }
+            let results = ScriptRunner.run(script, flow: setup.flow, resolver: setup.resolver, maxSteps: options.maxSteps)
+            var recorder = CoverageRecorder(flow: setup.flow, resolver: setup.resolver)
+            for result in results { recorder.record(result) }
+            coverageParts.append(recorder.coverage)
+            addSection(setup.flowPath, document: try? FlowLoader.load(path: setup.flowPath))
+            let index = sectionIndex[FileFlowResolver.canonical(setup.flowPath)]!
+            for result in results {
+                sections[index].scenarios.append(FlowReport.ScenarioRun(script: DisplayPath.normalized(script.file), result: result, visited: [], edges: []))
+                if result.passed { report.summary.passed += 1 } else { report.summary.failed += 1; runFails = true }
+            }
+        }
+        for finding in extraFindings { addSection(finding.file, document: nil) }
+
+        // Coverage against the thresholds.
+        var coverageFails = false
+        if !coverageParts.isEmpty {
+            let counted: Coverage
+            do {
+                counted = try Coverage.merged(coverageParts)
+            } catch {
+                throw CommandError.failure("cannot add up the scripts' coverage: \(error.message)")
+            }
+            var configurations: [String: LintConfiguration?] = [:]
+            for index in sections.indices {
+                guard let file = counted.files.first(where: { $0.file == CoverageRecorder.display(sections[index].file) }) else { continue }
+                var minimum = options.minimum
+                if minimum == nil {
+                    if let fixedConfiguration {
+                        minimum = fixedConfiguration.coverageMinimum
+                    } else if let path = LintConfiguration.find(from: sections[index].file) {
+                        if configurations[path] == nil { configurations[path] = try? LintConfiguration.load(path: path) }
+                        minimum = configurations[path]??.coverageMinimum
+                    }
+                }
+                sections[index].coverage = CoverageItem.Kind.allCases.map { kind in
+                    let count = file.count(kind)
+                    return FlowReport.CoverageFigure(kind: kind, covered: count.covered, total: count.total, percent: file.percent(kind),
+                                                     minimum: minimum?.minimums[kind])
+                }
+                if sections[index].coverage.contains(where: { !$0.meets }) { coverageFails = true }
+            }
+        }
+
+        // The change.
+        var pairs: [String: (old: Flow, new: Flow)] = [:]
+        var breakingFails = false
+        if let revision = options.revision {
+            let compared: DiffFrontend.Outcome
+            do {
+                compared = try DiffFrontend.compare(DiffFrontend.Options(files: options.paths, revision: revision, configuration: options.configuration))
+            } catch {
+                throw CommandError.failure(error.message)
+            }
+            report.problems += compared.problems.map { $0.text { "\($0)" } }
+            if !compared.problems.isEmpty { cannotWork = true }
+            for pair in compared.pairs { pairs[FileFlowResolver.canonical(pair.new.file)] = pair }
+            for change in compared.report.changes {
+                if let index = sectionIndex[FileFlowResolver.canonical(change.file)] {
+                    sections[index].changes.append(change)
+                } else {
+                    report.otherChanges.append(change)
+                }
+            }
+            report.summary.changes = compared.report.changes.count
+            report.summary.breaking = compared.report.changes.filter { $0.level == .breaking }.count
+            breakingFails = report.summary.breaking! > 0
+        }
+
+        // Findings, with their excerpts and witnesses.
+        for finding in lintReport.diagnostics + extraFindings {
+            guard let index = sectionIndex[FileFlowResolver.canonical(finding.file)] else { continue }
+            sections[index].findings.append(FlowReport.Finding(diagnostic: finding, excerpt: [], witness: witnesses[finding]))
+        }
+        for index in sections.indices where !sections[index].findings.isEmpty {
+            let lines = Excerpts(file: sections[index].file)
+            for finding in sections[index].findings.indices {
+                sections[index].findings[finding].excerpt = lines.around(sections[index].findings[finding].diagnostic.line)
+            }
+        }
+
+        // The diagrams.
+        for index in sections.indices {
+            guard let flow = flows[index] else {
+                if sections[index].title != nil { sections[index].diagramNote = "The flow has errors that stop it from being drawn: see its findings." }
+                continue
+            }
+            let file = sections[index].file
+            let directory = FilePath.directory(of: file)
+            var diagramOptions = DiagramOptions()
+            diagramOptions.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
+            let plain = diagramOptions
+            if !sections[index].coverage.isEmpty {
+                diagramOptions.coverage = (try? Coverage.merged(coverageParts))?.files.first { $0.file == CoverageRecorder.display(file) }
+            }
+            var diagram: FlowDiagram
+            do {
+                diagram = try FlowDiagram(flow: flow, options: diagramOptions)
+            } catch {
+                sections[index].diagramNote = "The flow cannot be drawn: \(error)."
+                continue
+            }
+            mark(&diagram, flow: flow, findings: sections[index].findings.map(\.diagnostic))
+            for run in sections[index].scenarios.indices {
+                let result = sections[index].scenarios[run].result
+                var highlight = DiagramOptions.highlighting(run: result.trace, path: result.path, in: flow)
+                highlight.resolver = plain.resolver
+                var visited: [String] = []
+                for step in result.path {
+                    let top = String(step.split(separator: "/", maxSplits: 1).first ?? Substring(step))
+                    if !visited.contains(top) { visited.append(top) }
+                }
+                sections[index].scenarios[run].visited = visited
+                if let taken = try? FlowDiagram(flow: flow, options: highlight) {
+                    sections[index].scenarios[run].edges = taken.edges.indices.filter { taken.edges[$0].highlighted && taken.edges[$0].option != nil }
+                }
+            }
+            let prefix = "d\(index)"
+            sections[index].diagrams.append(FlowReport.Diagram(kind: "flow", svg: try svg(diagram, prefix: prefix, kind: "flow", file: file, draw: draw)))
+            if let pair = pairs[FileFlowResolver.canonical(file)], !sections[index].changes.isEmpty {
+                var changeOptions = DiagramOptions(radius: 1)
+                changeOptions.resolver = plain.resolver
+                if let change = try? FlowDiagram(change: pair.old, to: pair.new, options: changeOptions, focusOnChanges: false) {
+                    sections[index].diagrams.append(FlowReport.Diagram(kind: "change", svg: try svg(change, prefix: "c\(index)", kind: "change", file: file, draw: draw)))
+                }
+            }
+        }
+
+        report.sections = sections
+        report.summary.files = lintReport.fileCount
+        for finding in lintReport.diagnostics + extraFindings {
+            switch finding.severity {
+            case .error: report.summary.errors += 1
+            case .warning: report.summary.warnings += 1
+            case .note: report.summary.notes += 1
+            }
+        }
+        let status: ExitStatus = cannotWork ? .failure : (lintFails || runFails || coverageFails || breakingFails) ? .findings : .success
+        report.summary.passes = status == .success
+        return (report, status)
+    }
+
+    /// `diagram` drawn, with the report's hooks on its root, its steps' nodes and its options' edges.
+    private static func svg(_ diagram: FlowDiagram, prefix: String, kind: String, file: String, draw: Draw) throws(CommandError) -> String {
+        let drawn = try draw(diagram, prefix, file)
+        var hooks: [String: [(String, String)]] = [:]
+        for node in diagram.nodes {
+            guard let step = node.step, !node.inLegend, node.role != .boundary else { continue }
+            var attributes = [("data-step", step)]
+            if let mark = node.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
+            if diagram.edges.contains(where: { $0.hits != nil }) { attributes.append(("data-covered", String(!node.neverShown))) }
+            if let change = node.change { attributes.append(("data-change", change.rawValue)) }
+            hooks["\(prefix)_\(node.id)"] = attributes
+        }
+        for (index, edge) in diagram.edges.enumerated() where edge.option != nil {
+            let to = diagram.nodes[edge.to].role == .backMarker ? "back" : diagram.nodes[edge.to].step ?? diagram.nodes[edge.to].label
+            var attributes = [("data-edge", String(index)), ("data-from", diagram.nodes[edge.from].step ?? ""), ("data-to", to)]
+            if let mark = edge.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
+            if let change = edge.change { attributes.append(("data-change", change.rawValue)) }
+            hooks["\(prefix)_edge\(index)"] = attributes
+        }
+        let label = kind == "change" ? "the change of \(file)" : "the flow \(file)"
+        guard let annotated = SVGHooks.annotate(drawn, root: [("data-diagram", kind), ("role", "img"), ("aria-label", label)], attributes: hooks) else {
+            throw CommandError.failure("cannot draw '\(name: file, limit: .max)': Graphviz wrote no SVG")
+        }
+        return annotated
+    }
+
+    /// Marks each step and option of `diagram` with the findings about it: a finding is about an option when it is
+    /// on a line of the option (its target, its condition, an assignment of its `set`) in the step the finding
+    /// names; else it is about its step.
+    static func mark(_ diagram: inout FlowDiagram, flow: Flow, findings: [Diagnostic]) {
+        guard !findings.isEmpty else { return }
+        var optionLines: [FlowOption: Set<Int>] = [:]
+        for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+            for (list, targets) in step.optionLists {
+                for (index, target) in targets.enumerated() {
+                    var lines: Set<Int> = [target.position.line]
+                    if let condition = target.condition { lines.insert(condition.position.line) }
+                    for assignment in target.set { lines.insert(assignment.key.position.line); lines.insert(assignment.expression.position.line) }
+                    optionLines[FlowOption(step: step.name.text, list: list, index: index)] = lines
+                }
+            }
+        }
+        let stepLines = Dictionary((flow.steps + (flow.anyStep.map { [$0] } ?? [])).map { ($0.name.text, $0.name.position.line) }, uniquingKeysWith: { first, _ in first })
+        var byEdge: [Int: [Diagnostic]] = [:]
+        var byStep: [String: [Diagnostic]] = [:]
+        for finding in findings {
+            guard let step = finding.step else { continue }
+            let edge = finding.line == stepLines[step] ? nil : diagram.edges.indices.first { index in
+                guard let option = diagram.edges[index].option, option.step == step else { return false }
+                return optionLines[option]?.contains(finding.line) == true
+            }
+            if let edge { byEdge[edge, default: []].append(finding) } else { byStep[step, default: []].append(finding) }
+        }
+        for index in diagram.nodes.indices {
+            guard let step = diagram.nodes[index].step, diagram.nodes[index].role != .boundary, let found = byStep[step] else { continue }
+            diagram.nodes[index].findings = FlowDiagram.FindingMark(found)
+        }
+        for (index, found) in byEdge { diagram.edges[index].findings = FlowDiagram.FindingMark(found) }
+    }
+}
+
+/// The lines of a file around a position, for a finding's excerpt (docs/format.md, "The HTML report", "Bounds"),
+/// counted as lint counts them (`LineIndex`).
+struct Excerpts {
+    /// The most characters of a line shown.
+    static let lineLimit = 300
+    private let bytes: [UInt8]
+    private let index: LineIndex
+
+    /// Reads `file` (nothing when it cannot be read: the excerpt is left out).
+    init(file: String) {
+        bytes = (try? FlowLoader.read(path: file, limit: 16 << 20)) ?? []
+        index = LineIndex(lint: bytes, format: DocumentFormat(path: file) ?? .yaml)
+    }
+
+    /// Two lines before `line` and two after, cut and escaped.
+    func around(_ line: Int) -> [FlowReport.ExcerptLine] {
+        guard !bytes.isEmpty, line >= 1, line <= index.count else { return [] }
+        return (max(1, line - 2)...min(index.count, line + 2)).map { number in
+            let text = String(decoding: bytes[index.starts[number - 1]..<index.end(ofLine: number - 1)], as: UTF8.self)
+            let cut = text.count > Self.lineLimit ? String(text.prefix(Self.lineLimit - 1)) + "…" : text
+            return FlowReport.ExcerptLine(number: number, text: Identifier.display(cut, limit: .max, quoting: false), isAt: number == line)
+        }
+    }
+}
