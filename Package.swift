@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "FlowGen", dependencies: ["FlowKit"], path: "Tests/FlowGen"),
         .testTarget(name: "FlowKitTests", dependencies: ["FlowKit", "FlowKitTool", "TestSupport", "FlowGen"], exclude: ["Malformed/Corpus"]),
         .testTarget(name: "FlowKitToolTests", dependencies: ["FlowKit", "FlowKitTool", "TestSupport", "FlowGen"],
-                    exclude: ["Reporting/Golden", "Generation/Golden", "Coverage/Golden", "Diff/Golden"]),
+                    exclude: ["Reporting/Golden", "Generation/Golden", "Coverage/Golden", "Diff/Golden", "Report/Golden"]),
         .testTarget(name: "FlowKitGraphvizTests", dependencies: ["FlowKitGraphviz", "TestSupport", "FlowGen"], exclude: ["Golden"]),
         .testTarget(name: "flowkitTests", dependencies: ["flowkit", "FlowKit", "FlowKitTool", "TestSupport"], exclude: ["Golden"]),
     ]

@@ -35,7 +35,7 @@ package enum ReportFrontend {
 
     /// Draws a diagram as an SVG document whose elements have ids with the given prefix
     /// (`GraphvizOptions.idPrefix`); the flow file is named for messages.
-    package typealias Draw = (_ diagram: FlowDiagram, _ idPrefix: String, _ file: String) throws(CommandError) -> String
+    package typealias Draw = @Sendable (_ diagram: FlowDiagram, _ idPrefix: String, _ file: String) throws(CommandError) -> String
 
     /// Builds and writes the report as `options` say.
     package static func run(_ options: Options, draw: Draw) throws(CommandError) -> CommandOutcome {
@@ -271,24 +271,34 @@ package enum ReportFrontend {
     /// `diagram` drawn, with the report's hooks on its root, its steps' nodes and its options' edges.
     private static func svg(_ diagram: FlowDiagram, prefix: String, kind: String, file: String, draw: Draw) throws(CommandError) -> String {
         let drawn = try draw(diagram, prefix, file)
-        var hooks: [String: [(String, String)]] = [:]
+        var hooks: [String: SVGHooks.Hook] = [:]
+        hooks[prefix] = SVGHooks.Hook([], title: diagram.title)
         for node in diagram.nodes {
-            guard let step = node.step, !node.inLegend, node.role != .boundary else { continue }
+            guard let step = node.step, !node.inLegend, node.role != .boundary else {
+                hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook([], title: node.label)
+                continue
+            }
             var attributes = [("data-step", step)]
             if let mark = node.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
             if diagram.edges.contains(where: { $0.hits != nil }) { attributes.append(("data-covered", String(!node.neverShown))) }
             if let change = node.change { attributes.append(("data-change", change.rawValue)) }
-            hooks["\(prefix)_\(node.id)"] = attributes
+            hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook(attributes, title: step + (node.findings.map { " (\($0.count) finding\($0.count == 1 ? "" : "s"))" } ?? ""))
         }
-        for (index, edge) in diagram.edges.enumerated() where edge.option != nil {
+        for (index, edge) in diagram.edges.enumerated() {
+            let from = diagram.nodes[edge.from].step ?? diagram.nodes[edge.from].label
             let to = diagram.nodes[edge.to].role == .backMarker ? "back" : diagram.nodes[edge.to].step ?? diagram.nodes[edge.to].label
+            let title = "\(from) → \(to)" + (edge.label.map { " (\($0.replacingOccurrences(of: "\n", with: ", ")))" } ?? "")
+            guard edge.option != nil else {
+                hooks["\(prefix)_edge\(index)"] = SVGHooks.Hook([], title: title)
+                continue
+            }
             var attributes = [("data-edge", String(index)), ("data-from", diagram.nodes[edge.from].step ?? ""), ("data-to", to)]
             if let mark = edge.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
             if let change = edge.change { attributes.append(("data-change", change.rawValue)) }
-            hooks["\(prefix)_edge\(index)"] = attributes
+            hooks["\(prefix)_edge\(index)"] = SVGHooks.Hook(attributes, title: title)
         }
         let label = kind == "change" ? "the change of \(file)" : "the flow \(file)"
-        guard let annotated = SVGHooks.annotate(drawn, root: [("data-diagram", kind), ("role", "img"), ("aria-label", label)], attributes: hooks) else {
+        guard let annotated = SVGHooks.annotate(drawn, root: [("data-diagram", kind), ("role", "img"), ("aria-label", label)], hooks: hooks) else {
             throw CommandError.failure("cannot draw '\(name: file, limit: .max)': Graphviz wrote no SVG")
         }
         return annotated
@@ -296,10 +306,12 @@ package enum ReportFrontend {
 
     /// Marks each step and option of `diagram` with the findings about it: a finding is about an option when it is
     /// on a line of the option (its target, its condition, an assignment of its `set`) in the step the finding
-    /// names; else it is about its step.
+    /// names (of several options on that line, the last that starts at or before the finding); else it is about
+    /// its step.
     static func mark(_ diagram: inout FlowDiagram, flow: Flow, findings: [Diagnostic]) {
         guard !findings.isEmpty else { return }
         var optionLines: [FlowOption: Set<Int>] = [:]
+        var optionStarts: [FlowOption: SourcePosition] = [:]
         for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
             for (list, targets) in step.optionLists {
                 for (index, target) in targets.enumerated() {
@@ -307,6 +319,7 @@ package enum ReportFrontend {
                     if let condition = target.condition { lines.insert(condition.position.line) }
                     for assignment in target.set { lines.insert(assignment.key.position.line); lines.insert(assignment.expression.position.line) }
                     optionLines[FlowOption(step: step.name.text, list: list, index: index)] = lines
+                    optionStarts[FlowOption(step: step.name.text, list: list, index: index)] = target.position
                 }
             }
         }
@@ -315,10 +328,12 @@ package enum ReportFrontend {
         var byStep: [String: [Diagnostic]] = [:]
         for finding in findings {
             guard let step = finding.step else { continue }
-            let edge = finding.line == stepLines[step] ? nil : diagram.edges.indices.first { index in
+            let candidates = finding.line == stepLines[step] ? [] : diagram.edges.indices.filter { index in
                 guard let option = diagram.edges[index].option, option.step == step else { return false }
                 return optionLines[option]?.contains(finding.line) == true
             }
+            func start(_ index: Int) -> SourcePosition { optionStarts[diagram.edges[index].option!] ?? .start }
+            let edge = candidates.filter { !(finding.position < start($0)) }.max { start($0) < start($1) } ?? candidates.first
             if let edge { byEdge[edge, default: []].append(finding) } else { byStep[step, default: []].append(finding) }
         }
         for index in diagram.nodes.indices {

@@ -79,13 +79,28 @@ package enum HTMLText {
 }
 
 /// Adds the report's hooks to an SVG Graphviz wrote: the attributes of each element whose `id` is one of the
-/// report's (`GraphvizOptions.idPrefix`), inserted after that id. Graphviz writes each id as `id="…"` once, on the
-/// element it names; the ids are the report's own tokens (letters, digits, `_`), so no text from a flow is matched.
+/// report's (`GraphvizOptions.idPrefix`), inserted after that id, and its `<title>` (the tooltip, which Graphviz
+/// fills with the generated node name) replaced. Graphviz writes each id as `id="…"` once, on the element it names,
+/// its `<title>` right after; the ids are the report's own tokens (letters, digits, `_`), so no text from a flow
+/// is matched.
 package enum SVGHooks {
-    /// `svg` from its `<svg` element on (Graphviz's XML prologue and doctype left out, as HTML wants), with
-    /// `extra` attributes on the root and, after each `id="ID"` that `attributes` has, its attributes (values
-    /// escaped here).
-    package static func annotate(_ svg: String, root extra: [(String, String)], attributes: [String: [(String, String)]]) -> String? {
+    /// What an element gets.
+    package struct Hook: Sendable {
+        /// Attributes to add (values escaped here).
+        package var attributes: [(String, String)]
+        /// The tooltip, in place of Graphviz's.
+        package var title: String?
+
+        /// Creates a hook.
+        package init(_ attributes: [(String, String)], title: String? = nil) {
+            self.attributes = attributes
+            self.title = title
+        }
+    }
+
+    /// `svg` from its `<svg` element on (Graphviz's XML prologue and doctype left out, as HTML wants), with `root`
+    /// attributes on the `<svg>` element and each element whose id `hooks` has hooked; nil when there is no `<svg`.
+    package static func annotate(_ svg: String, root extra: [(String, String)], hooks: [String: Hook]) -> String? {
         guard let start = svg.range(of: "<svg") else { return nil }
         var output = "<svg"
         for (name, value) in extra { output += " \(name)=\"\(HTMLText.attribute(value))\"" }
@@ -98,7 +113,16 @@ package enum SVGHooks {
             let id = String(rest[..<close])
             output += rest[...close]
             rest = rest[rest.index(after: close)...]
-            for (name, value) in attributes[id] ?? [] { output += " \(name)=\"\(HTMLText.attribute(value))\"" }
+            guard let hook = hooks[id] else { continue }
+            for (name, value) in hook.attributes { output += " \(name)=\"\(HTMLText.attribute(value))\"" }
+            // The element's own `<title>`: after the end of its start tag, before any other element.
+            if let title = hook.title, let end = rest.firstIndex(of: ">"), rest[rest.index(after: end)...].drop(while: \.isWhitespace).hasPrefix("<title>") {
+                let open = rest.range(of: "<title>", range: end..<rest.endIndex)!
+                if let closing = rest.range(of: "</title>", range: open.upperBound..<rest.endIndex) {
+                    output += rest[..<open.upperBound] + HTMLText.text(title)
+                    rest = rest[closing.lowerBound...]
+                }
+            }
         }
         output += rest
         return output

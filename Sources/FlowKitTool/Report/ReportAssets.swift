@@ -5,10 +5,10 @@ enum ReportAssets {
     /// Light and dark colours (`prefers-color-scheme`); diagrams keep Graphviz's colours on a light card in both.
     static let style = """
         :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --card: #f6f8fa;
-          --error: #c0392b; --warning: #9a6700; --note: #2e6da4; --ok: #1a7f37; --accent: #bc4c00; --focus: #8250df; }
+          --error: #c0392b; --warning: #9a6700; --note: #2e6da4; --ok: #1a7f37; --accent: #bc4c00; --on-accent: #ffffff; --focus: #8250df; }
         @media (prefers-color-scheme: dark) {
           :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --card: #151b23;
-            --error: #ff7b72; --warning: #d29922; --note: #79c0ff; --ok: #3fb950; --accent: #ffa657; --focus: #d2a8ff; }
+            --error: #ff7b72; --warning: #d29922; --note: #79c0ff; --ok: #3fb950; --accent: #ffa657; --on-accent: #0d1117; --focus: #d2a8ff; }
         }
         * { box-sizing: border-box; }
         body { margin: 0; background: var(--bg); color: var(--fg); font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -57,7 +57,7 @@ enum ReportAssets {
           padding: 1px 10px; cursor: pointer; }
         button:hover { border-color: var(--muted); }
         button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-        button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #ffffff; }
+        button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: var(--on-accent); }
         details summary { cursor: pointer; color: var(--muted); }
         footer { color: var(--muted); font-size: 12px; padding: 24px; }
         """
