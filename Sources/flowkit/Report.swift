@@ -20,7 +20,7 @@ struct Report: ParsableCommand {
 
             Examples:
               flowkit report flows/ -o report.html
-              flowkit report flows/ --git origin/main --min-coverage transitions=60,steps=100 -o report.html
+              flowkit report flows/ --git HEAD --min-coverage steps=90 -o report.html
             """)
 
     @Argument(help: ArgumentHelp("Flow files and directories of them (scripts found there are run).", valueName: "path"),

@@ -59,7 +59,7 @@ struct ExamplesTests {
         let git = try shell("git init -q && git add flows && git -c user.name=flowkit -c user.email=flowkit@example.com commit -q -m samples", in: path)
         #expect(git.status == 0, "\(git.stderr)")
         var count = 0
-        for command in [[], ["lint"], ["render"], ["simulate"], ["coverage", "merge"], ["generate", "swift"], ["generate", "scenarios"], ["diff"], ["schema"], ["rules"], ["explain"]] {
+        for command in [[], ["lint"], ["render"], ["simulate"], ["coverage", "merge"], ["generate", "swift"], ["generate", "scenarios"], ["diff"], ["report"], ["schema"], ["rules"], ["explain"]] {
             let help = try shell((["flowkit"] + command + ["--help"]).joined(separator: " "), in: path)
             #expect(help.status == 0)
             let examples = Self.examples(inHelp: help.stdout)
