@@ -243,13 +243,26 @@ package enum ReportFrontend {
                     sections[index].scenarios[run].edges = taken.edges.indices.filter { taken.edges[$0].highlighted && taken.edges[$0].option != nil }
                 }
             }
-            let prefix = "d\(index)"
-            sections[index].diagrams.append(FlowReport.Diagram(kind: "flow", svg: try svg(diagram, prefix: prefix, kind: "flow", file: file, draw: draw)))
+            // A diagram Graphviz cannot draw is a problem of the report, which is written without it; a layout
+            // past its time stops the command (the layout cannot be stopped).
+            func drawn(_ diagram: FlowDiagram, prefix: String, kind: String) throws(CommandError) -> FlowReport.Diagram? {
+                do {
+                    return FlowReport.Diagram(kind: kind, svg: try svg(diagram, prefix: prefix, kind: kind, file: file, draw: draw))
+                } catch where !error.immediately {
+                    let message = error.messages.map { $0.text { "\($0)" } }.joined(separator: "; ")
+                    sections[index].diagramNote = message
+                    report.problems.append(message)
+                    cannotWork = true
+                    return nil
+                }
+            }
+            if let picture = try drawn(diagram, prefix: "d\(index)", kind: "flow") { sections[index].diagrams.append(picture) }
             if let pair = pairs[FileFlowResolver.canonical(file)], !sections[index].changes.isEmpty {
                 var changeOptions = DiagramOptions(radius: 1)
                 changeOptions.resolver = plain.resolver
-                if let change = try? FlowDiagram(change: pair.old, to: pair.new, options: changeOptions, focusOnChanges: false) {
-                    sections[index].diagrams.append(FlowReport.Diagram(kind: "change", svg: try svg(change, prefix: "c\(index)", kind: "change", file: file, draw: draw)))
+                if let change = try? FlowDiagram(change: pair.old, to: pair.new, options: changeOptions, focusOnChanges: false),
+                   let picture = try drawn(change, prefix: "c\(index)", kind: "change") {
+                    sections[index].diagrams.append(picture)
                 }
             }
         }
@@ -273,6 +286,7 @@ package enum ReportFrontend {
         let drawn = try draw(diagram, prefix, file)
         var hooks: [String: SVGHooks.Hook] = [:]
         hooks[prefix] = SVGHooks.Hook([], title: diagram.title)
+        let coverageDrawn = diagram.edges.contains { $0.hits != nil }
         for node in diagram.nodes {
             guard let step = node.step, !node.inLegend, node.role != .boundary else {
                 hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook([], title: node.label)
@@ -280,7 +294,7 @@ package enum ReportFrontend {
             }
             var attributes = [("data-step", step)]
             if let mark = node.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
-            if diagram.edges.contains(where: { $0.hits != nil }) { attributes.append(("data-covered", String(!node.neverShown))) }
+            if coverageDrawn { attributes.append(("data-covered", String(!node.neverShown))) }
             if let change = node.change { attributes.append(("data-change", change.rawValue)) }
             hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook(attributes, title: step + (node.findings.map { " (\($0.count) finding\($0.count == 1 ? "" : "s"))" } ?? ""))
         }

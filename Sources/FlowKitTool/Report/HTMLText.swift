@@ -100,31 +100,45 @@ package enum SVGHooks {
 
     /// `svg` from its `<svg` element on (Graphviz's XML prologue and doctype left out, as HTML wants), with `root`
     /// attributes on the `<svg>` element and each element whose id `hooks` has hooked; nil when there is no `<svg`.
+    /// One pass over the bytes.
     package static func annotate(_ svg: String, root extra: [(String, String)], hooks: [String: Hook]) -> String? {
-        guard let start = svg.range(of: "<svg") else { return nil }
-        var output = "<svg"
-        for (name, value) in extra { output += " \(name)=\"\(HTMLText.attribute(value))\"" }
-        var rest = svg[start.upperBound...]
-        let marker = " id=\""
-        while let found = rest.range(of: marker) {
-            output += rest[..<found.upperBound]
-            rest = rest[found.upperBound...]
-            guard let close = rest.firstIndex(of: "\"") else { break }
-            let id = String(rest[..<close])
-            output += rest[...close]
-            rest = rest[rest.index(after: close)...]
-            guard let hook = hooks[id] else { continue }
-            for (name, value) in hook.attributes { output += " \(name)=\"\(HTMLText.attribute(value))\"" }
-            // The element's own `<title>`: after the end of its start tag, before any other element.
-            if let title = hook.title, let end = rest.firstIndex(of: ">"), rest[rest.index(after: end)...].drop(while: \.isWhitespace).hasPrefix("<title>") {
-                let open = rest.range(of: "<title>", range: end..<rest.endIndex)!
-                if let closing = rest.range(of: "</title>", range: open.upperBound..<rest.endIndex) {
-                    output += rest[..<open.upperBound] + HTMLText.text(title)
-                    rest = rest[closing.lowerBound...]
-                }
+        let bytes = Array(svg.utf8)
+        func find(_ needle: String, from start: Int) -> Int? {
+            let pattern = Array(needle.utf8)
+            guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+            var index = start
+            while index <= bytes.count - pattern.count {
+                if bytes[index] == first && bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
+                index += 1
             }
+            return nil
         }
-        output += rest
-        return output
+        guard let start = find("<svg", from: 0) else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 4)
+        func append(_ text: String) { output += Array(text.utf8) }
+        append("<svg")
+        for (name, value) in extra { append(" \(name)=\"\(HTMLText.attribute(value))\"") }
+        var position = start + 4
+        while let found = find(" id=\"", from: position) {
+            let valueStart = found + 5
+            guard let close = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { break }
+            output += bytes[position...close]
+            position = close + 1
+            guard let hook = hooks[String(decoding: bytes[valueStart..<close], as: UTF8.self)] else { continue }
+            for (name, value) in hook.attributes { append(" \(name)=\"\(HTMLText.attribute(value))\"") }
+            // The element's own `<title>`: right after its start tag, before any other element.
+            guard let title = hook.title, let end = bytes[position...].firstIndex(of: UInt8(ascii: ">")) else { continue }
+            var open = end + 1
+            while open < bytes.count, bytes[open] == 0x0A || bytes[open] == 0x20 || bytes[open] == 0x0D || bytes[open] == 0x09 { open += 1 }
+            let tag = Array("<title>".utf8)
+            guard open + tag.count <= bytes.count, bytes[open..<open + tag.count].elementsEqual(tag),
+                  let closing = find("</title>", from: open + tag.count) else { continue }
+            output += bytes[position..<open + tag.count]
+            append(HTMLText.text(title))
+            position = closing
+        }
+        output += bytes[position...]
+        return String(decoding: output, as: UTF8.self)
     }
 }
