@@ -278,31 +278,33 @@ package enum GraphvizRenderer {
             if let note = edge.coverageLabel { label = (label.isEmpty ? "" : label + "\n") + note }
             return label
         }
-        func loopKey(_ edge: FlowDiagram.Edge) -> String {
-            let coverage = edge.hits.map { $0 == 0 ? "0" : (edge.sharedSteps.map { $0.taken < $0.total } ?? false) ? "p" : "+" } ?? "-"
-            return "\(edge.from) \(edge.style) \(edge.highlighted) \(edge.change?.rawValue ?? "-") \(coverage)"
-        }
-        var loopGroups: [String: (first: Int, lines: [String])] = [:]
+        let drawnAs = diagram.loopGroups()
+        var loopLines: [Int: [String]] = [:]
         var loopSide: [Int: String] = [:]
         var groupsAtNode: [Int: Int] = [:]
         // Graphviz's own side first, then the other sides in turn.
         let sides = diagram.direction == "LR" ? ["s", "w", "e"] : ["w", "s", "n"]
         for (index, edge) in diagram.edges.enumerated() where edge.from == edge.to {
-            let key = loopKey(edge)
+            let first = drawnAs[index] ?? index
             // An option without a label (a `next`) still gets its line when loops are merged.
             let line = fullLabel(edge).isEmpty ? "next" : fullLabel(edge).replacingOccurrences(of: "\n", with: ", ")
-            if loopGroups[key] == nil {
-                loopGroups[key] = (index, [])
+            if first == index {
                 let count = groupsAtNode[edge.from, default: 0]
                 groupsAtNode[edge.from] = count + 1
                 if count > 0 { loopSide[index] = sides[(count - 1) % sides.count] }
             }
-            loopGroups[key]!.lines.append(line)
+            loopLines[first, default: []].append(line)
         }
-        let mergedLabels = Dictionary(loopGroups.values.filter { $0.lines.count > 1 }.map { ($0.first, $0.lines.joined(separator: "\n")) },
-                                      uniquingKeysWith: { first, _ in first })
+        let mergedLabels = loopLines.filter { $0.value.count > 1 }.mapValues { $0.joined(separator: "\n") }
+        // A merged loop carries the findings of every option it draws.
+        var loopMarks: [Int: FlowDiagram.FindingMark] = [:]
+        for (index, first) in drawnAs where index != first {
+            guard let mark = diagram.edges[index].findings else { continue }
+            let before = loopMarks[first] ?? diagram.edges[first].findings
+            loopMarks[first] = FlowDiagram.FindingMark(count: mark.count + (before?.count ?? 0), severity: min(mark.severity, before?.severity ?? mark.severity))
+        }
         for (index, edge) in diagram.edges.enumerated() {
-            if edge.from == edge.to, loopGroups[loopKey(edge)]?.first != index { continue }
+            if edge.from == edge.to, drawnAs[index] != index { continue }
             guard let from = handles[edge.from], let to = handles[edge.to], let handle = agedge(graph, from, to, nil, 1) else { continue }
             func set(_ name: String, _ value: String) { agsafeset(handle, strings(name), strings(value), strings("")) }
             if let side = loopSide[index] {
@@ -327,7 +329,7 @@ package enum GraphvizRenderer {
             case .unchanged?: set("color", "#c8c8c8"); set("fontcolor", "#aaaaaa")
             case nil: break
             }
-            if let mark = edge.findings { setMark(UnsafeMutableRawPointer(handle), mark, graph: graph, strings: strings) }
+            if let mark = loopMarks[index] ?? edge.findings { setMark(UnsafeMutableRawPointer(handle), mark, graph: graph, strings: strings) }
             if let prefix = options.idPrefix { set("id", "\(prefix)_edge\(index)") }
             // Coverage: an edge taken is solid with its hit count, one never taken red and dashed.
             if let hits = edge.hits {
@@ -358,8 +360,9 @@ package enum GraphvizRenderer {
         agstrfree(graph, html)
     }
 
-    /// `text` as a Graphviz label: backslashes escaped (so `\N`, `\G`, `\l` stay literal), line breaks as centred
-    /// `\n`, other control characters dropped, and very long text cut.
+    /// `text` as a Graphviz label: backslashes escaped (so `\N`, `\G`, `\l` stay literal), `&` as `&amp;` (so a
+    /// character reference in the text stays text), line breaks as centred `\n`, other control characters and
+    /// U+FFFE, U+FFFF dropped, and very long text cut.
     package static func escapeLabel(_ text: String) -> String {
         var output = ""
         var count = 0
@@ -372,8 +375,12 @@ package enum GraphvizRenderer {
             case "\\": output += "\\\\"
             case "\n": output += "\\n"
             case "\t", "\r": output += " "
+            // Graphviz decodes character references in every label (`&#27;` would become a raw escape, which SVG,
+            // being XML, cannot hold); `&amp;` is decoded back to the `&` written.
+            case "&": output += "&amp;"
             default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 { continue }
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+                    || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
                 output.unicodeScalars.append(scalar)
             }
             count += 1

@@ -110,6 +110,11 @@ def test_samples_open_offline_with_a_diagram_per_flow_and_scenarios_that_mark_th
     assert browser.switch_to.active_element == first
     first.send_keys(Keys.ENTER)
     assert steps_taken(transfer) == set(json.loads(transfer.find_element(By.CSS_SELECTOR, "[data-scenario]").get_attribute("data-path")))
+    # Its options, as flows/scripts/transfer.yaml's first scenario walks them (not as the report computed them).
+    taken = {(edge.get_attribute("data-from"), edge.get_attribute("data-to"))
+             for edge in transfer.find_elements(By.CSS_SELECTOR, 'svg[data-diagram="flow"] [data-edge][data-taken="true"]')}
+    assert taken == {("amount", "invalidAmount"), ("invalidAmount", "amount"), ("amount", "tariffs"), ("tariffs", "confirmation"),
+                     ("confirmation", "success"), ("success", "finish")}
     OUTPUT.mkdir(parents=True, exist_ok=True)
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", transfer)
     browser.save_screenshot(str(OUTPUT / "report-light.png"))

@@ -61,9 +61,18 @@ struct ReportCommandTests {
         #expect(FileManager.default.fileExists(atPath: output))
         try FileManager.default.removeItem(atPath: output)
 
-        let coverage = try flowkit(["report", "flows/transfer.yaml", "--script", "flows/broken/script.yaml", "--min-coverage", "steps=100", "-o", output])
-        #expect(coverage.status == 1, "\(coverage.stderr)")
-        try FileManager.default.removeItem(atPath: output)
+        // Scenarios that pass but miss a threshold fail the report; the same with a threshold they meet passes.
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/transfer.yaml")
+        let script = try String(contentsOfFile: packageRoot + "/flows/scripts/transfer.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "flow: ../transfer.yaml", with: "flow: transfer.yaml")
+        try script.components(separatedBy: "\n  - name:").prefix(2).joined(separator: "\n  - name:")
+            .write(toFile: folder + "/one.yaml", atomically: true, encoding: .utf8)
+        for (minimum, status) in [("transitions=100", Int32(1)), ("steps=10", Int32(0))] {
+            let result = try flowkit(["report", folder + "/transfer.yaml", "--script", folder + "/one.yaml", "--min-coverage", minimum, "-o", output])
+            #expect(result.status == status, "\(minimum): \(result.stderr)")
+            #expect(result.stderr.contains("1 scenario passed, 0 failed"))
+            try FileManager.default.removeItem(atPath: output)
+        }
 
         for arguments in [["--config", folder + "/none.yml"], ["--git", "no-such-revision-\(UUID().uuidString)"], ["--min-coverage", "stepz=1"]] {
             let result = try flowkit(["report", "flows/signup.yaml", "-o", output] + arguments)
@@ -78,6 +87,32 @@ struct ReportCommandTests {
         #expect(slow.status == 2)
         #expect(slow.stderr.contains("gave up after 0.05 s laying out"))
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// Graphviz decodes character references in labels: text that looks like one stays text, and a character
+    /// XML cannot hold never reaches the SVG; a self-loop drawn for two options carries the findings of both.
+    @Test func labelsStayTextThroughGraphviz() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let title = "A &amp; B &#27; C &#x1b; &copy; <i>x</i> \u{FFFE}"
+        let flow: [String: Any] = [
+            "flowkit": 1, "flow": "labels", "title": title, "start": "a", "state": ["n": "int?"],
+            "events": ["e3": NSNull(), "e4": NSNull()],
+            "steps": ["a": ["title": "&#1; step", "on": ["e3": "a", "e4": ["forward": "a", "if": "state.n > 3"]], "next": "b"],
+                      "b": ["kind": "finish"]],
+        ]
+        try JSONSerialization.data(withJSONObject: flow).write(to: URL(fileURLWithPath: folder + "/labels.json"))
+        let output = folder + "/report.html"
+        let result = try flowkit(["report", folder + "/labels.json", "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(isWellFormedXML(html))
+        let svg = try #require(html.components(separatedBy: "<svg data-diagram=\"flow\"").last?.components(separatedBy: "</svg>").first)
+        #expect(svg.contains("A &amp;amp; B &amp;#27; C &amp;#x1b; &amp;copy; &lt;i&gt;x&lt;/i&gt;"))
+        #expect(svg.contains("&amp;#1; step"))
+        #expect(!svg.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0x1B || $0.value == 0x1 })
+        #expect(svg.contains("⚠ 2"))
+        #expect(svg.components(separatedBy: "data-from=\"a\" data-to=\"a\"").count == 2)
     }
 
     @Test func changesSinceARevisionAreDrawn() throws {

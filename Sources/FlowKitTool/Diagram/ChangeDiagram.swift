@@ -187,7 +187,8 @@ extension FlowDiagram {
             let role = Role(step.kind)
             ghostNode[step.name.text] = nodes.count
             let label = step.title.map { "\($0)\n\(step.name.text)" } ?? step.name.text
-            nodes.append(Node(id: "g\(ghostNode.count - 1)", label: label, step: nil, role: role, isStart: false, highlighted: false, change: .removed))
+            nodes.append(Node(id: "g\(ghostNode.count - 1)", label: label, step: nil, role: role, isStart: false, highlighted: false, change: .removed,
+                              standsFor: step.name.text))
         }
         var stepNodes: [String: Int] = [:]
         var boundaryNodes: [String: Int] = [:]

@@ -79,6 +79,9 @@ package struct FlowDiagram: Sendable {
         var entry: String? = nil
         /// The findings about the step, drawn as a mark beside it (the HTML report).
         package var findings: FindingMark? = nil
+        /// The name a node that is no step of the drawn flow stands for: a removed step's ghost in a picture of a
+        /// change, a target that names no step.
+        package var standsFor: String? = nil
     }
 
     /// The findings about a step or an option, drawn as `⚠ N` beside it, coloured by the worst severity.
@@ -174,6 +177,21 @@ package struct FlowDiagram: Sendable {
 
     /// The index of the node for step `name`.
     package func nodeIndex(step name: String) -> Int? { nodes.firstIndex { $0.step == name } }
+
+    /// Self-loops drawn as one (docs/format.md, "Pictures"): for each self-loop, the index of the first loop of its
+    /// step that looks alike (the same style, highlight, change and coverage), which is drawn with a line per
+    /// option; a loop drawn on its own maps to itself.
+    package func loopGroups() -> [Int: Int] {
+        var firsts: [String: Int] = [:]
+        var groups: [Int: Int] = [:]
+        for (index, edge) in edges.enumerated() where edge.from == edge.to {
+            let coverage = edge.hits.map { $0 == 0 ? "0" : (edge.sharedSteps.map { $0.taken < $0.total } ?? false) ? "p" : "+" } ?? "-"
+            let key = "\(edge.from) \(edge.style) \(edge.highlighted) \(edge.change?.rawValue ?? "-") \(coverage)"
+            if firsts[key] == nil { firsts[key] = index }
+            groups[index] = firsts[key]
+        }
+        return groups
+    }
 }
 
 /// How to build a diagram: a focused neighbourhood and what to highlight.
@@ -321,7 +339,8 @@ extension FlowDiagram {
             }
             if let existing = undefinedNodes[name] { return existing }
             undefinedNodes[name] = nodes.count
-            nodes.append(Node(id: "u\(undefinedNodes.count - 1)", label: "\(name)?", step: nil, role: .undefined, isStart: false, highlighted: false))
+            nodes.append(Node(id: "u\(undefinedNodes.count - 1)", label: "\(name)?", step: nil, role: .undefined, isStart: false, highlighted: false,
+                              standsFor: name))
             return nodes.count - 1
         }
         if let startID = graph.startID, stepNode[Int(startID)] >= 0 {

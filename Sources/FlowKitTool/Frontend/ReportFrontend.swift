@@ -105,25 +105,37 @@ package enum ReportFrontend {
         }
         for script in options.scripts where scriptSeen.insert(FileFlowResolver.canonical(script)).inserted { scripts.append(script) }
 
-        // The scenarios and their coverage.
+        // The scenarios and their coverage. A script with lint errors is not run: it counts as one failed scenario.
         var coverageParts: [Coverage] = []
         var extraFindings: [Diagnostic] = []
-        for script in scripts {
-            let setup: SimulationSetup
-            do {
-                setup = try SimulationSetup(input: nil, script: script, needsScript: true)
-            } catch {
-                let message: CommandMessage
-                switch error {
-                case SimulationSetup.Problem.usage(let text): message = text
-                case SimulationSetup.Problem.input(let findings, let text):
-                    message = text
-                    extraFindings += findings.filter { finding in !lint.diagnostics.contains(finding) }
-                default: message = CommandMessage(describing: error)
-                }
-                report.problems.append("\(Message("the script '\(path: script)' could not run").text): \(message.text { "\($0)" })")
+        let linted = Set(lint.files.map(FileFlowResolver.canonical))
+        let withErrors = Set(lint.diagnostics.filter { $0.severity == .error }.map { FileFlowResolver.canonical($0.file) })
+        for path in scripts {
+            func cannotRun(_ why: CommandMessage) {
+                report.problems.append("\(Message("the script '\(path: path)' could not run").text): \(why.text { "\($0)" })")
                 report.summary.failed += 1
                 runFails = true
+            }
+            if withErrors.contains(FileFlowResolver.canonical(path)) {
+                cannotRun("lint finds errors in it (see its findings)")
+                continue
+            }
+            let setup: SimulationSetup
+            do {
+                setup = try SimulationSetup(input: nil, script: path, needsScript: true)
+            } catch SimulationSetup.Problem.usage(let message) {
+                cannotRun(message)
+                continue
+            } catch SimulationSetup.Problem.input(let findings, let message) {
+                // Findings of a file lint did not check (the script's flow outside the paths, a script given
+                // with --script): shown in that file's section.
+                extraFindings += findings.filter { !linted.contains(FileFlowResolver.canonical($0.file)) && !extraFindings.contains($0) }
+                cannotRun(message)
+                continue
+            } catch {
+                // A script that cannot be read: work that could not be done.
+                report.problems.append("\(Message("the script '\(path: path)' cannot be read").text): \(CommandMessage(describing: error).text { "\($0)" })")
+                cannotWork = true
                 continue
             }
             guard let script = setup.script else { continue }
@@ -134,7 +146,7 @@ package enum ReportFrontend {
             addSection(setup.flowPath, document: try? FlowLoader.load(path: setup.flowPath))
             let index = sectionIndex[FileFlowResolver.canonical(setup.flowPath)]!
             for result in results {
-                sections[index].scenarios.append(FlowReport.ScenarioRun(script: DisplayPath.normalized(script.file), result: result, visited: [], edges: []))
+                sections[index].scenarios.append(FlowReport.ScenarioRun(script: path, result: result, visited: [], edges: []))
                 if result.passed { report.summary.passed += 1 } else { report.summary.failed += 1; runFails = true }
             }
         }
@@ -142,10 +154,12 @@ package enum ReportFrontend {
 
         // Coverage against the thresholds.
         var coverageFails = false
+        var merged: Coverage?
         if !coverageParts.isEmpty {
             let counted: Coverage
             do {
                 counted = try Coverage.merged(coverageParts)
+                merged = counted
             } catch {
                 throw CommandError.failure("cannot add up the scripts' coverage: \(error.message)")
             }
@@ -219,7 +233,7 @@ package enum ReportFrontend {
             diagramOptions.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
             let plain = diagramOptions
             if !sections[index].coverage.isEmpty {
-                diagramOptions.coverage = (try? Coverage.merged(coverageParts))?.files.first { $0.file == CoverageRecorder.display(file) }
+                diagramOptions.coverage = merged?.files.first { $0.file == CoverageRecorder.display(file) }
             }
             var diagram: FlowDiagram
             do {
@@ -229,28 +243,39 @@ package enum ReportFrontend {
                 continue
             }
             mark(&diagram, flow: flow, findings: sections[index].findings.map(\.diagnostic))
+            // What each scenario visited and took, on the drawn diagram: the options its top-level completions took
+            // (a merged self-loop is its first option's edge).
+            let drawnAs = diagram.loopGroups()
+            var edgeOf: [FlowOption: Int] = [:]
+            for (edge, drawn) in diagram.edges.enumerated() {
+                if let option = drawn.option, edgeOf[option] == nil { edgeOf[option] = drawnAs[edge] ?? edge }
+            }
             for run in sections[index].scenarios.indices {
                 let result = sections[index].scenarios[run].result
-                var highlight = DiagramOptions.highlighting(run: result.trace, path: result.path, in: flow)
-                highlight.resolver = plain.resolver
                 var visited: [String] = []
                 for step in result.path {
                     let top = String(step.split(separator: "/", maxSplits: 1).first ?? Substring(step))
                     if !visited.contains(top) { visited.append(top) }
                 }
-                sections[index].scenarios[run].visited = visited
-                if let taken = try? FlowDiagram(flow: flow, options: highlight) {
-                    sections[index].scenarios[run].edges = taken.edges.indices.filter { taken.edges[$0].highlighted && taken.edges[$0].option != nil }
+                var edges: [Int] = []
+                for entry in result.trace where !entry.step.contains("/") {
+                    guard let taken = entry.taken else { continue }
+                    let option = FlowOption(step: taken.shared ? "*" : entry.step, list: taken.handler.map { .on($0) } ?? .next, index: taken.option)
+                    if let edge = edgeOf[option], !edges.contains(edge) { edges.append(edge) }
                 }
+                sections[index].scenarios[run].visited = visited
+                sections[index].scenarios[run].edges = edges.sorted()
             }
             // A diagram Graphviz cannot draw is a problem of the report, which is written without it; a layout
             // past its time stops the command (the layout cannot be stopped).
             func drawn(_ diagram: FlowDiagram, prefix: String, kind: String) throws(CommandError) -> FlowReport.Diagram? {
                 do {
-                    return FlowReport.Diagram(kind: kind, svg: try svg(diagram, prefix: prefix, kind: kind, file: file, draw: draw))
+                    return FlowReport.Diagram(kind: kind, svg: try svg(diagram, prefix: prefix, kind: kind, file: file,
+                                                                                coverageDrawn: kind == "flow" && diagramOptions.coverage != nil, draw: draw),
+                                              large: diagram.nodes.count > FlowReport.Diagram.largeNodeCount)
                 } catch where !error.immediately {
                     let message = error.messages.map { $0.text { "\($0)" } }.joined(separator: "; ")
-                    sections[index].diagramNote = message
+                    sections[index].diagramNote = (sections[index].diagramNote.map { $0 + " " } ?? "") + message
                     report.problems.append(message)
                     cannotWork = true
                     return nil
@@ -282,32 +307,38 @@ package enum ReportFrontend {
     }
 
     /// `diagram` drawn, with the report's hooks on its root, its steps' nodes and its options' edges.
-    private static func svg(_ diagram: FlowDiagram, prefix: String, kind: String, file: String, draw: Draw) throws(CommandError) -> String {
+    private static func svg(_ diagram: FlowDiagram, prefix: String, kind: String, file: String, coverageDrawn: Bool, draw: Draw) throws(CommandError) -> String {
         let drawn = try draw(diagram, prefix, file)
         var hooks: [String: SVGHooks.Hook] = [:]
         hooks[prefix] = SVGHooks.Hook([], title: diagram.title)
-        let coverageDrawn = diagram.edges.contains { $0.hits != nil }
         for node in diagram.nodes {
-            guard let step = node.step, !node.inLegend, node.role != .boundary else {
+            guard let step = node.step ?? (node.change == .removed ? node.standsFor : nil), !node.inLegend, node.role != .boundary else {
                 hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook([], title: node.label)
                 continue
             }
             var attributes = [("data-step", step)]
             if let mark = node.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
-            if coverageDrawn { attributes.append(("data-covered", String(!node.neverShown))) }
+            if coverageDrawn && node.step != nil { attributes.append(("data-covered", String(!node.neverShown))) }
             if let change = node.change { attributes.append(("data-change", change.rawValue)) }
             hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook(attributes, title: step + (node.findings.map { " (\($0.count) finding\($0.count == 1 ? "" : "s"))" } ?? ""))
         }
-        for (index, edge) in diagram.edges.enumerated() {
-            let from = diagram.nodes[edge.from].step ?? diagram.nodes[edge.from].label
-            let to = diagram.nodes[edge.to].role == .backMarker ? "back" : diagram.nodes[edge.to].step ?? diagram.nodes[edge.to].label
+        let drawnAs = diagram.loopGroups()
+        var loopFindings: [Int: [FlowDiagram.FindingMark]] = [:]
+        for (index, first) in drawnAs { if let mark = diagram.edges[index].findings { loopFindings[first, default: []].append(mark) } }
+        for (index, edge) in diagram.edges.enumerated() where (drawnAs[index] ?? index) == index {
+            let from = diagram.nodes[edge.from].step ?? diagram.nodes[edge.from].standsFor ?? diagram.nodes[edge.from].label
+            let target = diagram.nodes[edge.to]
+            let to = target.role == .backMarker ? "back" : target.step ?? target.standsFor ?? target.label
             let title = "\(from) → \(to)" + (edge.label.map { " (\($0.replacingOccurrences(of: "\n", with: ", ")))" } ?? "")
             guard edge.option != nil else {
                 hooks["\(prefix)_edge\(index)"] = SVGHooks.Hook([], title: title)
                 continue
             }
-            var attributes = [("data-edge", String(index)), ("data-from", diagram.nodes[edge.from].step ?? ""), ("data-to", to)]
-            if let mark = edge.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
+            var attributes = [("data-edge", String(index)), ("data-from", from), ("data-to", to)]
+            let marks = loopFindings[index] ?? edge.findings.map { [$0] } ?? []
+            if let worst = marks.map(\.severity).min() {
+                attributes += [("data-findings", String(marks.map(\.count).reduce(0, +))), ("data-severity", worst.rawValue)]
+            }
             if let change = edge.change { attributes.append(("data-change", change.rawValue)) }
             hooks["\(prefix)_edge\(index)"] = SVGHooks.Hook(attributes, title: title)
         }

@@ -23,6 +23,11 @@ package struct FlowReport: Sendable {
         package var kind: String
         /// The `<svg>` element and what it holds.
         package var svg: String
+        /// Whether it has more nodes than fit the page's width readably: shown at its own size, scrolled.
+        package var large = false
+
+        /// Above this many nodes, a diagram is `large`.
+        package static let largeNodeCount = 60
     }
 
     /// A finding with its excerpt and its witness.

@@ -120,16 +120,16 @@ package enum HTMLReportWriter {
         for diagram in section.diagrams {
             let caption = diagram.kind == "change" ? "The change: added green, changed orange, removed red and dashed." : "The flow"
                 + (section.coverage.isEmpty ? "" : ", with the scenarios' coverage") + "; ⚠ marks findings."
-            html += "<figure class=\"diagram\">\n" + diagram.svg + "\n<figcaption>\(caption)</figcaption></figure>\n"
+            html += "<figure class=\"diagram\(diagram.large ? " large" : "")\">\n" + diagram.svg + "\n<figcaption>\(caption)</figcaption></figure>\n"
         }
         if let note = section.diagramNote { html += "<p class=\"muted\">\(HTMLText.text(note))</p>\n" }
+        if !section.changes.isEmpty {
+            html += "<h3>Changes (\(section.changes.count))</h3>\n" + changes(section.changes)
+        }
         if !section.findings.isEmpty {
             html += "<h3>Findings (\(section.findings.count))</h3>\n<ol class=\"findings\">\n"
             for finding in section.findings { html += self.finding(finding) }
             html += "</ol>\n"
-        }
-        if !section.changes.isEmpty {
-            html += "<h3>Changes (\(section.changes.count))</h3>\n" + changes(section.changes)
         }
         if !section.scenarios.isEmpty {
             let passed = section.scenarios.filter(\.result.passed).count
@@ -175,7 +175,7 @@ package enum HTMLReportWriter {
         "<ul class=\"changes\">\n" + changes.map { change in
             let place = change.new ?? change.old
             let at = place.map { "<span class=\"mono muted\">\(HTMLText.name($0.file)):\($0.line):\($0.column)</span> " } ?? ""
-            return "<li data-change=\"\" data-check=\"\(change.check.rawValue)\" data-level=\"\(change.level.rawValue)\"><span class=\"level\">\(change.level.rawValue)</span> "
+            return "<li data-flow-change=\"\" data-check=\"\(change.check.rawValue)\" data-level=\"\(change.level.rawValue)\"><span class=\"level\">\(change.level.rawValue)</span> "
                 + at + HTMLText.text(Identifier.display(change.message, limit: .max, quoting: false)) + " <code class=\"muted\">\(change.check.rawValue)</code></li>\n"
         }.joined() + "</ul>\n"
     }

@@ -35,6 +35,8 @@ enum ReportAssets {
         a { color: var(--note); }
         figure.diagram { background: #ffffff; border: 1px solid var(--line); border-radius: 6px; overflow: auto; padding: 8px; margin: 10px 0; }
         figure.diagram svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+        figure.diagram.large { max-height: 85vh; }
+        figure.diagram.large svg { max-width: none; }
         figure.diagram figcaption { color: #59636e; font-size: 12px; }
         svg [data-taken="true"] > polygon, svg [data-taken="true"] > ellipse, svg [data-taken="true"] > path { stroke: #d35400; stroke-width: 4px; }
         svg [data-edge][data-taken="true"] > text { fill: #a04000; font-weight: bold; }

@@ -42,19 +42,10 @@ import FlowGen
         clean.scripts = [packageRoot + "/flows/scripts/transfer.yaml"]
         #expect(try ReportFrontend.build(clean, draw: Self.draw).1 == .success)
 
-        var missed = clean
-        missed.minimum = try CoverageThreshold(parsing: "transitions=100,steps=100")
-        #expect(try ReportFrontend.build(missed, draw: Self.draw).1 == .success)
-        var other = clean
-        other.scripts = []
-        other.paths.append(packageRoot + "/flows/booking.json")
-        other.scripts = [packageRoot + "/flows/scripts/booking.yaml"]
-        other.minimum = try CoverageThreshold(parsing: "transitions=100")
-        let (report, status) = try ReportFrontend.build(other, draw: Self.draw)
-        let booking = try #require(report.sections.first { $0.file.hasSuffix("flows/booking.json") })
-        let transitions = try #require(booking.coverage.first { $0.kind == CoverageItem.Kind.transition })
-        #expect(status == (transitions.meets ? .success : .findings))
-        #expect(transitions.minimum == 100)
+        // A threshold the scripts reach passes; one they miss fails (see also `configuredCoverageMinimum`).
+        var reached = clean
+        reached.minimum = try CoverageThreshold(parsing: "transitions=100,steps=100")
+        #expect(try ReportFrontend.build(reached, draw: Self.draw).1 == .success)
 
         var failing = clean
         failing.scripts = [packageRoot + "/flows/broken/script.yaml"]
@@ -72,6 +63,66 @@ import FlowGen
         #expect(try ReportFrontend.build(strict, draw: Self.draw).1 == .success)
         strict.strict = true
         #expect(try ReportFrontend.build(strict, draw: Self.draw).1 == .findings)
+    }
+
+    /// A scenario marks the options its completions took, not others that join the same steps; a self-loop drawn
+    /// as one carries the findings of every option it draws; a script with lint errors is not run.
+    @Test func scenariosMarkTheOptionsTheyTookAndLoopsCarryTheirFindings() throws {
+        let folder = try temporaryFolder()
+        try """
+            flowkit: 1
+            flow: twins
+            start: a
+            state: { n: int? }
+            events: { e1: null, e2: null, e3: null, e4: null }
+            steps:
+              a:
+                on:
+                  e1: b
+                  e2: b
+                  e3: a
+                  e4: { forward: a, if: "state.n > 3" }
+              b: { kind: finish }
+            """.write(toFile: folder + "/twins.yaml", atomically: true, encoding: .utf8)
+        try """
+            flowkit-script: 1
+            flow: twins.yaml
+            scenarios:
+              - name: by e1
+                steps:
+                  - a: { event: e1 }
+                expect: { outcome: b }
+            """.write(toFile: folder + "/twins.script.yaml", atomically: true, encoding: .utf8)
+        try """
+            flowkit-script: 1
+            flow: twins.yaml
+            scenarios:
+              - name: never runs
+                steps:
+                  - nowhere: {}
+            """.write(toFile: folder + "/broken.script.yaml", atomically: true, encoding: .utf8)
+        let (report, status, document) = try Self.report(ReportFrontend.Options(paths: [folder]))
+        #expect(status == .findings)
+        let section = try #require(report.sections.first { $0.file.hasSuffix("twins.yaml") })
+        #expect(section.scenarios.map(\.result.name) == ["by e1"])
+        let diagram = try #require(document.elements.first { $0.attributes["data-diagram"] == "flow" })
+        let edges = diagram.descendants.filter { $0.attributes["data-edge"] != nil }
+        let taken = try #require(section.scenarios.first).edges
+        #expect(taken.count == 1)
+        let edge = try #require(edges.first { $0.attributes["data-edge"] == String(taken[0]) })
+        #expect(edge.attributes["data-from"] == "a" && edge.attributes["data-to"] == "b")
+        // The e1 option is the first of a's: the e2 option, to the same step, is another edge, not taken.
+        #expect(edges.filter { $0.attributes["data-from"] == "a" && $0.attributes["data-to"] == "b" }.count == 2)
+        #expect(edges.first { $0.attributes["data-from"] == "a" && $0.attributes["data-to"] == "b" }?.attributes["data-edge"] == String(taken[0]))
+        // The two loops of a look alike: drawn as one, which carries the findings of the e4 option.
+        let loops = edges.filter { $0.attributes["data-from"] == "a" && $0.attributes["data-to"] == "a" }
+        #expect(loops.count == 1)
+        #expect(loops.first?.attributes["data-findings"] == "2")
+        #expect(section.findings.map(\.diagnostic.rule.rawValue).sorted() == ["maybe_null", "non_exhaustive_guards"])
+        // The script with a lint error is not run: one failed scenario, a problem, its findings in its section.
+        #expect(report.summary.failed == 1 && report.summary.passed == 1)
+        #expect(report.problems.contains { $0.contains("broken.script.yaml") && $0.contains("lint finds errors") })
+        #expect(report.sections.contains { $0.file.hasSuffix("broken.script.yaml") && !$0.findings.isEmpty })
     }
 
     /// A configuration's `coverage: { minimum: … }` holds a flow file to its percentages; `--min-coverage` wins.
