@@ -222,6 +222,18 @@ package struct WitnessSearch: Sendable {
             guard let key = finding.subject, declared.contains(key), !host.contains(key), !given.contains(key) else { continue }
             given.append(key)
         }
+        // The other keys an expression with an unshown read reads: the host may give them (lint's runs start
+        // with the host's other state unknown), and their values can be what makes the expression read the key
+        // (`exists(state.count) && state.count > 1 ? state.mode : 'slow'` reads 'mode' only with 'count' given).
+        // They are given as the host's, not as a fixture.
+        var beside: [String] = []
+        for finding in wanted where witnesses[finding] == nil && (finding.rule == .maybeUnset || finding.rule == .maybeNull) && finding.step != nil {
+            for key in places.stateKeys(inExpressionAt: finding.position) where declared.contains(key) && !host.contains(key) && !given.contains(key)
+                && !beside.contains(key) && key != finding.subject {
+                beside.append(key)
+            }
+        }
+        given += beside.prefix(8)
         if witnesses.count < wanted.count, cut == nil, !given.isEmpty {
             // Their plainest values, then each varied, merged into the first starts (the start's own values kept).
             let types = Dictionary(model.state.map { ($0.name.text, $0.type) }, uniquingKeysWith: { first, _ in first })
@@ -245,7 +257,7 @@ package struct WitnessSearch: Sendable {
                     }
                 }
             }
-            (lastStarts, lastFixture, withFixture) = (more, fields.map(\.name.text), true)
+            (lastStarts, lastFixture, withFixture) = (more, fields.map(\.name.text).filter { !beside.contains($0) }, true)
             search(more, fixture: lastFixture)
         }
         // The fixture's starts without a key, for each key of `maybe_unset` findings left (at most 4 keys): the
@@ -406,13 +418,17 @@ package struct WitnessSearch: Sendable {
         var anyBackTo: Set<SourcePosition> = []
         /// The steps (not `"*"`) whose own expressions read each state key, in the flow's order.
         var readers: [String: [String]] = [:]
+        /// Every expression's columns, by line, with the state keys it reads.
+        var expressionKeys: [Int: [(span: ClosedRange<Int>, keys: [String])]] = [:]
 
         init(_ flow: Flow) {
             file = flow.file
             var step: String?
             func add(_ source: ExpressionSource, shared isShared: Bool) {
+                var keys: [String] = []
                 if case .success(let expression) = ExpressionParser.parse(source) {
                     for path in expression.paths where path.root == .state {
+                        if let key = path.keys.first, !keys.contains(key) { keys.append(key) }
                         guard let key = path.keys.first else { continue }
                         if let step, !isShared, readers[key]?.last != step { readers[key, default: []].append(step) }
                         let at = source.position(ofOffset: path.span.start)
@@ -424,6 +440,7 @@ package struct WitnessSearch: Sendable {
                 let start = source.position.column
                 let span = max(1, start - 1)...(start + source.text.unicodeScalars.count)
                 spans[source.position.line, default: []].append(span)
+                expressionKeys[source.position.line, default: []].append((span, keys))
                 if isShared { shared[source.position.line, default: []].append(span) }
             }
             for event in flow.events {
@@ -487,6 +504,15 @@ package struct WitnessSearch: Sendable {
         /// The state keys whose `state.k` paths start at `position`.
         func stateKeys(readAt position: SourcePosition) -> [String] {
             stateReads[position] ?? []
+        }
+
+        /// The state keys the expression at `position` reads (every expression whose columns hold it).
+        func stateKeys(inExpressionAt position: SourcePosition) -> [String] {
+            var keys: [String] = []
+            for (span, read) in expressionKeys[position.line] ?? [] where span.contains(position.column) {
+                for key in read where !keys.contains(key) { keys.append(key) }
+            }
+            return keys
         }
     }
 }
