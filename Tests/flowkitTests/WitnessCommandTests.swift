@@ -206,6 +206,37 @@ struct FixtureWithoutAKeyTests {
         let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
         #expect(state["tier"] as? String == "basic" && state["name"] == nil)
     }
+
+    /// A read that only a value of another key the expression reads gets to is shown with that key given by the
+    /// host ('b' sets 'count', so it is no host key, but no step sets it before 'a': lint's runs start with the
+    /// host's other state unknown).
+    @Test func aReadBehindAnotherKeysValueIsShownWithThatKeyGiven() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: gate
+            start: a
+            state: { count: "int?", mode: [fast, slow] }
+            steps:
+              a:
+                result: { ok: bool }
+                set:
+                  mode: "(exists(state.count) && state.count > 1) ? state.mode : 'slow'"
+                next: b
+              b:
+                next: { forward: done, set: { count: "5" } }
+              done: { kind: finish }
+            """.write(toFile: folder + "/gate.yaml", atomically: false, encoding: .utf8)
+        let result = try flowkit(["lint", "gate.yaml", "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let read = try #require(findings.first { $0["rule"] as? String == "maybe_unset" }, "\(findings)")
+        let witness = try #require(read["witness"] as? [String: Any], "\(read)")
+        let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
+        #expect((state["count"] as? Int ?? 0) > 1 && state["mode"] == nil)
+        #expect(read["witnessNote"] == nil)
+    }
 }
 
 /// A finding no witness can show because every run stops first at another finding's run error says where: at its
