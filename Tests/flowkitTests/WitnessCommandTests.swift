@@ -207,6 +207,19 @@ struct FixtureWithoutAKeyTests {
         #expect(state["tier"] as? String == "basic" && state["name"] == nil)
     }
 
+    /// The fixture's starts are spread over the first search's: a flow from the property's bundles (seed 0x5EED_F10E)
+    /// whose first 16 starts all have `mode: fast`, where the finding is behind `mode == 'slow'` and a fixture's
+    /// `count`.
+    @Test func theFixturesStartsAreSpreadOverTheFirstSearchs() throws {
+        let result = try flowkit(["lint", "main.json", "--witness", "--format", "json"], in: packageRoot + "/Tests/Fixtures/witness-spread")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let read = try #require(findings.first { $0["rule"] as? String == "type_mismatch" && $0["line"] as? Int == 114 }, "\(findings)")
+        let witness = try #require(read["witness"] as? [String: Any], "\(read)")
+        let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
+        #expect(state["mode"] as? String == "slow" && state["count"] != nil)
+    }
+
     /// A read that only a value of another key the expression reads gets to is shown with that key given by the
     /// host ('b' sets 'count', so it is no host key, but no step sets it before 'a': lint's runs start with the
     /// host's other state unknown).

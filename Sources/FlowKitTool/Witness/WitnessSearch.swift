@@ -245,7 +245,10 @@ package struct WitnessSearch: Sendable {
                 return Field(name: Name(key, at: .start), type: type)
             } }
             var more: [(ScenarioGenerator.Start, RunStart)] = []
-            for (start, _) in starts.prefix(16) {
+            // 16 of the first search's starts, spread over them (its starts vary the first key fastest: the first
+            // 16 alone could all have the same value of the others).
+            let spread = stride(from: 0, to: starts.count, by: max(1, (starts.count + 15) / 16)).map { starts[$0] }
+            for (start, _) in spread {
                 for values in ScenarioGenerator.results(fields, literals: literals, limit: 8 + fields.count, broad: true) {
                     switch start {
                     case .state(let state):
