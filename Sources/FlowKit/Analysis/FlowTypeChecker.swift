@@ -324,8 +324,16 @@ private struct Walker {
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
         // but what it writes is still checked, with nothing known of `result`; a `null` it would meet is not (no run
         // evaluates it, so `maybe_null` would warn of a run error no run can have).
+        // What the `set` proves not null for the options tried after it on the same move (one cause, one finding):
+        // its `result.…` paths, and its `state.K` paths whose K it does not write.
+        var afterSet: Set<String> = []
+        let setRuns = step.kind == .flow || step.result != nil
         if !step.set.isEmpty {
-            assignments(step.set, step: name, environment: base.with(result: result), evaluated: step.kind == .flow || step.result != nil)
+            let proved = assignments(step.set, step: name, environment: base.with(result: result), evaluated: setRuns)
+            if setRuns {
+                let written = Set(step.set.map { "state." + $0.key.text })
+                afterSet = proved.filter { path in !written.contains { path == $0 || path.hasPrefix($0 + ".") } }
+            }
         }
         if step.kind == .flow {
             checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
@@ -334,11 +342,13 @@ private struct Walker {
         for handler in step.on where !Self.checksNothing(handler.targets) {
             let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
             let proved = step.kind == .flow ? [] : eventGuards[handler.event.text] ?? []
-            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved)
+            // The `set` ran before these options on every move of a `flow` step, and on a derived event's.
+            let ranSet = step.kind == .flow || derived.contains(handler.event.text) ? afterSet : []
+            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved.union(ranSet))
         }
         if let next = step.next, !Self.checksNothing(next) {
             let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
-            checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'")
+            checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: afterSet)
         }
     }
 
@@ -369,8 +379,11 @@ private struct Walker {
         }
     }
 
+    /// Checks a `set`'s assignments in order; returns the paths proved not null once they have all run (a run
+    /// where one was null stopped at it).
+    @discardableResult
     package mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = [],
-                                      evaluated: Bool = true) {
+                                      evaluated: Bool = true) -> Set<String> {
         var guarded = given
         for assignment in list {
             let key = assignment.key.text
@@ -396,6 +409,7 @@ private struct Walker {
                 add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)
             }
         }
+        return guarded
     }
 
     /// A `flow` step's `input`: evaluated against the parent's state before the step has a result; each key must be

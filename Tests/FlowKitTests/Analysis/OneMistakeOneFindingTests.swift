@@ -466,4 +466,34 @@ struct OneCauseOneNullTests {
             #expect(later == nil, "\(later ?? "")")
         }
     }
+
+    /// The options tried after a step's `set` on the same move see what it proved: a `result.…` path, and a state
+    /// key it does not write; a key it writes is the new value's, and an explicit event's move runs no `set`.
+    @Test func theOptionsAfterASetSeeWhatItProved() throws {
+        let flow = """
+            flowkit: 1
+            flow: after
+            start: a
+            state: { x: "int?", n: int, m: int, w: "int?" }
+            inputs: [x, w]
+            events: { go: null }
+            steps:
+              a:
+                result: { age: "int?" }
+                set:
+                  n: "result.age + state.x"
+                  w: "state.w + 1"
+                on:
+                  go: { forward: done, if: "result.age > 1" }
+                next:
+                  - { forward: done, if: "result.age > 1 && state.x > 2", set: { m: "result.age" } }
+                  - { forward: done, if: "state.w > 0" }
+                  - done
+              done: { kind: finish }
+            """
+        let nulls = try lintExample(flow).filter { $0.rule == .maybeNull }.map { "\($0.position.line):\($0.position.column)" }
+        // The set's reads (lines 11, 12); the explicit event's 'if' (line 14: no set ran); 'state.w', which the
+        // set wrote (line 17). Not the first 'next' option's reads of result.age and state.x (line 16).
+        #expect(nulls == ["11:11", "11:24", "12:11", "14:33", "17:31"], "\(nulls)")
+    }
 }
