@@ -599,7 +599,10 @@ private struct Inferrer {
             case .unknown:
                 return .unknown
             case .absent(let reason):
+                // One cause, one finding: a run that read the result without one has stopped at the first read.
+                if !exists && guarded.contains(PathGuards.resultRead) { return .unknown }
                 mismatch(exists ? "'\(path: shown)' is always false: \(verbatim: reason.text)" : "\(verbatim: shown) cannot be read: \(verbatim: reason.text)", at: path.span.start)
+                if !exists { guarded.insert(PathGuards.resultRead) }
                 return .unknown
             case .fields(let fields, let owner):
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
@@ -611,6 +614,8 @@ private struct Inferrer {
                 if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
                     mismatch("'\(path: path)' cannot be read \(verbatim: when.text): that completion may come without a result; guard it with exists(\(verbatim: path.description))",
                              at: path.span.start)
+                    // The later reads of this evaluation are not reached by a run without a result.
+                    guarded.insert(PathGuards.resultRead)
                 }
                 return isGuarded(path) ? type.unwrapped : type
             }

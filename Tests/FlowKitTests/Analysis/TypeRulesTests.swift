@@ -382,9 +382,37 @@ struct TypeRulesTests {
               b: { kind: finish }
             """
         #expect(summary(findings(text)) == [
+            // Not 'result.x' in that option's `set`: a run stopped at its `if` (one cause, one finding).
             "7:35 type_mismatch * 'result.whatever' cannot be read: step 'c' declares no 'result', so it completes without one",
-            "7:71 type_mismatch * 'result.x' cannot be read: step 'c' declares no 'result', so it completes without one",
             "8:77 type_mismatch a 'result.ok' cannot be read: step 'a' declares no 'result', so it completes without one",
+        ])
+    }
+
+    @Test func theFirstReadOfAnAbsentResultIsTheOneReported() {
+        // The later reads of the same evaluation are not reached by a run without a result; a part evaluation may
+        // skip (the right side of '&&') proves nothing after it.
+        let text = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { n: int, ok: bool }
+            events: { edit: null }
+            steps:
+              a:
+                result: { amount: int, b: bool }
+                on: { edit: { forward: b, if: "(result.amount / result.amount) != result.amount", set: { n: "result.amount" } } }
+                next: b
+              c:
+                result: { amount: int, b: bool }
+                on: { edit: { forward: b, if: "(state.ok && result.b) || result.b" } }
+                next: b
+              b: { kind: finish }
+            entries: { c: { step: c, path: /c } }
+            """
+        #expect(summary(findings(text)).filter { $0.contains("cannot be read") } == [
+            "9:37 type_mismatch a 'result.amount' cannot be read when step 'a' completes with event 'edit': that completion may come without a result; guard it with exists(result.amount)",
+            "13:49 type_mismatch c 'result.b' cannot be read when step 'c' completes with event 'edit': that completion may come without a result; guard it with exists(result.b)",
+            "13:62 type_mismatch c 'result.b' cannot be read when step 'c' completes with event 'edit': that completion may come without a result; guard it with exists(result.b)",
         ])
     }
 
