@@ -128,7 +128,10 @@ struct Render: ParsableCommand {
 extension RenderFrontend.Format: ExpressibleByArgument {}
 
 enum Watchdog {
-    static func run<T: Sendable>(seconds: Double, what: String, _ work: @escaping @Sendable () throws -> T) throws -> T {
+    /// Runs `work` on a thread of its own, giving up after `seconds` (the process then ends at once); `advice` is
+    /// what the error suggests.
+    static func run<T: Sendable>(seconds: Double, what: String, advice: String = "Try --focus STEP --radius N for a part of the flow, or a larger --timeout",
+                                 _ work: @escaping @Sendable () throws -> T) throws -> T {
         let box = ResultBox<T>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -139,8 +142,8 @@ enum Watchdog {
         thread.start()
         guard done.wait(timeout: .now() + seconds) == .success, let result = box.result else {
             // The layout thread is still running: the process ends at once, tearing nothing down under it.
-            throw CommandError([CommandMessage("gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. "
-                                               + "Try --focus STEP --radius N for a part of the flow, or a larger --timeout")], status: .failure, immediately: true)
+            throw CommandError([CommandMessage("gave up after \(Self.format(seconds)) s \(what); Graphviz layout cannot be interrupted. " + advice)],
+                               status: .failure, immediately: true)
         }
         return try result.get()
     }

@@ -64,7 +64,8 @@ struct Report: ParsableCommand {
         let timeout = self.timeout
         try perform(ReportFrontend.run(options) { diagram, prefix, file throws(CommandError) in
             do {
-                let rendered = try Watchdog.run(seconds: timeout, what: Message("laying out \(path: file)").text) {
+                let rendered = try Watchdog.run(seconds: timeout, what: Message("laying out \(path: file)").text,
+                                                advice: "Try a larger --timeout, or report on the other flows without this one") {
                     try GraphvizRenderer.render(diagram, format: .svg, options: GraphvizOptions(idPrefix: prefix))
                 }
                 return String(decoding: rendered.data, as: UTF8.self)

@@ -115,6 +115,21 @@ struct ReportCommandTests {
         #expect(svg.components(separatedBy: "data-from=\"a\" data-to=\"a\"").count == 2)
     }
 
+    /// Two scripts that count one nested flow differently (each reads nested flows from its own flow's folder):
+    /// the coverage cannot be added up, which is a problem (exit 2), and the report is written all the same.
+    @Test func coverageThatCannotBeAddedUpIsAProblemNotALostReport() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/report.html"
+        let result = try flowkit(["report", ".", "-o", output], in: packageRoot + "/Tests/Fixtures/report-two-roots")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot add up the scripts' coverage"))
+        let html = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(isWellFormedXML(html))
+        #expect(html.contains("cannot add up the scripts&#39; coverage"))
+        #expect(html.components(separatedBy: "<svg data-diagram=\"flow\"").count - 1 == 4)
+    }
+
     @Test func changesSinceARevisionAreDrawn() throws {
         // The booking sample before its sign-in became a nested flow.
         let log = Process()
@@ -138,6 +153,11 @@ struct ReportCommandTests {
         #expect(html.contains("data-check=\"step_kind_changed\""))
         #expect(html.contains("data-count=\"changes\""))
         // The exit status follows the breaking changes the summary counts (the style sheet names the level too).
+        // The same file named twice is compared once.
+        let twice = try flowkit(["report", "flows/booking.json", "flows/booking.json", "--git", String(revisions[1]), "-o", output + ".2"])
+        let doubled = try String(contentsOfFile: output + ".2", encoding: .utf8)
+        func changes(_ html: String) -> String? { html.components(separatedBy: "data-count=\"changes\">").dropFirst().first?.components(separatedBy: "<").first }
+        #expect(changes(doubled) == changes(html) && changes(html) != nil, "\(twice.stderr)")
         let breaking = html.components(separatedBy: "data-level=\"breaking\"><span").count - 1
         #expect(html.contains("data-count=\"breaking\">\(breaking)</dd>"))
         #expect(result.status == (breaking > 0 ? 1 : 0), "\(result.stderr)")

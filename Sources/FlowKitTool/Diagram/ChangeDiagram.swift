@@ -202,7 +202,8 @@ extension FlowDiagram {
             // A `"*"` step whose every handler went: drawn as a ghost, so that its removed options start somewhere.
             guard name == "*" else { return nil }
             ghostNode[name] = nodes.count
-            nodes.append(Node(id: "g\(ghostNode.count - 1)", label: "*", step: nil, role: .anyStep, isStart: false, highlighted: false, change: .removed))
+            nodes.append(Node(id: "g\(ghostNode.count - 1)", label: "*", step: nil, role: .anyStep, isStart: false, highlighted: false, change: .removed,
+                              standsFor: "*"))
             return nodes.count - 1
         }
         for (index, entry) in ghostEntries.enumerated() {

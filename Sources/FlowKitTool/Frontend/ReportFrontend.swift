@@ -133,9 +133,14 @@ package enum ReportFrontend {
                 cannotRun(message)
                 continue
             } catch {
-                // A script that cannot be read: work that could not be done.
-                report.problems.append("\(Message("the script '\(path: path)' cannot be read").text): \(CommandMessage(describing: error).text { "\($0)" })")
-                cannotWork = true
+                // A script that cannot be read is work that could not be done; one whose flow cannot be read names
+                // no flow that can run.
+                if access(path, R_OK) == 0 {
+                    cannotRun(CommandMessage(describing: error))
+                } else {
+                    report.problems.append("\(Message("the script '\(path: path)' cannot be read").text): \(CommandMessage(describing: error).text { "\($0)" })")
+                    cannotWork = true
+                }
                 continue
             }
             guard let script = setup.script else { continue }
@@ -152,20 +157,30 @@ package enum ReportFrontend {
         }
         for finding in extraFindings { addSection(finding.file, document: nil) }
 
-        // Coverage against the thresholds.
+        // Coverage against the thresholds: every file the scripts' runs count (a nested flow lint did not reach
+        // gets its section), each looked up once by its display path.
         var coverageFails = false
         var merged: Coverage?
+        var coverageOf: [String: FileCoverage] = [:]
         if !coverageParts.isEmpty {
-            let counted: Coverage
             do {
-                counted = try Coverage.merged(coverageParts)
-                merged = counted
+                merged = try Coverage.merged(coverageParts)
             } catch {
-                throw CommandError.failure("cannot add up the scripts' coverage: \(error.message)")
+                // Two scripts counted one file differently (each reads nested flows from its own flow's folder): the
+                // coverage cannot be added up, which is work not done; the rest of the report stands.
+                report.problems.append("cannot add up the scripts' coverage: \(error.message.text { "\($0)" })")
+                cannotWork = true
+            }
+        }
+        if let merged {
+            for file in merged.files { coverageOf[file.file] = file }
+            let shown = Set(sections.map { CoverageRecorder.display($0.file) })
+            for file in merged.files where !shown.contains(file.file) {
+                addSection(file.file, document: try? FlowLoader.load(path: file.file))
             }
             var configurations: [String: LintConfiguration?] = [:]
             for index in sections.indices {
-                guard let file = counted.files.first(where: { $0.file == CoverageRecorder.display(sections[index].file) }) else { continue }
+                guard let file = coverageOf[CoverageRecorder.display(sections[index].file)] else { continue }
                 var minimum = options.minimum
                 if minimum == nil {
                     if let fixedConfiguration {
@@ -197,15 +212,19 @@ package enum ReportFrontend {
             report.problems += compared.problems.map { $0.text { "\($0)" } }
             if !compared.problems.isEmpty { cannotWork = true }
             for pair in compared.pairs { pairs[FileFlowResolver.canonical(pair.new.file)] = pair }
-            for change in compared.report.changes {
+            // Paths that overlap (a folder and a file in it) compare a file twice: each change is shown once.
+            var changes: [FlowChange] = []
+            for change in compared.report.changes where !changes.contains(change) { changes.append(change) }
+            for change in changes {
                 if let index = sectionIndex[FileFlowResolver.canonical(change.file)] {
                     sections[index].changes.append(change)
                 } else {
                     report.otherChanges.append(change)
                 }
             }
-            report.summary.changes = compared.report.changes.count
-            report.summary.breaking = compared.report.changes.filter { $0.level == .breaking }.count
+            report.summary.changes = changes.count
+            report.summary.breaking = changes.filter { $0.level == .breaking }.count
+            report.summary.changesByLevel = Dictionary(grouping: changes, by: \.level).mapValues(\.count)
             breakingFails = report.summary.breaking! > 0
         }
 
@@ -233,7 +252,7 @@ package enum ReportFrontend {
             diagramOptions.resolver = FileFlowResolver(root: directory.isEmpty ? "." : directory)
             let plain = diagramOptions
             if !sections[index].coverage.isEmpty {
-                diagramOptions.coverage = merged?.files.first { $0.file == CoverageRecorder.display(file) }
+                diagramOptions.coverage = coverageOf[CoverageRecorder.display(file)]
             }
             var diagram: FlowDiagram
             do {
@@ -318,7 +337,7 @@ package enum ReportFrontend {
             }
             var attributes = [("data-step", step)]
             if let mark = node.findings { attributes += [("data-findings", String(mark.count)), ("data-severity", mark.severity.rawValue)] }
-            if coverageDrawn && node.step != nil { attributes.append(("data-covered", String(!node.neverShown))) }
+            if coverageDrawn && node.step != nil && node.role != .anyStep { attributes.append(("data-covered", String(!node.neverShown))) }
             if let change = node.change { attributes.append(("data-change", change.rawValue)) }
             hooks["\(prefix)_\(node.id)"] = SVGHooks.Hook(attributes, title: step + (node.findings.map { " (\($0.count) finding\($0.count == 1 ? "" : "s"))" } ?? ""))
         }
@@ -330,7 +349,8 @@ package enum ReportFrontend {
             let target = diagram.nodes[edge.to]
             let to = target.role == .backMarker ? "back" : target.step ?? target.standsFor ?? target.label
             let title = "\(from) → \(to)" + (edge.label.map { " (\($0.replacingOccurrences(of: "\n", with: ", ")))" } ?? "")
-            guard edge.option != nil else {
+            // An option's edge, or the ghost of a removed one in a change's diagram.
+            guard edge.option != nil || edge.change == .removed else {
                 hooks["\(prefix)_edge\(index)"] = SVGHooks.Hook([], title: title)
                 continue
             }
@@ -351,8 +371,8 @@ package enum ReportFrontend {
 
     /// Marks each step and option of `diagram` with the findings about it: a finding is about an option when it is
     /// on a line of the option (its target, its condition, an assignment of its `set`) in the step the finding
-    /// names (of several options on that line, the last that starts at or before the finding); else it is about
-    /// its step.
+    /// names (of several options on that line, the last that starts at or before the finding), or at the event of
+    /// the option's handler (its first option); else it is about its step.
     static func mark(_ diagram: inout FlowDiagram, flow: Flow, findings: [Diagnostic]) {
         guard !findings.isEmpty else { return }
         var optionLines: [FlowOption: Set<Int>] = [:]
@@ -368,17 +388,27 @@ package enum ReportFrontend {
                 }
             }
         }
-        let stepLines = Dictionary((flow.steps + (flow.anyStep.map { [$0] } ?? [])).map { ($0.name.text, $0.name.position.line) }, uniquingKeysWith: { first, _ in first })
+        // A finding at a handler's event (an undeclared one) is about the handler's edge (its first option's).
+        var eventKeys: [SourcePosition: FlowOption] = [:]
+        for step in flow.steps + (flow.anyStep.map { [$0] } ?? []) {
+            for handler in step.on where !handler.targets.isEmpty {
+                eventKeys[handler.event.position] = FlowOption(step: step.name.text, list: .on(handler.event.text), index: 0)
+            }
+        }
+        let stepKeys = Dictionary((flow.steps + (flow.anyStep.map { [$0] } ?? [])).map { ($0.name.text, $0.name.position) }, uniquingKeysWith: { first, _ in first })
         var byEdge: [Int: [Diagnostic]] = [:]
         var byStep: [String: [Diagnostic]] = [:]
         for finding in findings {
             guard let step = finding.step else { continue }
-            let candidates = finding.line == stepLines[step] ? [] : diagram.edges.indices.filter { index in
+            let candidates = finding.position == stepKeys[step] ? [] : diagram.edges.indices.filter { index in
                 guard let option = diagram.edges[index].option, option.step == step else { return false }
                 return optionLines[option]?.contains(finding.line) == true
             }
             func start(_ index: Int) -> SourcePosition { optionStarts[diagram.edges[index].option!] ?? .start }
-            let edge = candidates.filter { !(finding.position < start($0)) }.max { start($0) < start($1) } ?? candidates.first
+            let handlerEdge = eventKeys[finding.position].flatMap { option in
+                diagram.edges.indices.first { diagram.edges[$0].option == option && option.step == step }
+            }
+            let edge = handlerEdge ?? candidates.filter { !(finding.position < start($0)) }.max { start($0) < start($1) }
             if let edge { byEdge[edge, default: []].append(finding) } else { byStep[step, default: []].append(finding) }
         }
         for index in diagram.nodes.indices {
@@ -397,19 +427,25 @@ struct Excerpts {
     private let bytes: [UInt8]
     private let index: LineIndex
 
-    /// Reads `file` (nothing when it cannot be read: the excerpt is left out).
+    /// Reads `file` (nothing when it cannot be read: the excerpt is left out); its lines are counted as lint counts
+    /// them for its format (its extension's, else JSON when it starts with `{` or `[`, as the loader guesses).
     init(file: String) {
         bytes = (try? FlowLoader.read(path: file, limit: 16 << 20)) ?? []
-        index = LineIndex(lint: bytes, format: DocumentFormat(path: file) ?? .yaml)
+        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+        let format = DocumentFormat(path: file) ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .yaml)
+        index = LineIndex(lint: bytes, format: format)
     }
 
-    /// Two lines before `line` and two after, cut and escaped.
+    /// Two lines before `line` and two after, shown escaped, each cut at `lineLimit` characters (Unicode scalars,
+    /// counted as shown).
     func around(_ line: Int) -> [FlowReport.ExcerptLine] {
         guard !bytes.isEmpty, line >= 1, line <= index.count else { return [] }
         return (max(1, line - 2)...min(index.count, line + 2)).map { number in
             let text = String(decoding: bytes[index.starts[number - 1]..<index.end(ofLine: number - 1)], as: UTF8.self)
-            let cut = text.count > Self.lineLimit ? String(text.prefix(Self.lineLimit - 1)) + "…" : text
-            return FlowReport.ExcerptLine(number: number, text: Identifier.display(cut, limit: .max, quoting: false), isAt: number == line)
+            let shown = Identifier.display(text, limit: .max, quoting: false)
+            let cut = shown.unicodeScalars.count > Self.lineLimit
+                ? String(String.UnicodeScalarView(shown.unicodeScalars.prefix(Self.lineLimit - 1))) + "…" : shown
+            return FlowReport.ExcerptLine(number: number, text: cut, isAt: number == line)
         }
     }
 }

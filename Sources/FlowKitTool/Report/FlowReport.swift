@@ -13,6 +13,8 @@ package struct FlowReport: Sendable {
         package var passed = 0, failed = 0
         /// With `--git`: how many changes, and how many of them breaking; nil without `--git`.
         package var changes: Int?, breaking: Int?
+        /// With `--git`: the changes by level.
+        package var changesByLevel: [ChangeLevel: Int] = [:]
         /// Whether the report's checks pass (its exit status is 0).
         package var passes = true
     }

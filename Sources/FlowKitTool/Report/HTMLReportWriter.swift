@@ -49,7 +49,9 @@ package enum HTMLReportWriter {
                        figure("warnings", "warnings", summary.warnings), figure("notes", "notes", summary.notes),
                        figure("passed", "scenarios passed", summary.passed), figure("failed", "scenarios failed", summary.failed)]
         if let changes = summary.changes, let breaking = summary.breaking {
-            figures += [figure("changes", "changes", changes), figure("breaking", "breaking changes", breaking)]
+            figures += [figure("changes", "changes", changes), figure("breaking", "breaking changes", breaking),
+                        figure("changes-warning", "warning changes", summary.changesByLevel[.warning] ?? 0),
+                        figure("changes-info", "info changes", summary.changesByLevel[.info] ?? 0)]
         }
         html += "<dl class=\"figures\">" + figures.joined() + "</dl>\n"
         let covered = report.sections.filter { !$0.coverage.isEmpty }
@@ -98,9 +100,9 @@ package enum HTMLReportWriter {
         return text
     }
 
-    /// A number as the hooks write it: an integer without a fraction, else with up to two decimals.
+    /// A number as the hooks write it: an integer without a fraction, else the shortest decimal that reads back.
     private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     private static func anchor(_ section: FlowReport.Section) -> String {

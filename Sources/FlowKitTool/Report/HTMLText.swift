@@ -135,7 +135,7 @@ package enum SVGHooks {
             guard open + tag.count <= bytes.count, bytes[open..<open + tag.count].elementsEqual(tag),
                   let closing = find("</title>", from: open + tag.count) else { continue }
             output += bytes[position..<open + tag.count]
-            append(HTMLText.text(title))
+            append(HTMLText.name(title))
             position = closing
         }
         output += bytes[position...]

@@ -125,6 +125,36 @@ import FlowGen
         #expect(report.sections.contains { $0.file.hasSuffix("broken.script.yaml") && !$0.findings.isEmpty })
     }
 
+    /// Excerpts: lines counted as lint counts them for the file's format (JSON guessed from its first character, as
+    /// the loader does, so a U+2028 in a string is no line break), each cut at 300 characters as shown.
+    @Test func excerptsCountLinesAsLintAndCutWhatIsShown() throws {
+        let folder = try temporaryFolder()
+        let json = "{\n  \"a\": \"x\u{2028}y\",\n  \"b\": 1,\n  \"c\": 2\n}\n"
+        try json.write(toFile: folder + "/f.flow", atomically: true, encoding: .utf8)
+        let lines = Excerpts(file: folder + "/f.flow").around(3)
+        #expect(lines.map(\.number) == [1, 2, 3, 4, 5])
+        #expect(lines.first { $0.isAt }?.text == "  \"b\": 1,")
+        let long = "a" + String(repeating: "\u{301}", count: 1_000) + "\n" + String(repeating: "\t", count: 400) + "\n"
+        try long.write(toFile: folder + "/long.yaml", atomically: true, encoding: .utf8)
+        for line in Excerpts(file: folder + "/long.yaml").around(1) {
+            #expect(line.text.unicodeScalars.count <= Excerpts.lineLimit, "\(line.number)")
+        }
+    }
+
+    /// A script whose flow cannot be read names no flow that can run: a failed scenario (exit 1), not work undone.
+    @Test func aScriptWhoseFlowIsMissingFailsAScenario() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.copyItem(atPath: packageRoot + "/flows/signup.yaml", toPath: folder + "/signup.yaml")
+        try "flowkit-script: 1\nflow: gone.yaml\nscenarios:\n  - name: x\n    steps: []\n".write(toFile: folder + "/s.yaml", atomically: true, encoding: .utf8)
+        var options = ReportFrontend.Options(paths: [folder + "/signup.yaml"])
+        options.scripts = [folder + "/s.yaml"]
+        let (report, status) = try ReportFrontend.build(options, draw: Self.draw)
+        #expect(status == .findings)
+        #expect(report.summary.failed == 1)
+        options.scripts = [folder + "/none.yaml"]
+        #expect(try ReportFrontend.build(options, draw: Self.draw).1 == .failure)
+    }
+
     /// A configuration's `coverage: { minimum: … }` holds a flow file to its percentages; `--min-coverage` wins.
     @Test func configuredCoverageMinimum() throws {
         let folder = try temporaryFolder()
