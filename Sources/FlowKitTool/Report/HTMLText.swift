@@ -7,25 +7,15 @@ package enum HTMLText {
     /// `text` as element content: `&`, `<`, `>`, `"` and `'` as references; other control characters than a tab
     /// and a line break, and those XML does not allow, as `\u{…}` (a person reads them; a document cannot hold them).
     package static func text(_ text: some StringProtocol) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            case "\t", "\n": output.unicodeScalars.append(scalar)
-            default:
-                if isControl(scalar) || !allowedInXML(scalar) {
-                    output += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+        escaping(text) { scalar, output in
+            if scalar == "\t" || scalar == "\n" {
+                output.unicodeScalars.append(scalar)
+            } else if isControl(scalar) || !allowedInXML(scalar) {
+                output += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                output.unicodeScalars.append(scalar)
             }
         }
-        return output
     }
 
     /// `text` as an attribute value (inside double quotes): `&`, `<`, `>`, `"` and `'` as references, and a tab,
@@ -33,6 +23,19 @@ package enum HTMLText {
     /// (an HTML parser turns a raw carriage return into a line break). Other C0 control characters, and U+FFFE and
     /// U+FFFF, which neither XML nor HTML can carry in an attribute, become U+FFFD.
     package static func attribute(_ text: some StringProtocol) -> String {
+        escaping(text) { scalar, output in
+            if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                output += "&#\(scalar.value);"
+            } else if !allowedInXML(scalar) {
+                output += "\u{FFFD}"
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
+    /// `text` with the five characters of markup as references, and every other scalar as `other` writes it.
+    private static func escaping(_ text: some StringProtocol, other: (Unicode.Scalar, inout String) -> Void) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -42,14 +45,7 @@ package enum HTMLText {
             case ">": output += "&gt;"
             case "\"": output += "&quot;"
             case "'": output += "&#39;"
-            default:
-                if scalar == "\t" || scalar == "\n" || scalar == "\r" {
-                    output += "&#\(scalar.value);"
-                } else if !allowedInXML(scalar) {
-                    output += "\u{FFFD}"
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+            default: other(scalar, &output)
             }
         }
         return output
