@@ -31,9 +31,11 @@ enum FlowTypeChecker {
     /// checks every step.
     package static func check(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                              parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
-                             sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil) -> [TypeFinding] {
+                             sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
+                             neverTaken: NeverTaken = .none) -> [TypeFinding] {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable)
+            walker.neverTaken = neverTaken
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return walker.findings
@@ -74,6 +76,9 @@ private struct Walker {
 
     /// Which steps a run can reach (all when nil): only they are checked.
     let reachable: [Bool]?
+    /// The options no run takes: the parts of them no run evaluates are not checked (docs/format.md, "Options never
+    /// taken").
+    var neverTaken: NeverTaken = .none
 
     init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, reachable: [Bool]?) {
         self.flow = flow
@@ -168,7 +173,7 @@ private struct Walker {
             }
             results.append(result)
             guard isReachable(id) else { continue }
-            checkStep(step, result: result, nested: nested, derived: derived, requiredInputs: nestedInputs)
+            checkStep(step, id: id, result: result, nested: nested, derived: derived, requiredInputs: nestedInputs)
         }
         checkEvents(results: results)
         if let anyStep = flow.anyStep { checkShared(anyStep, results: results, derived: derived) }
@@ -302,8 +307,9 @@ private struct Walker {
             let handler = event.map { "the '*' handler for '\($0)'" } ?? "the '*' 'next'"
             // A list no reachable step uses is not checked (no run evaluates it); past the limit, it is checked
             // once with nothing known of `result`.
+            let never: (Int) -> NeverTaken.Reason? = { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: nil, list: index, option: $0)) }
             if users.isEmpty && (reachable == nil || index >= budget) {
-                checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)")
+                checkTargets(targets, step: "*", environment: base, what: "the 'if' of \(handler)", never: never)
             }
             merging(users.map { groupOf[$0] ?? [$0] }) { walker, group in
                 let id = group.first { !skipped.contains($0) } ?? group[0]
@@ -313,12 +319,12 @@ private struct Walker {
                 // At a `flow` step the handler runs for an outcome of that name, not for the derived event.
                 let proved = step.kind == .flow ? [] : event.flatMap { walker.eventGuards[$0] } ?? []
                 walker.checkTargets(targets, step: "*", environment: walker.base.with(result: result),
-                                    what: "the 'if' of \(handler) at step '\(step.name.text)'", guarded: proved)
+                                    what: "the 'if' of \(handler) at step '\(step.name.text)'", guarded: proved, never: never)
             }
         }
     }
 
-    mutating func checkStep(_ step: Step, result: ResultContext, nested: [Field]?, derived: Set<String>,
+    mutating func checkStep(_ step: Step, id: Int, result: ResultContext, nested: [Field]?, derived: Set<String>,
                             requiredInputs: (Step) -> [String]) {
         let name = step.name.text
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
@@ -339,16 +345,19 @@ private struct Walker {
             checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
         }
         // A list with no `if` and no `set` (the usual one) has nothing to check: no environment is made for it.
-        for handler in step.on where !Self.checksNothing(handler.targets) {
+        for (list, handler) in step.on.enumerated() where !Self.checksNothing(handler.targets) {
             let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
             let proved = step.kind == .flow ? [] : eventGuards[handler.event.text] ?? []
             // The `set` ran before these options on every move of a `flow` step, and on a derived event's.
             let ranSet = step.kind == .flow || derived.contains(handler.event.text) ? afterSet : []
-            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved.union(ranSet))
+            checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved.union(ranSet),
+                         never: { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: id, list: list, option: $0)) })
         }
         if let next = step.next, !Self.checksNothing(next) {
             let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
-            checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: afterSet)
+            let list = step.on.count
+            checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: afterSet,
+                         never: { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: id, list: list, option: $0)) })
         }
     }
 
@@ -358,15 +367,23 @@ private struct Walker {
     /// A target list: each option's `if` (with what earlier options' failed `if`s prove) and `set` (with what its
     /// own `if` proves too). `what` names the `if`s in messages; it is worked out only for a list that has one.
     /// `guarded`: the paths proved set and not null before any option is tried (a derived event's condition).
+    /// `never`: why an option (by its index) is never taken, if it is: the parts of it no run evaluates are not
+    /// checked (its `set`; its `if` when it is never tried).
     mutating func checkTargets(_ targets: [Target], step: String, environment: TypeEnvironment, what: @autoclosure () -> String,
-                               guarded: Set<String> = []) {
+                               guarded: Set<String> = [], never: (Int) -> NeverTaken.Reason? = { _ in nil }) {
         var failed = guarded
         var slot: String?
-        for target in targets {
+        for (index, target) in targets.enumerated() {
             var holds = failed
+            let reason = never(index)
+            let tried: Bool
+            switch reason {
+            case .afterUnconditional?, .eventNeverHolds?: tried = false
+            default: tried = true
+            }
             if let source = target.condition, let expression = parse(source) {
                 if slot == nil { slot = what() }
-                add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step)
+                if tried { add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step) }
                 holds.formUnion(PathGuards.whenTrue(expression.root))
                 failed.formUnion(PathGuards.whenFalse(expression.root))
                 // One cause, one finding: after an `if` that reads the result, a run without one has stopped.
@@ -375,7 +392,7 @@ private struct Walker {
                     failed.insert(PathGuards.resultRead)
                 }
             }
-            assignments(target.set, step: step, environment: environment, guarded: holds)
+            if reason == nil { assignments(target.set, step: step, environment: environment, guarded: holds) }
         }
     }
 

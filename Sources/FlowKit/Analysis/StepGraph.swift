@@ -62,6 +62,8 @@ struct StepGraph {
     let slotTargets: [[Target]]
     /// The `"*"` event of each slot, nil for `next`.
     let slotEvents: [String?]
+    /// Each slot's list in `"*"` (its handler's index in `on`, `next` as `on.count`), as `NeverTaken.Option` names it.
+    let slotLists: [Int]
     /// The slots below this index are taken on result moves (derived events and `next`).
     let resultSlotCount: Int
     /// Per step, the sorted slots its own handlers override.
@@ -170,6 +172,7 @@ struct StepGraph {
         self.startID = ids[flow.start.text]
         self.slotTargets = slotTargets
         self.slotEvents = slotEvents
+        self.slotLists = slotLists
         self.resultSlotCount = resultSlotCount
         self.overridden = overridden
         self.slotTree = tree

@@ -114,9 +114,15 @@ struct UnsetReads {
         // taken (its own `if` held and every earlier option's `if` failed); an empty list when no option has an
         // `if` (the usual list), which proves nothing for any option.
         // `proved`: the keys set before any option is tried (the condition of the derived event the list handles).
-        func collect(_ list: [Target], place: Place, proved: Set<String> = []) -> [Set<String>] {
+        // `owner` and `listIndex` name the list's options for `neverTaken`: the `set` of an option never taken, and
+        // the `if` of one never tried, are not read by any run (docs/format.md, "Options never taken").
+        let neverTaken = context.neverTaken
+        func collect(_ list: [Target], place: Place, proved: Set<String> = [], owner: Int?, listIndex: Int) -> [Set<String>] {
+            func never(_ index: Int) -> NeverTaken.Reason? {
+                neverTaken.isEmpty ? nil : neverTaken.reason(NeverTaken.Option(step: owner, list: listIndex, option: index))
+            }
             if !list.contains(where: { $0.condition != nil }) {
-                for target in list {
+                for (index, target) in list.enumerated() where never(index) == nil {
                     for assignment in target.set { collect(assignment.expression, guarded: proved, place: place) }
                 }
                 return proved.isEmpty ? [] : Array(repeating: proved, count: list.count)
@@ -125,12 +131,16 @@ struct UnsetReads {
             // The options' `if`s are evaluated in order, then the taken option's `set`: a key read on every
             // evaluation of an earlier one is set (or the run stopped there).
             var read: Set<String> = []
-            for (target, guarding) in zip(list, guards) {
+            for (index, (target, guarding)) in zip(list, guards).enumerated() {
+                let reason = never(index)
+                if case .afterUnconditional? = reason { continue }
+                if case .eventNeverHolds? = reason { continue }
                 if let condition = target.condition {
                     collect(condition, guarded: guarding.failed.union(proved).union(read), place: place)
                     // (Bounded: fewer keys counted as read only reports more.)
                     if read.count < Self.readSetLimit { read.formUnion(mustReads(condition)) }
                 }
+                guard reason == nil else { continue }
                 var earlier = read
                 for assignment in target.set {
                     collect(assignment.expression, guarded: guarding.holds.union(proved).union(earlier), place: place)
@@ -169,7 +179,7 @@ struct UnsetReads {
             StepGraph.forEachTargetList(of: step) { listIndex, list in
                 // (A `flow` step's handlers run for its nested flow's outcomes, never for a derived event.)
                 let proved = listIndex < step.on.count && step.kind != .flow ? eventKeys[step.on[listIndex].event.text] ?? [] : []
-                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: proved))
+                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: proved, owner: id, listIndex: listIndex))
             }
             ownKnown[id] = known
         }
@@ -177,9 +187,9 @@ struct UnsetReads {
         let slotKnown = graph.slotTargets.indices.map { slot -> [Set<String>] in
             // A `"*"` handler a `flow` step uses runs there for an outcome of that name: then it proves nothing.
             guard let event = graph.slotEvents[slot], let proved = eventKeys[event], !flowStepHandlers.someFlowStepUsesTheShared(event) else {
-                return collect(graph.slotTargets[slot], place: .slot(slot))
+                return collect(graph.slotTargets[slot], place: .slot(slot), owner: nil, listIndex: graph.slotLists[slot])
             }
-            return collect(graph.slotTargets[slot], place: .slot(slot), proved: proved)
+            return collect(graph.slotTargets[slot], place: .slot(slot), proved: proved, owner: nil, listIndex: graph.slotLists[slot])
         }
         var eventIndex: [String: Int] = [:]
         for (index, event) in flow.events.enumerated() where eventIndex[event.name.text] == nil {

@@ -497,3 +497,38 @@ struct OneCauseOneNullTests {
         #expect(nulls == ["11:11", "11:24", "12:11", "14:33", "17:31"], "\(nulls)")
     }
 }
+
+/// What no run evaluates is not checked by the rules that foresee run errors (docs/format.md, "Options never
+/// taken"): the `set` of an option never taken, and the `if` of one never tried. The `if` of an option never taken
+/// because an earlier one comes first is evaluated, and checked.
+@Suite("Options never taken are not checked where no run evaluates them")
+struct NeverTakenPartsTests {
+    @Test func onlyTheUnreachableOptionsAreReported() throws {
+        // 'big' is never raised (its handler's 'if' and 'set' never run); the second 'go' option comes after one
+        // without 'if' (never tried); the second 'next' option is tried when the first's 'if' fails, but never taken.
+        let flow = """
+            flowkit: 1
+            flow: never
+            start: a
+            state: { name: string, count: int, vip: "bool?", tier: [gold, basic] }
+            events: { go: null, big: "100.0 <= 1.5" }
+            steps:
+              a:
+                result: { v: int }
+                on:
+                  big: { forward: done, if: "state.count > 1", set: { tier: "'silver'" } }
+                  go:
+                    - done
+                    - { forward: done, if: "state.vip", set: { name: "state.name" } }
+                next:
+                  - { forward: done, if: "state.count > 1" }
+                  - { forward: done, if: "state.count > 2", set: { name: "state.vip ? 'a' : 'b'" } }
+                  - done
+              done: { kind: finish }
+            """
+        let findings = try lintExample(flow).map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue)" }
+        // Not: 'silver' (type_mismatch) and 'state.count' in 'big''s handler, 'state.vip' and 'state.name' in the
+        // second 'go' option, 'state.vip' in the second 'next' option's 'set'. 'count' is read where runs read it.
+        #expect(findings == ["4:24 maybe_unset", "10:12 unreachable_option", "13:11 unreachable_option", "16:9 unreachable_option"], "\(findings)")
+    }
+}

@@ -242,8 +242,10 @@ enum MaybeUnsetRule: Rule {
             var required, inputs: Set<String>
         }
         var memo: [String: NestedKnowledge] = [:]
-        let anyHandlers = Dictionary((flow.anyStep?.on ?? []).map { ($0.event.text, $0.targets) }, uniquingKeysWith: { first, _ in first })
-        for step in flow.steps where step.kind == .flow && context.isReachable(step: step.name.text) {
+        let anyHandlers = Dictionary((flow.anyStep?.on ?? []).enumerated().map { ($0.element.event.text, ($0.element.targets, $0.offset)) },
+                                     uniquingKeysWith: { first, _ in first })
+        let neverTaken = context.neverTaken
+        for (id, step) in flow.steps.enumerated() where step.kind == .flow && context.isReachable(step: step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
             // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
             // the nested flow is analysed once per file, however many steps pass it different inputs.
@@ -279,14 +281,20 @@ enum MaybeUnsetRule: Rule {
                 return Set(Guards.mustReadPaths(expression.root).filter { $0.hasPrefix("result.") }.map { "result." + $0.dropFirst(7).prefix { $0 != "." } })
             }
             var covered: Set<String> = []
-            func check(_ list: [Target], for handled: [String]) {
+            // `owner` and `listIndex` name the list's options for `neverTaken`: the `set` of an option never taken,
+            // and the `if` of one never tried, are not read by any run.
+            func check(_ list: [Target], for handled: [String], owner: Int?, listIndex: Int) {
                 let guards = Guards.options(list, parse: context.memo.parse, paths: true)
                 var read = covered
-                for (target, guarding) in zip(list, guards) {
+                for (index, (target, guarding)) in zip(list, guards).enumerated() {
+                    let reason = neverTaken.isEmpty ? nil : neverTaken.reason(NeverTaken.Option(step: owner, list: listIndex, option: index))
+                    if case .afterUnconditional? = reason { continue }
+                    if case .eventNeverHolds? = reason { continue }
                     if let condition = target.condition {
                         check(condition, guarded: guarding.failed.union(read), for: handled)
                         if read.count < UnsetReads.readSetLimit { read.formUnion(readKeys(condition)) }
                     }
+                    guard reason == nil else { continue }
                     var earlier = read
                     for assignment in target.set {
                         check(assignment.expression, guarded: guarding.holds.union(earlier), for: handled)
@@ -299,18 +307,24 @@ enum MaybeUnsetRule: Rule {
                 if covered.count < UnsetReads.readSetLimit { covered.formUnion(readKeys(assignment.expression)) }
             }
             var handledByOn: Set<String> = []
-            for handler in step.on where byOutcome[handler.event.text] != nil {
+            for (list, handler) in step.on.enumerated() where byOutcome[handler.event.text] != nil {
                 handledByOn.insert(handler.event.text)
-                check(handler.targets, for: [handler.event.text])
+                check(handler.targets, for: [handler.event.text], owner: id, listIndex: list)
             }
             for outcome in outcomes where !handledByOn.contains(outcome) {
-                if let targets = anyHandlers[outcome] {
+                if let (targets, list) = anyHandlers[outcome] {
                     handledByOn.insert(outcome)
-                    check(targets, for: [outcome])
+                    check(targets, for: [outcome], owner: nil, listIndex: list)
                 }
             }
             let unhandled = outcomes.filter { !handledByOn.contains($0) }
-            if !unhandled.isEmpty, let next = step.next ?? flow.anyStep?.next { check(next, for: unhandled) }
+            if !unhandled.isEmpty {
+                if let next = step.next {
+                    check(next, for: unhandled, owner: id, listIndex: step.on.count)
+                } else if let anyStep = flow.anyStep, let next = anyStep.next {
+                    check(next, for: unhandled, owner: nil, listIndex: anyStep.on.count)
+                }
+            }
         }
         return findings
     }

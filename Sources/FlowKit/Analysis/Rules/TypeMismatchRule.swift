@@ -122,7 +122,7 @@ enum TypeMismatchRule: Rule {
         return context.memo.typeFindings {
             FlowTypeChecker.check(flow, nestedState: { context.nestedFlow(of: $0)?.state },
                                   nestedInputs: { context.nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: context.memo.parse,
-                                  reachable: context.reachableSteps)
+                                  reachable: context.reachableSteps, neverTaken: context.neverTaken)
         }
     }
 }
