@@ -53,8 +53,9 @@ enum NestedOutcomes {
 
 extension Guards {
     /// For each option of a target list: the state keys its `if` may assume set (earlier options' `!exists`
-    /// failed) and the keys set when it is taken (its own `if` held as well). With `paths`, the full paths
-    /// (`result.token`, `state.note`) that `exists` and `!= null` guards prove instead.
+    /// failed) and the keys set when it is taken (its own `if` held as well), with the values of bool keys those
+    /// `if`s show (`valueFacts`). With `paths`, the full paths (`result.token`, `state.note`) that `exists` and
+    /// `!= null` guards prove instead.
     static func options(_ list: [Target], parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, paths: Bool = false)
         -> [(failed: Set<String>, holds: Set<String>)] {
         var failed: Set<String> = []
@@ -65,6 +66,11 @@ extension Guards {
             if let condition = target.condition, case .success(let expression) = parse(condition) {
                 holds.formUnion(paths ? PathGuards.whenTrue(expression.root) : whenTrue(expression.root))
                 failed.formUnion(paths ? PathGuards.whenFalse(expression.root) : whenFalse(expression.root))
+                // The bool keys' values an `if` that held, or failed, shows (the options see one state).
+                if !paths {
+                    holds.formUnion(valueFacts(expression.root, true))
+                    failed.formUnion(valueFacts(expression.root, false))
+                }
             }
             result.append((before, holds))
         }

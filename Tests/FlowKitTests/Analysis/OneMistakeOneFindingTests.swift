@@ -532,3 +532,34 @@ struct NeverTakenPartsTests {
         #expect(findings == ["4:24 maybe_unset", "10:12 unreachable_option", "13:11 unreachable_option", "16:9 unreachable_option"], "\(findings)")
     }
 }
+
+/// A known value of a bool key rules out a part of a later expression, as a constant condition does
+/// (docs/format.md, `maybe_unset`): an earlier option's failed `if: state.ok` means `state.ok ? state.city : …` in a
+/// later option reads no `city`; the option's own `if` that held shows its value to its `set`.
+@Suite("maybe_unset: the values earlier ifs show")
+struct BoolFactsTests {
+    @Test func aBranchAKnownValueRulesOutReadsNothing() throws {
+        let flow = """
+            flowkit: 1
+            flow: facts
+            start: a
+            state: { ok: bool, city: string, name: string }
+            inputs: [ok]
+            events: { edit: null }
+            steps:
+              a:
+                result: { v: int }
+                on:
+                  edit:
+                    - { forward: done, if: "state.ok" }
+                    - { forward: done, set: { city: "state.ok ? state.city : 'x'" } }
+                next:
+                  - { forward: done, if: "!state.ok", set: { name: "state.ok ? state.name : 'y'" } }
+                  - { forward: done, set: { name: "state.ok && state.city == 'a' ? 'b' : 'c'" } }
+              done: { kind: finish }
+            """
+        let findings = try lintExample(flow).filter { $0.rule == .maybeUnset }.map { "\($0.position.line) \($0.subject ?? "")" }
+        // Only the last option's read of 'city': there 'ok' is true (the '!state.ok' before it failed).
+        #expect(findings == ["16 city"], "\(findings)")
+    }
+}

@@ -345,14 +345,15 @@ enum Guards {
                 break
             case .binary(.and, let lhs, let rhs, _):
                 walk(lhs, guarded)
-                // A part a constant condition rules out is never evaluated: what it reads is no read.
-                if ConstantCondition.value(of: lhs) != false { walk(rhs, guarded.union(whenTrue(lhs))) }
+                // A part a constant condition rules out is never evaluated: what it reads is no read. So is one a
+                // known value of a bool key rules out (an earlier option's failed `if: state.ok`).
+                if decided(lhs, guarded) != false { walk(rhs, guarded.union(whenTrue(lhs))) }
             case .binary(.or, let lhs, let rhs, _):
                 walk(lhs, guarded)
-                if ConstantCondition.value(of: lhs) != true { walk(rhs, guarded.union(whenFalse(lhs))) }
+                if decided(lhs, guarded) != true { walk(rhs, guarded.union(whenFalse(lhs))) }
             case .conditional(let condition, let then, let otherwise, _):
                 walk(condition, guarded)
-                let constant = ConstantCondition.value(of: condition)
+                let constant = decided(condition, guarded)
                 if constant != false { walk(then, guarded.union(whenTrue(condition))) }
                 if constant != true { walk(otherwise, guarded.union(whenFalse(condition))) }
             default:
@@ -400,6 +401,43 @@ enum Guards {
     static func whenFalse(_ node: ExpressionNode) -> Set<String> {
         stateKeys(PathGuards.whenFalse(node))
     }
+
+    /// What the value of `node` is, when it is decided: by its text (`ConstantCondition`), or by a known value of a
+    /// bool key, which `guarded` holds as a fact (`valueFacts`).
+    static func decided(_ node: ExpressionNode, _ guarded: Set<String>) -> Bool? {
+        if let constant = ConstantCondition.value(of: node) { return constant }
+        switch node {
+        case .path(let path) where path.root == .state && path.keys.count == 1:
+            if guarded.contains(fact(path.keys[0], true)) { return true }
+            if guarded.contains(fact(path.keys[0], false)) { return false }
+            return nil
+        case .unary(.not, let operand, _):
+            return decided(operand, guarded).map { !$0 }
+        default:
+            return nil
+        }
+    }
+
+    /// The values of bool keys known when `node` evaluated to `value` (without a run error): `state.ok` true or
+    /// false, `!state.ok`, and what both sides of a true `&&` or a false `||` give. Kept as facts beside the keys
+    /// proved set (`fact(_:_:)`), which no key name can equal.
+    static func valueFacts(_ node: ExpressionNode, _ value: Bool) -> Set<String> {
+        switch node {
+        case .path(let path) where path.root == .state && path.keys.count == 1:
+            return [fact(path.keys[0], value)]
+        case .unary(.not, let operand, _):
+            return valueFacts(operand, !value)
+        case .binary(.and, let lhs, let rhs, _) where value:
+            return valueFacts(lhs, true).union(valueFacts(rhs, true))
+        case .binary(.or, let lhs, let rhs, _) where !value:
+            return valueFacts(lhs, false).union(valueFacts(rhs, false))
+        default:
+            return []
+        }
+    }
+
+    /// The fact that bool key `key` is `value`.
+    static func fact(_ key: String, _ value: Bool) -> String { "=\(value):\(key)" }
 
     private static func stateKeys(_ paths: Set<String>) -> Set<String> {
         Set(paths.compactMap { path in
