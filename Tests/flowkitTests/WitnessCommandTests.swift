@@ -177,6 +177,17 @@ struct GuidedWitnessTests {
 /// to 'b') only with the other keys given, 'name' among them; left out, the read of 'name' fails.
 @Suite("flowkit lint --witness, the fixture without a key")
 struct FixtureWithoutAKeyTests {
+    /// `lint FILE --witness` in `folder`: the finding `matching` picks, and the state its witness starts with.
+    func witnessStart(_ file: String, in folder: String, matching: ([String: Any]) -> Bool) throws -> (finding: [String: Any], state: [String: Any]) {
+        let result = try flowkit(["lint", file, "--witness", "--format", "json"], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let found = findings.first(where: matching)
+        let finding = try #require(found, "\(findings)")
+        let witness = try #require(finding["witness"] as? [String: Any], "\(finding)")
+        return (finding, try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any]))
+    }
+
     @Test func aReadBehindAFixturesValueIsShownWithoutItsKey() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -198,12 +209,7 @@ struct FixtureWithoutAKeyTests {
                 next: { forward: done, set: { name: "state.name" } }
               done: { kind: finish }
             """.write(toFile: folder + "/gate.yaml", atomically: false, encoding: .utf8)
-        let result = try flowkit(["lint", "gate.yaml", "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
-        let read = try #require(findings.first { $0["rule"] as? String == "maybe_unset" && $0["line"] as? Int == 15 })
-        let witness = try #require(read["witness"] as? [String: Any], "\(read)")
-        let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
+        let state = try witnessStart("gate.yaml", in: folder) { $0["rule"] as? String == "maybe_unset" && $0["line"] as? Int == 15 }.state
         #expect(state["tier"] as? String == "basic" && state["name"] == nil)
     }
 
@@ -211,12 +217,9 @@ struct FixtureWithoutAKeyTests {
     /// whose first 16 starts all have `mode: fast`, where the finding is behind `mode == 'slow'` and a fixture's
     /// `count`.
     @Test func theFixturesStartsAreSpreadOverTheFirstSearchs() throws {
-        let result = try flowkit(["lint", "main.json", "--witness", "--format", "json"], in: packageRoot + "/Tests/Fixtures/witness-spread")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
-        let read = try #require(findings.first { $0["rule"] as? String == "type_mismatch" && $0["line"] as? Int == 114 }, "\(findings)")
-        let witness = try #require(read["witness"] as? [String: Any], "\(read)")
-        let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
+        let state = try witnessStart("main.json", in: packageRoot + "/Tests/Fixtures/witness-spread") {
+            $0["rule"] as? String == "type_mismatch" && $0["line"] as? Int == 114
+        }.state
         #expect(state["mode"] as? String == "slow" && state["count"] != nil)
     }
 
@@ -241,12 +244,7 @@ struct FixtureWithoutAKeyTests {
                 next: { forward: done, set: { count: "5" } }
               done: { kind: finish }
             """.write(toFile: folder + "/gate.yaml", atomically: false, encoding: .utf8)
-        let result = try flowkit(["lint", "gate.yaml", "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
-        let read = try #require(findings.first { $0["rule"] as? String == "maybe_unset" }, "\(findings)")
-        let witness = try #require(read["witness"] as? [String: Any], "\(read)")
-        let state = try #require((witness["start"] as? [String: Any])?["state"] as? [String: Any])
+        let (read, state) = try witnessStart("gate.yaml", in: folder) { $0["rule"] as? String == "maybe_unset" }
         #expect((state["count"] as? Int ?? 0) > 1 && state["mode"] == nil)
         #expect(read["witnessNote"] == nil)
     }
