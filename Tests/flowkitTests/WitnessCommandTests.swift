@@ -223,6 +223,30 @@ struct FixtureWithoutAKeyTests {
         #expect(state["mode"] as? String == "slow" && state["count"] != nil)
     }
 
+    /// A read in an option's `set` that only the option's `if` lets a run reach is shown with the keys of that `if`
+    /// given by the host (the other expressions of the finding's step are searched beside it).
+    @Test func aReadBehindItsOptionsIfIsShownWithTheIfsKeysGiven() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: gate
+            start: a
+            state: { ok: bool, count: "int?", mode: [fast, slow] }
+            steps:
+              a:
+                result: { v: int }
+                next:
+                  - { forward: b, if: "exists(state.count)", set: { mode: "state.ok ? 'fast' : 'slow'" } }
+                  - b
+              b:
+                next: { forward: done, set: { count: "1", ok: "true" } }
+              done: { kind: finish }
+            """.write(toFile: folder + "/gate.yaml", atomically: false, encoding: .utf8)
+        let state = try witnessStart("gate.yaml", in: folder) { $0["rule"] as? String == "maybe_unset" }.state
+        #expect(state["count"] != nil && state["ok"] == nil)
+    }
+
     /// A read that only a value of another key the expression reads gets to is shown with that key given by the
     /// host ('b' sets 'count', so it is no host key, but no step sets it before 'a': lint's runs start with the
     /// host's other state unknown).

@@ -228,8 +228,11 @@ package struct WitnessSearch: Sendable {
         // They are given as the host's, not as a fixture.
         var beside: [String] = []
         for finding in wanted where witnesses[finding] == nil && (finding.rule == .maybeUnset || finding.rule == .maybeNull) && finding.step != nil {
-            for key in places.stateKeys(inExpressionAt: finding.position) where declared.contains(key) && !host.contains(key) && !given.contains(key)
-                && !beside.contains(key) && key != finding.subject {
+            // The expression's keys first, then those the step's other expressions read (an option's `if` guards
+            // its `set`).
+            let atStep = places.readers.filter { $0.value.contains(finding.step!) }.keys.sorted()
+            for key in places.stateKeys(inExpressionAt: finding.position) + atStep where declared.contains(key) && !host.contains(key)
+                && !given.contains(key) && !beside.contains(key) && key != finding.subject {
                 beside.append(key)
             }
         }

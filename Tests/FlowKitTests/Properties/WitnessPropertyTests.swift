@@ -108,7 +108,7 @@ struct WitnessPropertyTests {
         // Issue 31 asks for 90%; on these bundles most of the rest cannot be shown by any run (findings behind
         // another finding's run error that every run meets first, in the step or before it), so this is the
         // figure reached, kept from falling (the closing note gives the classes).
-        #expect(share >= 0.58, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
+        #expect(share >= 0.6, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
     }
 
     /// Whether `finding` is inside an expression of the `set` of a step with no `result` (not a `flow` step): a
