@@ -85,6 +85,23 @@ package struct LintConfiguration: Sendable {
                 return Glob(text)
             }
         }
+        // A key that holds a mapping of one setting, itself a mapping (`diff: { levels: { … } }`): each of its pairs.
+        func setting(_ entry: Node.Entry, _ name: String, maps what: String) throws -> [Node.Entry] {
+            guard let settings = entry.value.entries else {
+                throw fail("'\(name: entry.key)' takes a mapping with '\(name: name)', found \(verbatim: entry.value.kindDescription)", entry.value.position)
+            }
+            var pairs: [Node.Entry] = []
+            for setting in settings {
+                guard setting.key == name else {
+                    throw fail("unknown key '\(name: setting.key)' in '\(name: entry.key)'\(verbatim: Suggestions.didYouMean(setting.key, in: [name]))", setting.keyPosition)
+                }
+                guard let entries = setting.value.entries else {
+                    throw fail("'\(name: name)' maps \(verbatim: what), found \(verbatim: setting.value.kindDescription)", setting.value.position)
+                }
+                pairs += entries
+            }
+            return pairs
+        }
         for entry in entries {
             switch entry.key {
             case "disabled":
@@ -108,52 +125,34 @@ package struct LintConfiguration: Sendable {
             case "include": configuration.include = try globs(entry.value, key: "include")
             case "exclude": configuration.exclude = try globs(entry.value, key: "exclude")
             case "diff":
-                guard let settings = entry.value.entries else { throw fail("'diff' takes a mapping with 'levels', found \(verbatim: entry.value.kindDescription)", entry.value.position) }
-                for setting in settings {
-                    guard setting.key == "levels" else {
-                        throw fail("unknown key '\(name: setting.key)' in 'diff'\(verbatim: Suggestions.didYouMean(setting.key, in: ["levels"]))", setting.keyPosition)
+                let checks = ChangeCheck.allCases.map(\.rawValue)
+                let levels = ChangeLevel.allCases.map(\.rawValue)
+                for pair in try setting(entry, "levels", maps: "checks to breaking, warning or info") {
+                    guard let check = ChangeCheck(rawValue: pair.key) else {
+                        throw fail("unknown check '\(name: pair.key)'\(verbatim: Suggestions.didYouMean(pair.key, in: checks))", pair.keyPosition)
                     }
-                    guard let pairs = setting.value.entries else {
-                        throw fail("'levels' maps checks to breaking, warning or info, found \(verbatim: setting.value.kindDescription)", setting.value.position)
+                    guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
+                        throw fail("the level of '\(name: pair.key)' must be breaking, warning or info, found \(verbatim: pair.value.kindDescription)", pair.value.position)
                     }
-                    let checks = ChangeCheck.allCases.map(\.rawValue)
-                    let levels = ChangeLevel.allCases.map(\.rawValue)
-                    for pair in pairs {
-                        guard let check = ChangeCheck(rawValue: pair.key) else {
-                            throw fail("unknown check '\(name: pair.key)'\(verbatim: Suggestions.didYouMean(pair.key, in: checks))", pair.keyPosition)
-                        }
-                        guard let text = pair.value.scalar?.text, pair.value.scalar?.kind != .null else {
-                            throw fail("the level of '\(name: pair.key)' must be breaking, warning or info, found \(verbatim: pair.value.kindDescription)", pair.value.position)
-                        }
-                        guard let level = ChangeLevel(rawValue: text) else {
-                            throw fail("level '\(name: text)' must be breaking, warning or info\(verbatim: Suggestions.didYouMean(text, in: levels))", pair.value.position)
-                        }
-                        configuration.diffLevels[check] = level
+                    guard let level = ChangeLevel(rawValue: text) else {
+                        throw fail("level '\(name: text)' must be breaking, warning or info\(verbatim: Suggestions.didYouMean(text, in: levels))", pair.value.position)
                     }
+                    configuration.diffLevels[check] = level
                 }
             case "coverage":
-                guard let settings = entry.value.entries else { throw fail("'coverage' takes a mapping with 'minimum', found \(verbatim: entry.value.kindDescription)", entry.value.position) }
-                for setting in settings {
-                    guard setting.key == "minimum" else {
-                        throw fail("unknown key '\(name: setting.key)' in 'coverage'\(verbatim: Suggestions.didYouMean(setting.key, in: ["minimum"]))", setting.keyPosition)
+                var minimums: [CoverageItem.Kind: Double] = [:]
+                let kinds = CoverageItem.Kind.allCases.map(\.plural)
+                for pair in try setting(entry, "minimum", maps: "kinds of coverage item to percentages") {
+                    guard let kind = CoverageItem.Kind.allCases.first(where: { $0.plural == pair.key }) else {
+                        throw fail("'\(name: pair.key)' is not a kind of coverage item\(verbatim: Suggestions.didYouMean(pair.key, in: kinds)); the kinds are steps, transitions, events, outcomes and entries", pair.keyPosition)
                     }
-                    guard let pairs = setting.value.entries else {
-                        throw fail("'minimum' maps kinds of coverage item to percentages, found \(verbatim: setting.value.kindDescription)", setting.value.position)
+                    guard let scalar = pair.value.scalar, scalar.kind != .null, let value = Double(scalar.text), value >= 0, value <= 100 else {
+                        let found: CommandMessage = pair.value.scalar.map { "'\(name: $0.text)'" } ?? "\(verbatim: pair.value.kindDescription)"
+                        throw fail("the minimum of '\(name: pair.key)' must be a percentage from 0 to 100, found \(found)", pair.value.position)
                     }
-                    var minimums: [CoverageItem.Kind: Double] = [:]
-                    let kinds = CoverageItem.Kind.allCases.map(\.plural)
-                    for pair in pairs {
-                        guard let kind = CoverageItem.Kind.allCases.first(where: { $0.plural == pair.key }) else {
-                            throw fail("'\(name: pair.key)' is not a kind of coverage item\(verbatim: Suggestions.didYouMean(pair.key, in: kinds)); the kinds are steps, transitions, events, outcomes and entries", pair.keyPosition)
-                        }
-                        guard let scalar = pair.value.scalar, scalar.kind != .null, let value = Double(scalar.text), value >= 0, value <= 100 else {
-                            let found: CommandMessage = pair.value.scalar.map { "'\(name: $0.text)'" } ?? "\(verbatim: pair.value.kindDescription)"
-                            throw fail("the minimum of '\(name: pair.key)' must be a percentage from 0 to 100, found \(found)", pair.value.position)
-                        }
-                        minimums[kind] = value
-                    }
-                    configuration.coverageMinimum = CoverageThreshold(minimums: minimums)
+                    minimums[kind] = value
                 }
+                configuration.coverageMinimum = CoverageThreshold(minimums: minimums)
             default:
                 throw fail("unknown key '\(name: entry.key)'\(verbatim: Suggestions.didYouMean(entry.key, in: ["disabled", "severity", "include", "exclude", "diff", "coverage"]))", entry.keyPosition)
             }
