@@ -3,6 +3,13 @@ import Testing
 @testable import FlowKit
 @testable import FlowKitTool
 
+/// The findings of `flowkit lint FILE --witness --format json` run in `folder`.
+func witnessFindings(_ file: String, in folder: String) throws -> [[String: Any]] {
+    let result = try flowkit(["lint", file, "--witness", "--format", "json"], in: folder)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    return try #require(report["diagnostics"] as? [[String: Any]])
+}
+
 /// `flowkit lint --witness` and `--witnesses DIR` (issue 31; docs/format.md, "Witnesses").
 @Suite("flowkit lint --witness")
 struct WitnessCommandTests {
@@ -112,9 +119,7 @@ struct DeepWitnessTests {
         }
         text += "  done: { kind: finish }\n"
         try text.write(toFile: folder + "/deep.yaml", atomically: false, encoding: .utf8)
-        let result = try flowkit(["lint", "deep.yaml", "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let findings = try witnessFindings("deep.yaml", in: folder)
         let null = try #require(findings.first { $0["rule"] as? String == "maybe_null" })
         let witness = try #require(null["witness"] as? [String: Any], "\(null)")
         #expect((witness["steps"] as? [Any])?.count == 46)
@@ -135,9 +140,7 @@ struct DeepWitnessTests {
         }
         text += "  done: { kind: finish }\n"
         try text.write(toFile: folder + "/deep.yaml", atomically: false, encoding: .utf8)
-        let result = try flowkit(["lint", "deep.yaml", "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let findings = try witnessFindings("deep.yaml", in: folder)
         let unset = try #require(findings.first { $0["rule"] as? String == "maybe_unset" })
         #expect(unset["step"] == nil && unset["line"] as? Int == 4)
         let witness = try #require(unset["witness"] as? [String: Any], "\(unset)")
@@ -164,9 +167,7 @@ struct GuidedWitnessTests {
         }
         text += "  t: { result: { v: int }, set: { seen: \"state.k\" }, next: done }\n  done: { kind: finish }\n"
         try text.write(toFile: folder + "/deep.yaml", atomically: false, encoding: .utf8)
-        let result = try flowkit(["lint", "deep.yaml", "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let findings = try witnessFindings("deep.yaml", in: folder)
         let unset = try #require(findings.first { $0["rule"] as? String == "maybe_unset" })
         let witness = try #require(unset["witness"] as? [String: Any], "\(unset)")
         #expect((witness["steps"] as? [Any])?.count == 47)
@@ -179,9 +180,7 @@ struct GuidedWitnessTests {
 struct FixtureWithoutAKeyTests {
     /// `lint FILE --witness` in `folder`: the finding `matching` picks, and the state its witness starts with.
     func witnessStart(_ file: String, in folder: String, matching: ([String: Any]) -> Bool) throws -> (finding: [String: Any], state: [String: Any]) {
-        let result = try flowkit(["lint", file, "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let findings = try witnessFindings(file, in: folder)
         let found = findings.first(where: matching)
         let finding = try #require(found, "\(findings)")
         let witness = try #require(finding["witness"] as? [String: Any], "\(finding)")
@@ -291,9 +290,7 @@ struct BehindAnotherErrorTests {
               b: { result: { w: int }, set: { n: "state.note + 1" }, next: done }
               done: { kind: finish }
             """.write(toFile: folder + "/behind.yaml", atomically: false, encoding: .utf8)
-        let result = try flowkit(["lint", "behind.yaml", "--witness", "--format", "json"], in: folder)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(report["diagnostics"] as? [[String: Any]])
+        let findings = try witnessFindings("behind.yaml", in: folder)
         let notes = findings.compactMap { finding -> String? in finding["witness"] is NSNull ? finding["witnessNote"] as? String : nil }
         // 'a' always fails at its first store (a number in an int key), so the second store and all of 'b' are behind it.
         #expect(notes.contains { $0.hasPrefix("runs reach step 'a', but every move the search tried there stops first with another run error: at 6:") })
