@@ -149,13 +149,43 @@ struct UnsetReads {
             }
             return guards.map { $0.holds.union(proved) }
         }
-        // A handler of a derived event runs only when the event was raised: its condition held (docs/format.md,
-        // "Guards"), so the keys it proves set are set for the handler's targets.
-        var eventKeys: [String: Set<String>] = [:]
-        for event in flow.events where eventKeys[event.name.text] == nil {
-            guard let source = event.expression, case .success(let expression) = context.memo.parse(source) else { continue }
-            let proved = Guards.whenTrue(expression.root)
-            if !proved.isEmpty { eventKeys[event.name.text] = proved }
+        // The derived events a step evaluates (docs/format.md, "One cause, one finding"): on a move without an
+        // explicit event, those the step or `"*"` handles, in `events` order, until one holds. A handler of one runs
+        // only when it was raised: its evaluation read what it reads on every evaluation, it held, and those before
+        // it did not; `next` runs when none held. What each shows: what it reads, and the keys (and bool values) its
+        // value proves.
+        struct Evaluated {
+            let name: String
+            let whenTrue: Set<String>
+            let whenFalse: Set<String>
+        }
+        var derivedInOrder: [Evaluated] = []
+        var seenEvents: Set<String> = []
+        for event in flow.events where seenEvents.insert(event.name.text).inserted {
+            guard let source = event.expression else { continue }
+            guard case .success(let expression) = context.memo.parse(source) else {
+                derivedInOrder.append(Evaluated(name: event.name.text, whenTrue: [], whenFalse: []))
+                continue
+            }
+            let read = Guards.mustReads(expression.root)
+            derivedInOrder.append(Evaluated(name: event.name.text,
+                                            whenTrue: read.union(Guards.whenTrue(expression.root)).union(Guards.valueFacts(expression.root, true)),
+                                            whenFalse: read.union(Guards.whenFalse(expression.root)).union(Guards.valueFacts(expression.root, false))))
+        }
+        let starHandles = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        // What a list sees of the derived events `handled` (in order): for the handler of `event`, the earlier ones
+        // false and it true; for `next` (nil), all false. At most `readSetLimit` keys, which only reports more.
+        func proved(_ handled: [Evaluated], handler event: String?) -> Set<String> {
+            var proved: Set<String> = []
+            for evaluated in handled {
+                if let event, evaluated.name == event {
+                    proved.formUnion(evaluated.whenTrue)
+                    return proved
+                }
+                if proved.count < Self.readSetLimit { proved.formUnion(evaluated.whenFalse) }
+            }
+            // A handler of an event that is not derived (explicit, or a nested flow's outcome): none is evaluated.
+            return event == nil ? proved : []
         }
 
         // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
@@ -175,21 +205,29 @@ struct UnsetReads {
                 collect(assignment.expression, guarded: earlier, place: .before(step: id))
                 if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
             }
+            // (A `flow` step's handlers run for its nested flow's outcomes, and its `next` for those it does not
+            // handle: it evaluates no derived event.)
+            let handled = step.kind == .flow || derivedInOrder.isEmpty ? []
+                : derivedInOrder.filter { step.handler(for: $0.name) != nil || starHandles.contains($0.name) }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
-                // (A `flow` step's handlers run for its nested flow's outcomes, never for a derived event.)
-                let proved = listIndex < step.on.count && step.kind != .flow ? eventKeys[step.on[listIndex].event.text] ?? [] : []
-                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: proved, owner: id, listIndex: listIndex))
+                let event = listIndex < step.on.count ? step.on[listIndex].event.text : nil
+                let seen = handled.isEmpty ? [] : proved(handled, handler: event)
+                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: seen, owner: id, listIndex: listIndex))
             }
             ownKnown[id] = known
         }
         let flowStepHandlers = FlowStepHandlers(flow)
+        // A `"*"` handler sees only the derived events `"*"` handles (every step that uses it evaluates them); one a
+        // `flow` step uses runs there for an outcome of that name, and `"*"`'s `next` runs for a `flow` step's
+        // unhandled outcomes when one has no `next` of its own: then they prove nothing.
+        let starHandled = derivedInOrder.filter { starHandles.contains($0.name) }
+        let flowStepUsesStarNext = steps.contains { $0.kind == .flow && $0.next == nil }
         let slotKnown = graph.slotTargets.indices.map { slot -> [Set<String>] in
-            // A `"*"` handler a `flow` step uses runs there for an outcome of that name: then it proves nothing.
-            guard let event = graph.slotEvents[slot], let proved = eventKeys[event], !flowStepHandlers.someFlowStepUsesTheShared(event) else {
-                return collect(graph.slotTargets[slot], place: .slot(slot), owner: nil, listIndex: graph.slotLists[slot])
-            }
-            return collect(graph.slotTargets[slot], place: .slot(slot), proved: proved, owner: nil, listIndex: graph.slotLists[slot])
+            let event = graph.slotEvents[slot]
+            let usedByAFlowStep = event.map { flowStepHandlers.someFlowStepUsesTheShared($0) } ?? flowStepUsesStarNext
+            let seen = usedByAFlowStep || starHandled.isEmpty ? [] : proved(starHandled, handler: event)
+            return collect(graph.slotTargets[slot], place: .slot(slot), proved: seen, owner: nil, listIndex: graph.slotLists[slot])
         }
         var eventIndex: [String: Int] = [:]
         for (index, event) in flow.events.enumerated() where eventIndex[event.name.text] == nil {

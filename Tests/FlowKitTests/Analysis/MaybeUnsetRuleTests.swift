@@ -186,7 +186,9 @@ struct MaybeUnsetRuleTests {
 
     @Test func sharedReadsAreReportedOnceAtTheFirstStepThatLacksTheKey() {
         // `big` is handled by "*", so every step evaluates it: 'a' lacks `total`. `help` is overridden by 'a'; 'b'
-        // may complete with it before its `set` runs, and 'c' has `total`; `info` is used by 'a' too.
+        // may complete with it before its `set` runs, and 'c' has `total`; `info` is used by 'a' too. 'a' goes to
+        // 'b' by an explicit event, which evaluates no derived event (by `next`, the read of `big` at 'a' would
+        // have failed first: see the next test).
         let findings = markedFindings("""
             flowkit: 1
             flow: t
@@ -196,9 +198,10 @@ struct MaybeUnsetRuleTests {
               big: "↓state.total > 10"
               help:
               info:
+              go:
             steps:
               "*": { on: { big: done, help: { forward: done, if: "↓state.total > 1" }, info: { forward: done, if: "↓state.total > 2" } } }
-              a: { on: { help: done }, next: b }
+              a: { on: { help: done, go: b } }
               b: { result: { total: int }, set: { total: result.total }, next: c }
               c: { next: done }
               done: { kind: finish }
@@ -605,6 +608,66 @@ struct MaybeUnsetCascadeTests {
 
             """)
         #expect(found.count == 1 && found.first?.position.column == 34, "\(found.map { "\($0.position) \($0.message)" })")
+    }
+
+    /// The derived events a step evaluates come before its `next` and their handlers: what they read on every
+    /// evaluation is set there, or the run stopped at their read (docs/format.md, "One cause, one finding").
+    static func derived(_ steps: String) -> [String] {
+        findings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { ok: bool, tier: [gold, basic], note: "string?" }
+            events: { go: , flagged: "state.ok", plain: "state.tier == 'gold'", done: }
+            steps:
+
+            """ + steps + "  w: { next: { forward: z, set: { ok: \"true\", tier: \"'gold'\" } } }\n  z: { kind: finish }\n").map { "\($0.step ?? "-") \($0.position)" }
+    }
+
+    @Test func derivedEventsReadBeforeNextAndTheirHandlers() {
+        // 'a' evaluates `flagged` (its own handler) before `next`: `next`'s read of 'ok' cannot fail first, nor can
+        // the handler's `set`.
+        #expect(Self.derived("""
+              a: { on: { flagged: { forward: z, set: { note: "state.ok ? 'y' : 'n'" } } }, next: [{ forward: z, if: "state.ok" }, z] }
+
+            """) == ["a 5:27"])
+        // A handler of a later event sees the earlier ones false, and their reads: 'plain' reads 'tier' only after
+        // `flagged` read 'ok'.
+        #expect(Self.derived("""
+              a: { on: { flagged: z, plain: { forward: z, if: "state.ok" } }, next: z }
+
+            """) == ["a 5:27", "a 5:46"])
+    }
+
+    @Test func explicitEventsFlowStepsAndAStarNextAFlowStepUsesSeeNoDerivedEvent() {
+        // An explicit event evaluates no derived event: its handler's read is reported.
+        #expect(Self.derived("""
+              a: { on: { flagged: z, go: { forward: z, if: "state.ok" } }, next: z }
+
+            """) == ["a 5:27", "a 7:49"])
+        // `"*"`'s `next` is used by 'b', a `flow` step with no `next` of its own, which evaluates no derived event.
+        let child = "flowkit: 1\nflow: c\nstart: s\nsteps:\n  s: { next: f }\n  f: { kind: finish }\n"
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(FileManager.default.createFile(atPath: root + "/c.yaml", contents: Data(child.utf8)))
+        let parent = """
+            flowkit: 1
+            flow: t
+            start: a
+            state: { ok: bool }
+            events: { flagged: "state.ok", go: }
+            steps:
+              "*": { on: { flagged: z }, next: { forward: z, if: "state.ok" } }
+              a: { on: { go: b } }
+              b: { kind: flow, flow: c.yaml, on: { f: z } }
+              w: { next: { forward: z, set: { ok: "true" } } }
+              z: { kind: finish }
+
+            """
+        let document = FlowLoader.load(bytes: Array(parent.utf8), file: root + "/t.yaml")
+        let found = Linter.lint(document, workspace: LintWorkspace(roots: [root])).filter { $0.rule == .maybeUnset }.map { "\($0.step ?? "-") \($0.position)" }
+        #expect(found.contains("a 7:55"), "\(found)")
     }
 }
 
