@@ -55,6 +55,7 @@ struct FixCommandTests {
         let result = try flowkit(["lint", "t.yaml", "--fix"], in: folder)
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout == "1 file checked: no findings\n")
+        // (In two rounds: see `sarifCarriesTheFixes`.)
         #expect(result.stderr.contains("fixed 5 findings in 1 file"))
         let expected = Self.flow.replacingOccurrences(of: "totl", with: "total").replacingOccurrences(of: "edt:", with: "edit:")
             .replacingOccurrences(of: "state.tarif ", with: "state.tariff ").replacingOccurrences(of: "'confrm'", with: "'confirm'")
@@ -88,7 +89,9 @@ struct FixCommandTests {
         let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
         let fixes = results.compactMap { ($0["fixes"] as? [[String: Any]])?.first }
-        #expect(fixes.count == 5)
+        // The two typos behind `result.totl`, which makes the step's `set` always fail, come to light only once it is
+        // fixed (docs/format.md, "Behind a certain run error"): `--fix` makes them in a second round.
+        #expect(fixes.count == 3)
         let event = try #require(fixes.first { ($0["description"] as? [String: Any])?["text"] as? String == "replace 'edt' with 'edit'" })
         let replacement = try #require((((event["artifactChanges"] as? [[String: Any]])?.first?["replacements"]) as? [[String: Any]])?.first)
         let region = try #require(replacement["deletedRegion"] as? [String: Int])

@@ -286,15 +286,17 @@ struct BehindAnotherErrorTests {
             start: a
             state: { n: int, note: string? }
             steps:
-              a: { result: { v: number }, set: { n: result.v, note: "'x' + 1" }, next: b }
+              a: { result: { v: int }, set: { n: "1 / (result.v - result.v)", note: "state.note + 'x'" }, next: b }
               b: { result: { w: int }, set: { n: "state.note + 1" }, next: done }
               done: { kind: finish }
             """.write(toFile: folder + "/behind.yaml", atomically: false, encoding: .utf8)
         let findings = try witnessFindings("behind.yaml", in: folder)
         let notes = findings.compactMap { finding -> String? in finding["witness"] is NSNull ? finding["witnessNote"] as? String : nil }
-        // 'a' always fails at its first store (a number in an int key), so the second store and all of 'b' are behind it.
-        #expect(notes.contains { $0.hasPrefix("runs reach step 'a', but every move the search tried there stops first with another run error: at 6:") })
-        #expect(notes.contains { $0.hasPrefix("no run the search made reaches step 'b': the runs that get nearest to it, at 'a', stop there first with another run error: at 6:") })
+        // 'a' always divides by zero, which lint does not foresee (it depends on values): the second store and all of
+        // 'b' are behind it. (A run error lint sees always happens, a type error, hides what is behind it instead:
+        // "Behind a certain run error".)
+        #expect(notes.contains { $0.hasPrefix("runs reach step 'a', but every move the search tried there stops first with another run error: at 6:39, division by zero") })
+        #expect(notes.contains { $0.hasPrefix("no run the search made reaches step 'b': the runs that get nearest to it, at 'a', stop there first with another run error: at 6:39") })
     }
 }
 
@@ -303,7 +305,8 @@ struct BehindAnotherErrorTests {
 @Suite("flowkit lint --witness, one error for several findings")
 struct AmbiguousWitnessTests {
     static let flows: [String: String] = [
-        // Two undeclared keys written side by side in a flow mapping.
+        // Two undeclared keys written side by side in a flow mapping: the first write always fails, so only it is
+        // reported ("Behind a certain run error"), and its witness must fail at it.
         "keys.yaml": "flowkit: 1\nflow: keys\nstart: a\nstate: { n: int }\nsteps:\n  a:\n    result: { v: int }\n    set: {x: 1, y: 2}\n    next: done\n  done: { kind: finish }\n",
         // Two optional keys in one sum: the error is at the sum, whichever is null.
         "sum.yaml": "flowkit: 1\nflow: sum\nstart: a\nstate: { a: int?, b: int?, t: int }\nsteps:\n  a:\n    result: { x: int?, y: int? }\n    set: { a: result.x, b: result.y }\n    next: c\n  c:\n    result: { v: int }\n    set: { t: \"state.a + state.b\" }\n    next: done\n  done: { kind: finish }\n",
@@ -340,6 +343,6 @@ struct AmbiguousWitnessTests {
                 && ((location?["file"] as? String).map { $0 == file || $0.hasSuffix("/" + file) } ?? false)
             #expect(atTheFinding || (scenario["error"] as? String)?.contains("'\(key)'") == true, "\(name) about '\(subject)': \(scenario)")
         }
-        #expect(judged >= 6, "\(lint.stdout)")
+        #expect(judged >= 5, "\(lint.stdout)")
     }
 }

@@ -33,12 +33,22 @@ enum FlowTypeChecker {
                              parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                              sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
                              neverTaken: NeverTaken = .none) -> [TypeFinding] {
+        checkFindingFailures(flow, nestedState: nestedState, nestedInputs: nestedInputs, parse: parse, sharedCheckLimit: sharedCheckLimit,
+                             reachable: reachable, neverTaken: neverTaken).findings
+    }
+
+    /// `check`, with the expressions that always fail where a run evaluates them (docs/format.md, "Behind a certain
+    /// run error").
+    static func checkFindingFailures(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
+                                     parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
+                                     sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
+                                     neverTaken: NeverTaken = .none) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>) {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable)
             walker.neverTaken = neverTaken
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
-            return walker.findings
+            return (walker.findings, walker.alwaysFailing)
         }
     }
 }
@@ -127,8 +137,19 @@ private struct Walker {
         }
     }
 
-    mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) {
+    /// The expressions that always fail (docs/format.md, "Behind a certain run error"), where they are evaluated.
+    var alwaysFailing: Set<ExpressionSource> = []
+
+    /// The problems come in the order a run meets them: after one that always fails, no run gets to the others
+    /// (docs/format.md, "Behind a certain run error"), and they are not reported.
+    /// Returns whether one of them always fails.
+    @discardableResult
+    mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) -> Bool {
+        var failedHere = false
+        defer { if failedHere { alwaysFailing.insert(source) } }
         for problem in problems {
+            if failedHere { break }
+            if problem.alwaysFails { failedHere = true }
             // A replacement inside the expression, where the file's text of it is exactly the expression's.
             let fix = problem.replacement.flatMap { replacement in
                 source.isExact(ofOffset: replacement.offset) ? Fix(at: source.position(ofOffset: replacement.offset), replacing: replacement.old, with: replacement.new) : nil
@@ -136,6 +157,7 @@ private struct Walker {
             add(problem.kind, at: source.position(ofOffset: problem.offset), step: step, subject: problem.subject, fix: fix,
                 Message(verbatim: problem.message + source.unmappedNote(ofOffset: problem.offset)))
         }
+        return failedHere
     }
 
     func parse(_ source: ExpressionSource) -> FlowExpression? {
@@ -376,11 +398,7 @@ private struct Walker {
         for (index, target) in targets.enumerated() {
             var holds = failed
             let reason = never(index)
-            let tried: Bool
-            switch reason {
-            case .afterUnconditional?, .eventNeverHolds?: tried = false
-            default: tried = true
-            }
+            let tried = reason?.isTried ?? true
             if let source = target.condition, let expression = parse(source) {
                 if slot == nil { slot = what() }
                 if tried { add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step) }
@@ -392,8 +410,15 @@ private struct Walker {
                     failed.insert(PathGuards.resultRead)
                 }
             }
-            if reason == nil { assignments(target.set, step: step, environment: environment, guarded: holds) }
+            if reason?.runsSet ?? true { assignments(target.set, step: step, environment: environment, guarded: holds) }
         }
+    }
+
+    /// A problem of an expression no run evaluates: it stops no run.
+    static func evaluatedByNoRun(_ problem: TypeProblem) -> TypeProblem {
+        var problem = problem
+        problem.alwaysFails = false
+        return problem
     }
 
     /// Checks a `set`'s assignments in order; returns the paths proved not null once they have all run (a run
@@ -402,7 +427,11 @@ private struct Walker {
     package mutating func assignments(_ list: [Assignment], step: String, environment: TypeEnvironment, guarded given: Set<String> = [],
                                       evaluated: Bool = true) -> Set<String> {
         var guarded = given
+        // Assignments are worked out in order, each stored value checked: after one that always fails, no run gets to
+        // the others (docs/format.md, "Behind a certain run error").
+        var stopped = false
         for assignment in list {
+            if stopped { break }
             let key = assignment.key.text
             let expression = parse(assignment.expression)
             // Assignments are worked out in order: after one that reads the result, a run without one has stopped.
@@ -411,7 +440,7 @@ private struct Walker {
                 if let expression {
                     let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(step)' sets '\(key)'",
                                                                  guarded: &guarded)
-                    add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)
+                    stopped = add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }.map(Self.evaluatedByNoRun), in: assignment.expression, step: step)
                 }
                 continue
             }
@@ -419,11 +448,19 @@ private struct Walker {
             let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
             // A fix only where the same `set` does not write the suggested key already.
             let fix = suggestion.flatMap { name in list.contains { $0.key.text == name } ? nil : Fix(at: assignment.key.position, replacing: key, with: name) }
-            add(.undeclaredState, at: assignment.key.position, step: step, subject: key, fix: fix,
-                "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
+            // (Its value is worked out first: its problems come before the write's.)
             if let expression {
                 let problems = TypeInference.infer(expression, in: environment, guarded: guarded).problems
-                add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }, in: assignment.expression, step: step)
+                stopped = add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }.map(Self.evaluatedByNoRun), in: assignment.expression, step: step)
+            }
+            if !stopped {
+                add(.undeclaredState, at: assignment.key.position, step: step, subject: key, fix: fix,
+                    "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
+                // The write of a key `state` does not declare always fails.
+                if evaluated {
+                    alwaysFailing.insert(assignment.expression)
+                    stopped = true
+                }
             }
         }
         return guarded

@@ -2,7 +2,7 @@
 /// without `if`, and those whose `if`, decided exactly as in "Deciding guards", never holds when every earlier
 /// option's `if` is false (or, in the handler of a derived event, never while the event's condition holds).
 /// `unreachable_option` reports them, and reachability does not follow their moves.
-struct NeverTaken: Sendable {
+struct NeverTaken: Sendable, Equatable {
     /// A target list's option: the list's owner (`"*"` or a step, by index in `Flow.steps`), the list (a handler by
     /// its index in `on`, or `next` as `on.count`, as `StepGraph.forEachTargetList` numbers them), and the option's
     /// index in the list.
@@ -23,6 +23,34 @@ struct NeverTaken: Sendable {
         case eventNeverHolds(String)
         /// Whenever its `if` holds (or, without one, always), an earlier option's `if` holds, or fails, first.
         case earlierFirst
+        /// An earlier option's `if` always fails (docs/format.md, "Behind a certain run error"): it is never tried.
+        case earlierIfFails
+        /// Its own `if` always fails.
+        case ifFails
+        /// Its own `set` always fails (its `if`, and its `set`, are evaluated).
+        case setFails
+        /// The step's own `set`, which runs first on its moves, always fails: it is never tried.
+        case stepSetFails
+
+        /// Whether a run ever evaluates the option's `if` (the options before it may all fail).
+        var isTried: Bool {
+            switch self {
+            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepSetFails: false
+            case .neverHolds, .earlierFirst, .ifFails, .setFails: true
+            }
+        }
+
+        /// Whether a run ever evaluates the option's `set`.
+        var runsSet: Bool { self == .setFails }
+
+        /// Whether it is never taken because of a run error that happens on every evaluation: not an
+        /// `unreachable_option` finding, and followed by the graph rules (one mistake, one finding).
+        var isRunError: Bool {
+            switch self {
+            case .earlierIfFails, .ifFails, .setFails, .stepSetFails: true
+            case .afterUnconditional, .neverHolds, .eventNeverHolds, .earlierFirst: false
+            }
+        }
     }
 
     /// The options never taken, with why.
@@ -37,6 +65,48 @@ struct NeverTaken: Sendable {
 
     /// Why `option` is never taken, nil when a run may take it.
     func reason(_ option: Option) -> Reason? { options[option] }
+
+    /// How many options are never taken.
+    var count: Int { options.count }
+
+    /// These, and the options of `flow`'s steps that expressions always failing (`alwaysFailing`, docs/format.md,
+    /// "Behind a certain run error") keep from being taken: only a step's own expressions count (its `set`, its own
+    /// lists' `if`s and `set`s); an option never tried keeps its reason, one never taken for another keeps it unless no
+    /// run now tries it.
+    func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>) -> NeverTaken {
+        guard !alwaysFailing.isEmpty else { return self }
+        var extended = self
+        let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
+        for (id, step) in flow.steps.enumerated() where step.kind != .finish {
+            // The step's `set` runs first on a `flow` step's every move and on a step with `result`'s result moves.
+            let setRuns = step.kind == .flow || step.result != nil
+            let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) }
+            StepGraph.forEachTargetList(of: step) { list, targets in
+                let isResultMove = step.kind == .flow || list >= step.on.count || derived.contains(step.on[list].event.text)
+                var failedBefore = false
+                for (index, target) in targets.enumerated() {
+                    let option = Option(step: id, list: list, option: index)
+                    let prior = extended.options[option]
+                    if let prior, !prior.isTried { continue }
+                    if setFails && isResultMove {
+                        extended.options[option] = .stepSetFails
+                        continue
+                    }
+                    if failedBefore {
+                        extended.options[option] = .earlierIfFails
+                        continue
+                    }
+                    if let condition = target.condition, alwaysFailing.contains(condition) {
+                        extended.options[option] = .ifFails
+                        failedBefore = true
+                    } else if prior == nil, target.set.contains(where: { alwaysFailing.contains($0.expression) }) {
+                        extended.options[option] = .setFails
+                    }
+                }
+            }
+        }
+        return extended
+    }
 
     /// Whether any option is never taken.
     var isEmpty: Bool { options.isEmpty }

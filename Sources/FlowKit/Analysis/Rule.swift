@@ -70,16 +70,56 @@ package struct LintContext: Sendable {
     /// The nested flows this lint run may read, when it follows them.
     package let workspace: LintWorkspace?
 
-    /// The flow as the data-flow rules' graph (built from `analysisFlow`), when `reachabilityInput` is there.
-    let stepGraph: StepGraph?
+    /// The flow as the data-flow rules' graph (built from `analysisFlow`) with the options never taken as written,
+    /// when `reachabilityInput` is there.
+    let writtenStepGraph: StepGraph?
     /// The flow with each forward target and entry step that names no step but has a suggestion repaired to the
     /// suggested step (`StepSuggestions.repaired`): what the reachability rules analyse, so one typo gives one finding.
     let analysisFlow: Flow?
     /// Work that several rules share, done once.
     let memo: LintMemo
     /// The options no run takes (docs/format.md, "Options never taken"), decided for a well-formed flow when the
-    /// graphs are built.
-    let neverTaken: NeverTaken
+    /// graphs are built: what `unreachable_option` reports and the graph rules follow.
+    let writtenNeverTaken: NeverTaken
+
+    /// What the rules that foresee run errors see (docs/format.md, "Behind a certain run error"): the options never
+    /// taken, with those a run error that happens on every evaluation keeps from being taken; the step graph and the
+    /// steps a run reaches without their moves; and the flow-wide type check over them. Worked out once, when a rule
+    /// first asks.
+    struct RunView: Sendable {
+        let neverTaken: NeverTaken
+        let stepGraph: StepGraph?
+        let reachable: [Bool]?
+        let typeFindings: [TypeFinding]
+    }
+
+    var runView: RunView {
+        memo.runView { computeRunView() }
+    }
+
+    /// The options no run takes, for the rules that foresee run errors.
+    var neverTaken: NeverTaken { runView.neverTaken }
+    /// The data-flow rules' graph, without the moves no run makes.
+    var stepGraph: StepGraph? { writtenStepGraph == nil ? nil : runView.stepGraph }
+
+    private func computeRunView() -> RunView {
+        let written = RunView(neverTaken: writtenNeverTaken, stepGraph: writtenStepGraph, reachable: reachabilityInput?.graph.reachable, typeFindings: [])
+        guard isWellFormed, let flow else { return written }
+        func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>) {
+            FlowTypeChecker.checkFindingFailures(flow, nestedState: { nestedFlow(of: $0)?.state },
+                                                 nestedInputs: { nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: memo.parse,
+                                                 reachable: view.reachable, neverTaken: view.neverTaken)
+        }
+        let first = check(written)
+        let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing)
+        guard extended != writtenNeverTaken else {
+            return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings)
+        }
+        let stepGraph = writtenStepGraph == nil ? nil : analysisFlow.map { StepGraph(flow: $0, neverTaken: extended) }
+        let reachable = reachabilityInput.map { input in FlowGraph(flow: flow, suggestions: input.graph.suggestions, neverTaken: extended).reachable }
+        let view = RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: [])
+        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view).findings)
+    }
 
     /// Builds the context (and, unless `graphs` is false, the graphs) for a loaded document; nested flows are
     /// followed through `workspace`. Without graphs, only rules that need none may run.
@@ -91,11 +131,11 @@ package struct LintContext: Sendable {
         let memo = LintMemo()
         self.memo = memo
         guard let flow = document.flow, graphs else {
-            (graph, stepGraph, analysisFlow, neverTaken) = (nil, nil, nil, .none)
+            (graph, writtenStepGraph, analysisFlow, writtenNeverTaken) = (nil, nil, nil, .none)
             return
         }
         let neverTaken = NeverTaken(flow: flow, parse: memo.parse, judge: document.isWellFormed)
-        self.neverTaken = neverTaken
+        self.writtenNeverTaken = neverTaken
         let needsSteps = document.isWellFormed && flow.steps.contains { $0.name.text == flow.start.text }
         let flowGraph: FlowGraph
         if needsSteps && flow.steps.count >= Linter.parallelThreshold {
@@ -103,10 +143,10 @@ package struct LintContext: Sendable {
             // repaired flow only when the flow graph found names to repair (a flow with undefined steps).
             let (built, written) = Parallel.both({ FlowGraph(flow: flow, neverTaken: neverTaken) }, { StepGraph(flow: flow, neverTaken: neverTaken) })
             flowGraph = built
-            stepGraph = built.suggestions.byName.isEmpty ? written : StepGraph(flow: built.suggestions.repaired(flow), neverTaken: neverTaken)
+            writtenStepGraph = built.suggestions.byName.isEmpty ? written : StepGraph(flow: built.suggestions.repaired(flow), neverTaken: neverTaken)
         } else {
             flowGraph = FlowGraph(flow: flow, neverTaken: neverTaken)
-            stepGraph = needsSteps ? StepGraph(flow: flowGraph.suggestions.repaired(flow), neverTaken: neverTaken) : nil
+            writtenStepGraph = needsSteps ? StepGraph(flow: flowGraph.suggestions.repaired(flow), neverTaken: neverTaken) : nil
         }
         graph = flowGraph
         analysisFlow = flowGraph.suggestions.repaired(flow)
@@ -125,13 +165,15 @@ package struct LintContext: Sendable {
     /// Which steps (by index) a run can reach, when the flow's graph knows (a well-formed flow whose `start` names a
     /// step): the rules that foresee run errors report nothing about the others (docs/format.md, "Only where runs
     /// go"). Nil when not known: then every step counts.
-    var reachableSteps: [Bool]? { reachabilityInput?.graph.reachable }
+    /// The moves no run makes because of a run error that happens on every evaluation are not followed (docs/format.md,
+    /// "Behind a certain run error").
+    var reachableSteps: [Bool]? { reachabilityInput == nil ? nil : runView.reachable }
 
     /// Whether a run can reach the step named `name`: true for `"*"`, for a name that is no step's, and when the
     /// graph does not know.
     func isReachable(step name: String) -> Bool {
-        guard let graph = reachabilityInput?.graph, let id = graph.ids[name] else { return true }
-        return graph.reachable[Int(id)]
+        guard let graph = reachabilityInput?.graph, let id = graph.ids[name], let reachable = runView.reachable else { return true }
+        return reachable[Int(id)]
     }
 
     package func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,
@@ -171,7 +213,6 @@ final class LintMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var parsed: [ExpressionSource: Result<FlowExpression, ExpressionParseError>] = [:]
     private let typeLock = NSLock()
-    private var types: [TypeFinding]?
 
     /// `ExpressionParser.parse(source)`, parsed once per source.
     func parse(_ source: ExpressionSource) -> Result<FlowExpression, ExpressionParseError> {
@@ -199,13 +240,15 @@ final class LintMemo: @unchecked Sendable {
         return loaded
     }
 
-    /// The flow-wide type check's findings: `compute()` runs once, and other callers wait for it.
-    func typeFindings(_ compute: () -> [TypeFinding]) -> [TypeFinding] {
+    private var view: LintContext.RunView?
+
+    /// What the rules that foresee run errors see: `compute()` runs once, and other callers wait for it.
+    func runView(_ compute: () -> LintContext.RunView) -> LintContext.RunView {
         typeLock.lock()
         defer { typeLock.unlock() }
-        if let types { return types }
+        if let view { return view }
         let computed = compute()
-        types = computed
+        view = computed
         return computed
     }
 }

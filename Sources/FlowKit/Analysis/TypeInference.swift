@@ -229,6 +229,20 @@ struct TypeProblem: Hashable, Sendable {
 
     /// The did-you-mean as an edit of the expression, when there is one.
     package var replacement: Replacement?
+    /// Whether every evaluation of the expression stops with a run error here (docs/format.md, "Behind a certain run
+    /// error"): a problem no value of the declared types escapes, in a part evaluated on every evaluation.
+    package var alwaysFails = false
+
+    /// Problems are the same when they say the same of the same place (`alwaysFails` is worked out from where it is).
+    package static func == (a: TypeProblem, b: TypeProblem) -> Bool {
+        a.kind == b.kind && a.offset == b.offset && a.message == b.message && a.subject == b.subject && a.replacement == b.replacement
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(offset)
+        hasher.combine(message)
+    }
 
     /// Creates a problem.
     package init(kind: Kind, offset: Int, message: Message, subject: String? = nil, replacement: Replacement? = nil) {
@@ -315,8 +329,24 @@ private struct Inferrer {
         self.environment = environment
     }
 
-    mutating func mismatch(_ message: Message, at offset: Int, replacement: TypeProblem.Replacement? = nil) {
-        problems.append(TypeProblem(kind: .typeMismatch, offset: offset, message: message, replacement: replacement))
+    /// How many parts evaluation may skip enclose the node being inferred (`guarding`), and how many enclosing
+    /// checks no value need fail (`escapable`): a problem found inside either is not one every evaluation meets.
+    var skippable = 0
+    var escapableChecks = 0
+
+    /// `certain`: whether the problem is one no value of the declared types escapes (docs/format.md, "Behind a
+    /// certain run error"); it counts as always failing only outside the parts evaluation may skip.
+    mutating func mismatch(_ message: Message, at offset: Int, replacement: TypeProblem.Replacement? = nil, certain: Bool = true) {
+        var problem = TypeProblem(kind: .typeMismatch, offset: offset, message: message, replacement: replacement)
+        problem.alwaysFails = certain && skippable == 0 && escapableChecks == 0
+        problems.append(problem)
+    }
+
+    /// Runs `body` with the problems it finds counted as ones a value may escape.
+    mutating func escapable<T>(_ body: (inout Inferrer) -> T) -> T {
+        escapableChecks += 1
+        defer { escapableChecks -= 1 }
+        return body(&self)
     }
 
     /// Runs `body` with `extra` paths guarded as well, for a part evaluation may skip (the right side of `&&` and
@@ -324,7 +354,11 @@ private struct Inferrer {
     mutating func guarding<T>(_ extra: Set<String>, _ body: (inout Inferrer) -> T) -> T {
         let saved = guarded
         guarded.formUnion(extra)
-        defer { guarded = saved }
+        skippable += 1
+        defer {
+            guarded = saved
+            skippable -= 1
+        }
         return body(&self)
     }
 
@@ -388,7 +422,8 @@ private struct Inferrer {
         case .value(let declared, let what):
             let stored = declared.optional ? type : nonNull(type, node, "\(what), which is not optional")
             if let message = assignability(of: stored, node: node, to: declared) {
-                mismatch("\(verbatim: what): \(message)", at: node.span.start)
+                // (An optional key takes null: an optional value escapes the error.)
+                mismatch("\(verbatim: what): \(message)", at: node.span.start, certain: stored.unwrapped == stored)
             }
         }
     }
@@ -477,14 +512,15 @@ private struct Inferrer {
             let joined = StaticType.join(a, b)
             // Branches of kinds no value can be both of: whatever uses the value fails for one of them.
             if joined == .unknown && a.unwrapped != .unknown && b.unwrapped != .unknown {
-                mismatch("the branches of '? :' give \(verbatim: a.unwrapped.phrase) and \(verbatim: b.unwrapped.phrase); give both the same type", at: node.span.start)
+                mismatch("the branches of '? :' give \(verbatim: a.unwrapped.phrase) and \(verbatim: b.unwrapped.phrase); give both the same type", at: node.span.start,
+                         certain: false)
             }
             return joined
         case .membership(let value, let items, _):
             let valueType = infer(value)
             for item in items {
                 let itemType = guarding([]) { $0.infer(item) }
-                compare("in", value, valueType, item, itemType, at: item.span.start)
+                escapable { $0.compare("in", value, valueType, item, itemType, at: item.span.start) }
             }
             return .bool
         }
@@ -515,8 +551,9 @@ private struct Inferrer {
         }
         switch op {
         case .and, .or:
-            for (node, type) in [(lhs, a), (rhs, b)] where type.unwrapped != .bool && type.unwrapped != .unknown {
-                mismatch("'\(name: op.rawValue)' needs bools, found \(verbatim: type.unwrapped.phrase)", at: node.span.start)
+            // (The right side is evaluated only when the left does not decide.)
+            for (index, (node, type)) in [(lhs, a), (rhs, b)].enumerated() where type.unwrapped != .bool && type.unwrapped != .unknown {
+                mismatch("'\(name: op.rawValue)' needs bools, found \(verbatim: type.unwrapped.phrase)", at: node.span.start, certain: index == 0)
             }
             return .bool
         case .equal, .notEqual:
@@ -549,7 +586,8 @@ private struct Inferrer {
         let (x, y) = (a.unwrapped, b.unwrapped)
         if x == .unknown || y == .unknown || x == .null || y == .null { return }
         if (x.isNumeric && y.isNumeric) || (x.isText && y.isText) || (x == .bool && y == .bool) { return }
-        mismatch("'\(name: op)' cannot compare \(verbatim: x.phrase) with \(verbatim: y.phrase)", at: offset)
+        // (A null compares with anything: an optional operand escapes the error.)
+        mismatch("'\(name: op)' cannot compare \(verbatim: x.phrase) with \(verbatim: y.phrase)", at: offset, certain: a == x && b == y)
     }
 
     /// Reports each text literal that `other` may give (itself, or a branch of its `? :`) that is not a value of the
@@ -568,9 +606,9 @@ private struct Inferrer {
         for (text, offset) in literals where !values.contains(where: { StaticType.same($0, text) }) {
             let hint = Suggestions.didYouMean(text, in: values)
             if case .path(let path) = node {
-                mismatch("'\(name: text)' is not a value of '\(path: path)' (\(Self.list(values)))\(verbatim: hint)", at: offset)
+                mismatch("'\(name: text)' is not a value of '\(path: path)' (\(Self.list(values)))\(verbatim: hint)", at: offset, certain: false)
             } else {
-                mismatch("'\(name: text)' is not one of \(Self.list(values))\(verbatim: hint)", at: offset)
+                mismatch("'\(name: text)' is not one of \(Self.list(values))\(verbatim: hint)", at: offset, certain: false)
             }
         }
     }
@@ -601,7 +639,8 @@ private struct Inferrer {
             case .absent(let reason):
                 // One cause, one finding: a run that read the result without one has stopped at the first read.
                 if !exists && guarded.contains(PathGuards.resultRead) { return .unknown }
-                mismatch(exists ? "'\(path: shown)' is always false: \(verbatim: reason.text)" : "\(verbatim: shown) cannot be read: \(verbatim: reason.text)", at: path.span.start)
+                mismatch(exists ? "'\(path: shown)' is always false: \(verbatim: reason.text)" : "\(verbatim: shown) cannot be read: \(verbatim: reason.text)", at: path.span.start,
+                         certain: !exists)
                 if !exists { guarded.insert(PathGuards.resultRead) }
                 return .unknown
             case .fields(let fields, let owner):
@@ -613,7 +652,7 @@ private struct Inferrer {
                 // A key the shape lacks is one mistake, reported as such.
                 if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
                     mismatch("'\(path: path)' cannot be read \(verbatim: when.text): that completion may come without a result; guard it with exists(\(verbatim: path.description))",
-                             at: path.span.start)
+                             at: path.span.start, certain: false)
                     // The later reads of this evaluation are not reached by a run without a result.
                     guarded.insert(PathGuards.resultRead)
                 }
@@ -634,7 +673,8 @@ private struct Inferrer {
                 case .unknown:
                     return .unknown
                 default:
-                    mismatch("'\(path: parent)' is \(verbatim: type.unwrapped.phrase), not an object, so '\(path: path)' cannot be read", at: path.span.start)
+                    mismatch("'\(path: parent)' is \(verbatim: type.unwrapped.phrase), not an object, so '\(path: path)' cannot be read", at: path.span.start,
+                             certain: !exists)
                     return .unknown
                 }
             }
@@ -651,7 +691,7 @@ private struct Inferrer {
                 // The key starts after `result.` and the keys before it, each with its dot.
                 let keyOffset = path.span.start + 7 + path.keys[..<index].reduce(0) { $0 + $1.unicodeScalars.count + 1 }
                 mismatch(Message(verbatim: subject + consequence + (suggestion.map { "; did you mean '\($0)'?" } ?? "")), at: path.span.start,
-                         replacement: suggestion.map { .init(offset: keyOffset, old: key, new: $0) })
+                         replacement: suggestion.map { .init(offset: keyOffset, old: key, new: $0) }, certain: !exists)
                 return .unknown
             }
             type = next

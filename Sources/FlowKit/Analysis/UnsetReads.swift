@@ -122,7 +122,7 @@ struct UnsetReads {
                 neverTaken.isEmpty ? nil : neverTaken.reason(NeverTaken.Option(step: owner, list: listIndex, option: index))
             }
             if !list.contains(where: { $0.condition != nil }) {
-                for (index, target) in list.enumerated() where never(index) == nil {
+                for (index, target) in list.enumerated() where never(index)?.runsSet ?? true {
                     for assignment in target.set { collect(assignment.expression, guarded: proved, place: place) }
                 }
                 return proved.isEmpty ? [] : Array(repeating: proved, count: list.count)
@@ -133,14 +133,13 @@ struct UnsetReads {
             var read: Set<String> = []
             for (index, (target, guarding)) in zip(list, guards).enumerated() {
                 let reason = never(index)
-                if case .afterUnconditional? = reason { continue }
-                if case .eventNeverHolds? = reason { continue }
+                if let reason, !reason.isTried { continue }
                 if let condition = target.condition {
                     collect(condition, guarded: guarding.failed.union(proved).union(read), place: place)
                     // (Bounded: fewer keys counted as read only reports more.)
                     if read.count < Self.readSetLimit { read.formUnion(mustReads(condition)) }
                 }
-                guard reason == nil else { continue }
+                guard reason?.runsSet ?? true else { continue }
                 var earlier = read
                 for assignment in target.set {
                     collect(assignment.expression, guarded: guarding.holds.union(proved).union(earlier), place: place)

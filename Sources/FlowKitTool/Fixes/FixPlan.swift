@@ -68,6 +68,33 @@ package struct FixPlan: Sendable {
         }
     }
 
+    /// The most rounds of fixes `--fix` makes (docs/format.md, "Fixes"): a round's fixes can bring findings behind a
+    /// run error that always happened to light, with fixes of their own.
+    package static let rounds = 8
+
+    /// Rounds of fixes as one: each file once, from its bytes before the first round to those after the last, with
+    /// the findings every round fixed; `left` is the plan of what was left after the last round (its fixes that do
+    /// not apply, and the files behind a link).
+    package static func merged(_ rounds: [FixPlan], left: FixPlan) -> FixPlan {
+        var plan = FixPlan([])
+        var index: [String: Int] = [:]
+        for round in rounds {
+            for file in round.files {
+                if let at = index[file.path] {
+                    plan.files[at].new = file.new
+                    plan.files[at].fixed += file.fixed
+                } else {
+                    index[file.path] = plan.files.count
+                    plan.files.append(file)
+                }
+            }
+        }
+        plan.skipped = left.skipped
+        plan.linked = left.linked
+        plan.edits = left.edits
+        return plan
+    }
+
     /// Of `edits`, those the file reads back with: no more `syntax`, `schema` or `duplicate_key` findings than
     /// before (two typos fixed to one name, or a fix to a key its mapping has, would write a key twice). All of
     /// them when they read back together, else one by one in file order, each kept when it reads back with those

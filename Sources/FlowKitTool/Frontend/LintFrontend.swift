@@ -68,7 +68,19 @@ package enum LintFrontend {
         // The texts `--fix` made, by canonical path: what the report's own fixes are worked out against.
         var fixedTexts: [String: [UInt8]] = [:]
         if options.fix && options.writeBaseline == nil {
-            let fixed = FixPlan(lint.diagnostics)
+            // In rounds, each linted from the texts the ones before made: a fix can bring a finding behind a run error
+            // that always happened to light, with a fix of its own (docs/format.md, "Fixes").
+            var rounds: [FixPlan] = []
+            var texts: [String: [UInt8]] = [:]
+            var left = FixPlan(lint.diagnostics)
+            var relinted = lint
+            while !left.files.isEmpty && rounds.count < FixPlan.rounds {
+                rounds.append(left)
+                for file in left.files { texts[FileFlowResolver.canonical(file.path)] = file.new }
+                relinted = try lintPaths(overlay: texts)
+                left = FixPlan(relinted.diagnostics, contents: texts)
+            }
+            let fixed = FixPlan.merged(rounds, left: left)
             if options.dryRun {
                 // A diff names files relative to the working directory: one outside it cannot be named so.
                 let outside = fixed.files.filter { $0.display == ".." || $0.display.hasPrefix("../") }
@@ -86,8 +98,8 @@ package enum LintFrontend {
             if !fixed.files.isEmpty {
                 for file in fixed.files { outcome.write(file.new, to: file.path) }
                 // What is left, linted from the fixed texts (written once the report is made).
-                fixedTexts = Dictionary(fixed.files.map { (FileFlowResolver.canonical($0.path), $0.new) }, uniquingKeysWith: { first, _ in first })
-                lint = try lintPaths(overlay: fixedTexts)
+                fixedTexts = texts
+                lint = relinted
             }
         }
         if options.verbose {

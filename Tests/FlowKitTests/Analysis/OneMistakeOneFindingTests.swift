@@ -28,22 +28,23 @@ struct OneMistakeOneFindingTests {
     @Test func aStepNoRunReachesGivesOnlyItsUnreachableFinding() throws {
         // 'dead' and 'sub' hold a mistake of each rule that foresees a run error, "*" has a list only they use,
         // and event 'late' is evaluated only there; 'note' is read only there and set nowhere. No run reaches them,
-        // so only unreachable_step speaks; an entry that reaches 'dead' brings every finding back.
+        // so only unreachable_step speaks; an entry that reaches 'dead' brings every finding back. (Mistakes that always
+        // fail sit in their own explicit events' lists: behind one, a run meets nothing else.)
         func flow(entries: String) -> String {
             """
             flowkit: 1
             flow: dead
             start: a
             state: { count: int, note: string, age: int? }
-            events: { go: , late: "result.n + 'x' == 1" , quit: , done: }
+            events: { go: , late: "result.n + 'x' == 1" , quit: , done: , more: }
             \(entries)
             steps:
               "*": { on: { go: { forward: done, if: "state.age > 1" } } }
               a: { on: { go: done }, next: done }
               dead:
                 result: { n: int, kind: [x, y] }
-                set: { count: "result.n + 'one'", nope: "1", age: "state.note == 'a' ? 1 : state.age" }
-                on: { late: done, quit: { back: a } }
+                set: { age: "state.note == 'a' ? 1 : state.age" }
+                on: { late: done, quit: { back: a }, go: { forward: done, set: { count: "result.n + 'one'" } }, more: { forward: done, set: { nope: "1" } } }
                 next: [{ forward: sub, if: "result.kind == 'x'" }, { forward: done, if: "state.age + 1 > 2" }]
               sub: { kind: flow, flow: child.yaml, on: { done: done } }
               done: { kind: finish }

@@ -315,24 +315,28 @@ struct TypeRulesTests {
             state: { amount: int, tariff: [economy, business] }
             events:
               reset:
+              go:
               small: state.amout < 1
             steps:
               "*":
                 on: { reset: { forward: b, set: { tarif: "'economy'" } } }
               a:
                 result: { amount: int }
-                set: { amont: result.amount, amount: state.amuont }
-                on: { small: b }
+                set: { amount: state.amuont, amont: result.amount }
+                on: { small: b, go: c }
+              c:
                 next: { forward: b, if: "exists(state.tarif)", set: { tariff: "state.plan" } }
               b: { kind: finish }
             """
+            // (The write of 'amont' always fails: 'a' moves on by a result only through it, so 'c' is reached by an
+            // explicit event, which may come without a result; see "Behind a certain run error".)
         #expect(summary(findings(text)) == [
-            "7:10 undeclared_state - state key 'amout' is not declared; did you mean 'amount'?",
-            "10:39 undeclared_state * step '*' sets 'tarif', which 'state' does not declare; did you mean 'tariff'?",
-            "13:12 undeclared_state a step 'a' sets 'amont', which 'state' does not declare; did you mean 'amount'?",
-            "13:42 undeclared_state a state key 'amuont' is not declared; did you mean 'amount'?",
-            "15:37 undeclared_state a state key 'tarif' is not declared; did you mean 'tariff'?",
-            "15:68 undeclared_state a state key 'plan' is not declared",
+            "8:10 undeclared_state - state key 'amout' is not declared; did you mean 'amount'?",
+            "11:39 undeclared_state * step '*' sets 'tarif', which 'state' does not declare; did you mean 'tariff'?",
+            "14:20 undeclared_state a state key 'amuont' is not declared; did you mean 'amount'?",
+            "14:34 undeclared_state a step 'a' sets 'amont', which 'state' does not declare; did you mean 'amount'?",
+            "17:37 undeclared_state c state key 'tarif' is not declared; did you mean 'tariff'?",
+            "17:68 undeclared_state c state key 'plan' is not declared",
         ])
     }
 
@@ -342,27 +346,36 @@ struct TypeRulesTests {
             flow: t
             start: a
             state: { total: int, tariff: [economy, business], vip: bool, note: string? }
-            events: { go: }
+            events: { go: , one: }
             steps:
               a:
                 result: { total: number, coupon: string? }
-                set:
-                  total: result.total
-                  tariff: "'first'"
-                  vip: null
-                  note: result.coupon
-                on:
-                  go: { forward: b, if: "result.totl > 1", set: { total: "state.vip ? 1 : 2.5" } }
+                set: { total: result.total }
+                on: { go: { forward: b, if: "result.totl > 1" }, one: c }
+              c:
+                result: { coupon: string? }
+                set: { tariff: "'first'" }
+                on: { one: d }
+              d:
+                result: { coupon: string? }
+                set: { vip: null }
+                on: { one: e }
+              e:
+                result: { coupon: string? }
+                set: { note: result.coupon }
+                on: { go: { forward: b, set: { total: "state.vip ? 1 : 2.5" } } }
                 next: { forward: b, if: state.total }
               b: { kind: finish }
             """
+            // (Each mistake where a run gets to it: a `set` that always fails stops the moves by a result, and an
+            // `if` that always fails keeps its option's `set` from running; see "Behind a certain run error".)
         #expect(summary(findings(text)) == [
-            "10:14 type_mismatch a step 'a' sets 'total': expected an int, found a number",
-            "11:16 type_mismatch a step 'a' sets 'tariff': 'first' is not one of 'economy', 'business'",
-            "12:12 type_mismatch a step 'a' sets 'vip': expected a bool, found null (the type is not optional)",
-            "15:30 type_mismatch a step 'a' has no result key 'totl'; did you mean 'total'?",
-            "15:79 type_mismatch a step 'a' sets 'total': expected an int, found a number",
-            "16:29 type_mismatch a the 'if' of step 'a' must be a bool, found an int",
+            "9:19 type_mismatch a step 'a' sets 'total': expected an int, found a number",
+            "10:34 type_mismatch a step 'a' has no result key 'totl'; did you mean 'total'?",
+            "13:21 type_mismatch c step 'c' sets 'tariff': 'first' is not one of 'economy', 'business'",
+            "17:17 type_mismatch d step 'd' sets 'vip': expected a bool, found null (the type is not optional)",
+            "22:60 type_mismatch e step 'e' sets 'total': expected an int, found a number",
+            "23:29 type_mismatch e the 'if' of step 'e' must be a bool, found an int",
         ])
     }
 
@@ -549,15 +562,17 @@ struct TypeRulesTests {
     @Test func literalSlotsAreTypedByTheirLiteral() {
         let text = """
             {"flowkit": 1, "flow": "t", "start": "a",
-             "state": {"n": "int", "ok": "bool", "x": "number"},
+             "state": {"n": "int", "ok": "bool", "x": "number"}, "events": {"go": null},
              "steps": {
-               "a": {"result": {"n": "int"}, "set": {"n": 1.5, "ok": 1, "x": 2}, "next": {"forward": "b", "if": 3}},
+               "a": {"result": {"n": "int"}, "set": {"n": 1.5}, "on": {"go": "c"}},
+               "c": {"result": {"n": "int"}, "set": {"ok": 1, "x": 2}, "on": {"go": "d"}},
+               "d": {"next": {"forward": "b", "if": 3}},
                "b": {"kind": "finish"}}}
             """
         #expect(summary(findings(text, file: "t.json", format: .json)) == [
             "4:47 type_mismatch a step 'a' sets 'n': expected an int, found a number",
-            "4:58 type_mismatch a step 'a' sets 'ok': expected a bool, found an int",
-            "4:101 type_mismatch a the 'if' of step 'a' must be a bool, found an int",
+            "5:48 type_mismatch c step 'c' sets 'ok': expected a bool, found an int",
+            "6:41 type_mismatch d the 'if' of step 'd' must be a bool, found an int",
         ])
     }
 
@@ -608,6 +623,8 @@ struct TypeRulesTests {
             start: pay
             state: { total: number, count: int, card: string, label: [eur, usd], paid: bool? }
             events: { paid: , cancelled: }
+            # ('pay''s `set` always fails: 'again' is reached by its entry.)
+            entries: { retry: { step: again, path: /retry } }
             steps:
               pay:
                 kind: flow
@@ -634,12 +651,12 @@ struct TypeRulesTests {
         let found = (UndeclaredStateRule.check(context) + TypeMismatchRule.check(context))
             .sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
         #expect(summary(found) == [
-            "10:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
-            "10:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
-            "10:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
-            "10:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
-            "11:107 type_mismatch pay the nested flow 'sub/payment.yaml' of step 'pay' has no state key 'cardd'; did you mean 'card'?",
-            "16:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
+            "12:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
+            "12:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
+            "12:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
+            "12:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
+            "13:107 type_mismatch pay the nested flow 'sub/payment.yaml' of step 'pay' has no state key 'cardd'; did you mean 'card'?",
+            "18:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
         ])
         // The nested flow is found relative to the parent file, whatever the working directory.
         #expect(found.allSatisfy { $0.file == folder + "/parent.yaml" })
@@ -647,7 +664,7 @@ struct TypeRulesTests {
         let inWorkspace = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder])))
         #expect(inWorkspace.sorted { $0.position < $1.position } == found)
         let confined = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder + "/elsewhere"])))
-        #expect(summary(confined).map { String($0.prefix(5)) } == ["10:72", "16:50"], "only the reads of 'result' in 'input'")
+        #expect(summary(confined).map { String($0.prefix(5)) } == ["12:72", "18:50"], "only the reads of 'result' in 'input'")
     }
 
     @Test func sampleFlowsHaveNoFindings() throws {
@@ -681,12 +698,14 @@ struct TypeRulesTests {
         var text = "flowkit: 1\nflow: big\nstart: s0\nstate:\n"
         let count = 3000
         for index in 0..<count { text += "  k\(index): int\n" }
-        text += "events:\n"
+        text += "events:\n  go:\n  check:\n"
         for index in 0..<count { text += "  e\(index): \"result.v > state.k\(index)\"\n" }
         text += "steps:\n"
         for index in 0..<count {
+            // (The write of an undeclared key always fails: the steps are chained by an explicit event, whose moves
+            // may come without a result.)
             text += "  s\(index):\n    result: { v: int }\n    set: { k\(index): \"result.v + state.k\((index + 1) % count)\", x\(index): 1 }\n"
-            text += "    on: { e\(index): s\((index + 1) % count) }\n    next: { forward: \(index + 1 == count ? "done" : "s\(index + 1)"), if: \"state.k\(index) == 'no'\" }\n"
+            text += "    on: { e\(index): s\((index + 1) % count), go: \(index + 1 == count ? "done" : "s\(index + 1)"), check: { forward: done, if: \"state.k\(index) == 'no'\" } }\n"
         }
         text += "  done: { kind: finish }\n"
         let clock = ContinuousClock()

@@ -105,10 +105,10 @@ struct WitnessPropertyTests {
         #expect(total > 100, "the bundles give too few run-error findings to judge")
         // Only where runs go: no rule that foresees a run error speaks about a step lint reports unreachable.
         #expect(classes["in a step lint reports unreachable"] == nil, Comment(rawValue: unwitnessed.filter { $0.hasPrefix("[in a step lint reports unreachable]") }.prefix(2).joined(separator: "\n\n")))
-        // Issue 31 asks for 90%; on these bundles most of the rest cannot be shown by any run (findings behind
-        // another finding's run error that every run meets first, in the step or before it), so this is the
-        // figure reached, kept from falling (the closing note gives the classes).
-        #expect(share >= 0.6, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
+        // Issue 31 asks for 90%; this is the figure reached, kept from falling (the closing note gives the classes
+        // of the rest: what lies behind a run error every run meets first is no longer reported when lint sees that
+        // error always happen, "Behind a certain run error", but not when it depends on values).
+        #expect(share >= 0.68, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
     }
 
     /// Whether `finding` is inside an expression of the `set` of a step with no `result` (not a `flow` step): a

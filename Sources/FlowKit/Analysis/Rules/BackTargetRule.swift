@@ -112,8 +112,8 @@ enum BackTargetRule: Rule {
         var findings: [Diagnostic] = []
         for id in roots {
             let name = steps[id].name.text
-            StepGraph.forEachTargetList(of: steps[id]) { _, list in
-                for target in list where target.move == .backOne {
+            StepGraph.forEachTargetList(of: steps[id]) { listIndex, list in
+                for (index, target) in list.enumerated() where target.move == .backOne && !isNeverTaken(context, step: id, list: listIndex, option: index) {
                     findings.append(context.finding(self, at: target.position, step: name, subject: "true",
                                                     "step '\(name: name)' goes back with 'back: true', but it can be alone on the history (\(verbatim: why(id))): there is nothing to go back to"))
                 }
@@ -146,6 +146,13 @@ enum BackTargetRule: Rule {
     /// Needs the flow's graphs.
     static let needs: RuleNeeds = [.graph]
 
+    /// Whether a step's own option is never taken (docs/format.md, "Options never taken", "Behind a certain run
+    /// error"): its `back` move is made by no run.
+    static func isNeverTaken(_ context: LintContext, step: Int, list: Int, option: Int) -> Bool {
+        let neverTaken = context.neverTaken
+        return !neverTaken.isEmpty && neverTaken.reason(NeverTaken.Option(step: step, list: list, option: option)) != nil
+    }
+
     package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let (flow, _) = context.reachabilityInput, let graph = context.stepGraph else { return [] }
         let steps = flow.steps
@@ -164,8 +171,10 @@ enum BackTargetRule: Rule {
         let live = steps.indices.filter { dominators.isReachable($0) && steps[$0].kind != .finish && reachable?[$0] != false }
         var own: [Suspect] = []
         for id in live {
-            StepGraph.forEachTargetList(of: steps[id]) { _, list in
-                for target in list { if let found = suspect(target, at: id) { own.append(found) } }
+            StepGraph.forEachTargetList(of: steps[id]) { listIndex, list in
+                for (index, target) in list.enumerated() where !isNeverTaken(context, step: id, list: listIndex, option: index) {
+                    if let found = suspect(target, at: id) { own.append(found) }
+                }
             }
         }
         // "*" targets: every step that uses the slot, in file order.

@@ -288,13 +288,12 @@ enum MaybeUnsetRule: Rule {
                 var read = covered
                 for (index, (target, guarding)) in zip(list, guards).enumerated() {
                     let reason = neverTaken.isEmpty ? nil : neverTaken.reason(NeverTaken.Option(step: owner, list: listIndex, option: index))
-                    if case .afterUnconditional? = reason { continue }
-                    if case .eventNeverHolds? = reason { continue }
+                    if let reason, !reason.isTried { continue }
                     if let condition = target.condition {
                         check(condition, guarded: guarding.failed.union(read), for: handled)
                         if read.count < UnsetReads.readSetLimit { read.formUnion(readKeys(condition)) }
                     }
-                    guard reason == nil else { continue }
+                    guard reason?.runsSet ?? true else { continue }
                     var earlier = read
                     for assignment in target.set {
                         check(assignment.expression, guarded: guarding.holds.union(earlier), for: handled)

@@ -113,8 +113,22 @@ enum NonExhaustiveGuardsRule: Rule {
             // The result the lists read: the step's declared one (not `"*"`'s, shared by every step, nor a `flow`
             // step's, which is its nested flow's final state).
             let resultTypes = isAny || step.kind == .flow ? nil : step.result?.typesByName
-            func check(_ targets: [Target], list: @autoclosure () -> String, explicitEvent: String?, assuming proposed: FlowExpression? = nil) {
-                guard !targets.isEmpty, targets.allSatisfy({ $0.condition != nil }) else { return }
+            // A list of a step's own with an option never taken for a run error (docs/format.md, "Behind a certain run
+            // error"): a run that tries it stops there, or never gets to the options, so none is left holding nothing.
+            let neverTaken = context.neverTaken
+            func stopsFirst(_ listIndex: Int, count: Int) -> Bool {
+                guard !isAny, !neverTaken.isEmpty else { return false }
+                let id = index - (flow.anyStep == nil ? 0 : 1)
+                return (0..<count).contains { option in
+                    switch neverTaken.reason(NeverTaken.Option(step: id, list: listIndex, option: option)) {
+                    // (An option whose `set` always fails can still fail its `if`: then the next is tried.)
+                    case .ifFails?, .stepSetFails?: true
+                    default: false
+                    }
+                }
+            }
+            func check(_ targets: [Target], list: @autoclosure () -> String, listIndex: Int, explicitEvent: String?, assuming proposed: FlowExpression? = nil) {
+                guard !targets.isEmpty, targets.allSatisfy({ $0.condition != nil }), !stopsFirst(listIndex, count: targets.count) else { return }
                 var conditions: [ExpressionNode] = []
                 var expressions: [FlowExpression] = []
                 for target in targets {
@@ -171,14 +185,14 @@ enum NonExhaustiveGuardsRule: Rule {
                 return when
                 }
             }
-            for handler in step.on {
+            for (listIndex, handler) in step.on.enumerated() {
                 let event = handler.event.text
                 if isAny, let anyUsed, !anyUsed.handled.contains(event) { continue }
                 let assumed = step.kind == .flow || (isAny && flowStepsUse(event)) ? nil : eventConditions[event]
-                check(handler.targets, list: "on '\(event)'", explicitEvent: derived.contains(event) || step.kind == .flow ? nil : event,
+                check(handler.targets, list: "on '\(event)'", listIndex: listIndex, explicitEvent: derived.contains(event) || step.kind == .flow ? nil : event,
                       assuming: assumed)
             }
-            if let next = step.next, !(isAny && anyUsed?.next == false) { check(next, list: "next", explicitEvent: nil) }
+            if let next = step.next, !(isAny && anyUsed?.next == false) { check(next, list: "next", listIndex: step.on.count, explicitEvent: nil) }
         }
         if unjudged > 0 {
             findings.append(context.finding(self, at: flow.start.position,

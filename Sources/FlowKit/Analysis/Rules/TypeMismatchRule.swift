@@ -17,7 +17,10 @@ enum TypeMismatchRule: Rule {
             step's declared 'result' (or, on a 'flow' step, of the nested flow's state); 'input' cannot read 'result'. \
             A value that may be null (an optional key) is checked as the type it holds, since 'exists' guards are the \
             usual pattern; anything whose type cannot be known (a step without a declared 'result') is not reported. \
-            The finding points inside the expression at the part at fault.
+            The finding points inside the expression at the part at fault. A run stops at the first of these it meets, \
+            so what lies behind one that always fails (the later parts of the expression, the later assignments of \
+            the 'set', the options it keeps a run from) is not reported until it is fixed (docs/format.md, "Behind a \
+            certain run error").
             """,
         severity: .error,
         triggeringExamples: [
@@ -28,19 +31,25 @@ enum TypeMismatchRule: Rule {
             state: { total: int, tariff: [economy, business], vip: bool, note: string? }
             events:
               big: ↓result.total + 1
+              go:
             steps:
               cart:
                 result: { total: number, coupon: string? }
-                set:
-                  total: ↓result.total
-                  tariff: "↓'first'"
-                  vip: ↓null
-                on: { big: done }
-                next:
-                  - forward: done
-                    if: "state.tariff == ↓'buisness'"
-                  - forward: done
-                    if: "↓result.totl > 0"
+                set: { total: ↓result.total }
+                on: { big: done, go: plan }
+              plan:
+                result: { total: number }
+                set: { tariff: "↓'first'" }
+                on: { go: member }
+              member:
+                result: { total: number }
+                set: { vip: ↓null }
+                on:
+                  go:
+                    - forward: done
+                      if: "state.tariff == ↓'buisness'"
+                    - forward: done
+                      if: "↓result.totl > 0"
               done: { kind: finish }
             """,
             """
@@ -48,22 +57,17 @@ enum TypeMismatchRule: Rule {
             flow: operators
             start: a
             state: { total: int, name: string, vip: bool, tariff: [economy, business] }
+            events: { plus: , not: , equal: , in: , and: , bool: }
             steps:
               a:
-                next:
-                  - forward: b
-                    if: "↓state.vip + 1 > 0"
-                  - forward: b
-                    if: "↓!state.total"
-                  - forward: b
-                    if: "↓state.total == state.name"
-                  - forward: b
-                    if: "state.total in [1, ↓'two']"
-                  - forward: b
-                    if: "↓state.name && state.vip"
-                  - forward: b
-                    if: "↓state.total"
-                  - b
+                on:
+                  plus: [{ forward: b, if: "↓state.vip + 1 > 0" }, b]
+                  not: [{ forward: b, if: "↓!state.total" }, b]
+                  equal: [{ forward: b, if: "↓state.total == state.name" }, b]
+                  in: [{ forward: b, if: "state.total in [1, ↓'two']" }, b]
+                  and: [{ forward: b, if: "↓state.name && state.vip" }, b]
+                  bool: [{ forward: b, if: "↓state.total" }, b]
+                next: b
               b: { kind: finish }
             """,
             """
@@ -118,11 +122,7 @@ enum TypeMismatchRule: Rule {
     /// `undeclared_state` share it). Nested flows come from `LintContext.nestedFlow(of:)`; one that does not load is
     /// skipped.
     static func typeFindings(_ context: LintContext) -> [TypeFinding] {
-        guard context.isWellFormed, let flow = context.flow else { return [] }
-        return context.memo.typeFindings {
-            FlowTypeChecker.check(flow, nestedState: { context.nestedFlow(of: $0)?.state },
-                                  nestedInputs: { context.nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: context.memo.parse,
-                                  reachable: context.reachableSteps, neverTaken: context.neverTaken)
-        }
+        guard context.isWellFormed, context.flow != nil else { return [] }
+        return context.runView.typeFindings
     }
 }

@@ -22,11 +22,13 @@ enum UndeclaredStateRule: Rule {
             state: { amount: int, note: string? }
             events:
               small: ↓state.amout < 100
+              edit:
             steps:
               amount:
                 result: { amount: int }
                 set: { ↓amout: result.amount }
-                on: { small: done }
+                on: { small: done, edit: note }
+              note:
                 next: { forward: done, if: "exists(↓state.nte)" }
               done: { kind: finish }
             """,

@@ -87,7 +87,7 @@ package enum UnreachableOptionRule: Rule {
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
         guard let flow = context.flow else { return [] }
-        let neverTaken = context.neverTaken
+        let neverTaken = context.writtenNeverTaken
         var findings: [Diagnostic] = []
         let steps = NeverTaken.owners(of: flow)
         for (id, step) in steps where !neverTaken.isEmpty {
@@ -96,7 +96,8 @@ package enum UnreachableOptionRule: Rule {
                 // The list's name ("on 'go'", "next") is put into words only for a finding.
                 func listName() -> String { list < step.on.count ? "on '\(step.on[list].event.text)'" : "next" }
                 for (index, target) in targets.enumerated() {
-                    guard let reason = neverTaken.reason(NeverTaken.Option(step: id, list: list, option: index)) else { continue }
+                    // (The written options never taken hold no run-error reason: those are one mistake's, reported once.)
+                    guard let reason = neverTaken.reason(NeverTaken.Option(step: id, list: list, option: index)), !reason.isRunError else { continue }
                     let why: Message
                     switch reason {
                     case .afterUnconditional: why = "an earlier option has no 'if'"
@@ -106,6 +107,7 @@ package enum UnreachableOptionRule: Rule {
                         why = target.condition == nil
                             ? "an earlier option's 'if' always holds, or fails, before it is tried"
                             : "whenever its 'if' holds, an earlier option's 'if' holds too, or fails"
+                    case .earlierIfFails, .ifFails, .setFails, .stepSetFails: continue
                     }
                     findings.append(context.finding(self, at: target.position, step: name,
                                                     "this option of \(verbatim: listName()) in step '\(name: name)' is never taken: \(why)"))

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import FlowKit
+
+/// `rule line:column` for the findings of a YAML flow (see `lintExample`) in file order, but for unused events and keys
+/// nothing sets (which the examples have).
+private func places(_ yaml: String) throws -> [String] {
+    try lintExample(yaml).filter { $0.rule != .unusedEvent && !($0.rule == .maybeUnset && $0.step == nil) }
+        .sorted { $0.position < $1.position }.map { "\($0.rule.rawValue) \($0.position)" }
+}
+
+/// docs/format.md, "Behind a certain run error": what lies behind a run error that happens on every evaluation is
+/// made by no run, so the rules that foresee run errors say nothing of it; the graph rules still follow it.
+@Suite("Behind a certain run error")
+struct BehindACertainRunErrorTests {
+    static let head = """
+        flowkit: 1
+        flow: t
+        start: a
+        state: { n: int, k: int, tier: [gold, basic], note: string? }
+        events: { go: , other: }
+        steps:
+
+        """
+
+    @Test func anIfThatAlwaysFailsKeepsTheOptionsAfterItUntriedAndItsMoveUnmade() throws {
+        // Line 8: the `if` compares a number with text, on every evaluation. The option after it is never tried (its
+        // read of 'k', which nothing sets, is not reported), and 'b', which only it leads to, is no run's: its
+        // `set`'s type error is not reported, nor is 'b' unreachable (the graph rules follow the move).
+        let found = try places(Self.head + """
+              a:
+                next:
+                  - { forward: b, if: "(100.0 * 2) >= 'oops'" }
+                  - { forward: z, set: { n: "state.k" } }
+              b: { result: { v: number }, set: { n: result.v }, next: z }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """)
+        #expect(found.filter { !$0.hasPrefix("unreachable_step") } == ["type_mismatch 9:28"], "\(found)")
+        #expect(!found.contains { $0.hasPrefix("unreachable_step") && $0.hasSuffix("10:") })
+        #expect(!found.contains { $0.hasPrefix("unreachable_option") })
+    }
+
+    @Test func aPartEvaluationMaySkipFailsOnlySometimes() throws {
+        // The right side of `&&` is evaluated only when the left holds: the option after it is still tried, and
+        // `exists(…)` of a result key the step lacks is only false.
+        let found = try places(Self.head + """
+              a:
+                next:
+                  - { forward: z, if: "state.n > 1 && state.n > 'x'" }
+                  - { forward: z, if: "state.tier == 'silver'" }
+                  - { forward: z, set: { n: "state.k" } }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1", n: "2" } } }
+
+            """)
+        #expect(found.contains("type_mismatch 9:43"), "\(found)")
+        #expect(found.contains("type_mismatch 10:42"), "text compared with an enum is only false: \(found)")
+        #expect(found.contains("maybe_unset 11:34"), "the last option is tried: \(found)")
+    }
+
+    @Test func aSetThatAlwaysFailsKeepsItsMoveUnmadeButNotTheOptionsAfterIt() throws {
+        // The first option's `set` stores text in an int key: its `if` is evaluated, the run stops at the `set`,
+        // the options after it are tried when its `if` fails (the list is not left without a holding option: that
+        // `non_exhaustive_guards` finding stays), and 'b' is no run's.
+        let found = try places(Self.head + """
+              a:
+                result: { v: int }
+                set: { k: result.v }
+                next:
+                  - { forward: b, if: "state.k > 1", set: { n: "'x'" } }
+                  - { forward: z, if: "state.k < 0" }
+              b: { result: { v: number }, set: { n: result.v }, next: z }
+              z: { kind: finish }
+
+            """)
+        #expect(found.contains("type_mismatch 11:53"), "\(found)")
+        #expect(found.contains("non_exhaustive_guards 11:27"), "\(found)")
+        #expect(!found.contains("type_mismatch 13:37"), "'b' is behind the failing set: \(found)")
+    }
+
+    @Test func aStepsSetThatAlwaysFailsStopsItsMovesByAResult() throws {
+        // 'a''s `set` always fails: `next` and the derived event's handler (moves by a result) are never tried; an
+        // explicit event may come without a result, so its handler is checked. In the `set`, the assignment after
+        // the failing one, and the parts of an expression after its first failing one, are never reached.
+        let found = try places(Self.head.replacingOccurrences(of: "events: { go: , other: }", with: "events: { go: , other: , big: \"state.n > 1\" }") + """
+              a:
+                result: { v: number }
+                set: { n: "result.v + 'x' + (1 - 'y')", k: "'z'" }
+                on:
+                  big: { forward: z, if: "state.tier == 1" }
+                  go: { forward: z, if: "state.tier == 2" }
+                next: [{ forward: z, if: "state.tier == 3" }]
+              z: { kind: finish }
+
+            """)
+        #expect(found == ["type_mismatch 9:16", "type_mismatch 12:30"], "\(found)")
+    }
+
+    @Test func aBackMoveNeverTakenIsNotJudged() throws {
+        // The `back` option comes after an `if` that always fails: no run takes it, so `back_target` does not speak
+        // (nor `unreachable_option`: one mistake, one finding).
+        let found = try places(Self.head + """
+              a:
+                on:
+                  go:
+                    - { forward: z, if: "1" }
+                    - { back: z }
+                next: z
+              z: { kind: finish }
+
+            """)
+        #expect(found == ["type_mismatch 10:30"], "\(found)")
+    }
+
+    @Test func anOptionalValueEscapesComparisonsAndOptionalKeys() throws {
+        // `null == 'x'` is false, not an error, and an optional key takes null: neither `if` nor `set` always fails,
+        // so the options after them are tried (the soundness property found the first: a run got to the `set`).
+        let found = try places(Self.head.replacingOccurrences(of: "state: { n: int,", with: "state: { m: int?, o: string?, n: int,") + """
+              a:
+                next:
+                  - { forward: z, if: "state.m == 'x'" }
+                  - { forward: z, if: "state.k > 0", set: { o: state.m } }
+                  - { forward: z, set: { o: "state.note + 'x'" } }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1", m: "2" } } }
+
+            """)
+        #expect(found.contains { $0.hasPrefix("maybe_null 11:") }, "the last option is tried: \(found)")
+    }
+
+    @Test func soundnessHoldsBehindTheseRules() throws {
+        // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
+        // run error is foreseen.
+        let found = try places(Self.head + """
+              a:
+                result: { v: int }
+                set: { k: result.v }
+                on: { go: [{ forward: z, if: "state.k == 2", set: { n: "'x'" } }] }
+                next: z
+              z: { kind: finish }
+
+            """)
+        #expect(found.contains { $0.hasPrefix("non_exhaustive_guards 10:") }, "\(found)")
+    }
+}
