@@ -42,13 +42,14 @@ enum FlowTypeChecker {
     static func checkFindingFailures(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                                      parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                                      sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
-                                     neverTaken: NeverTaken = .none) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>) {
+                                     neverTaken: NeverTaken = .none)
+        -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>) {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable)
             walker.neverTaken = neverTaken
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
-            return (walker.findings, walker.alwaysFailing)
+            return (walker.findings, walker.alwaysFailing, walker.neverStarting)
         }
     }
 }
@@ -139,6 +140,9 @@ private struct Walker {
 
     /// The expressions that always fail (docs/format.md, "Behind a certain run error"), where they are evaluated.
     var alwaysFailing: Set<ExpressionSource> = []
+    /// The `flow` steps whose `input` always fails (a required input not passed, a key the nested flow does not
+    /// declare, an expression that always fails): their nested flow never starts.
+    var neverStarting: Set<String> = []
 
     /// The problems come in the order a run meets them: after one that always fails, no run gets to the others
     /// (docs/format.md, "Behind a certain run error"), and they are not reported.
@@ -477,6 +481,7 @@ private struct Walker {
         for key in required where !passed.contains(key) {
             add(.typeMismatch, at: step.flowPathPosition ?? step.name.position, step: name,
                 "step '\(name: name)' does not pass '\(name: key)' in its 'input', and nested flow '\(name: file)' requires that input")
+            neverStarting.insert(name)
         }
         for assignment in step.input {
             let key = assignment.key.text
@@ -484,7 +489,7 @@ private struct Walker {
             if let child, let type = child.state[key] {
                 if let expression {
                     let problems = TypeInference.checkAssignment(expression, to: type, in: environment, what: "step '\(name)' passes '\(key)'")
-                    add(problems, in: assignment.expression, step: name)
+                    if add(problems, in: assignment.expression, step: name) { neverStarting.insert(name) }
                 }
                 continue
             }
@@ -492,9 +497,10 @@ private struct Walker {
                 let hint = child.stateKeys.closest(to: key).map { "; did you mean '\($0)'?" } ?? ""
                 add(.typeMismatch, at: assignment.key.position, step: name,
                     "step '\(name: name)' passes '\(name: key)', which the state of nested flow '\(name: file)' does not declare\(verbatim: hint)")
+                neverStarting.insert(name)
             }
             if let expression {
-                add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: name)
+                if add(TypeInference.infer(expression, in: environment).problems, in: assignment.expression, step: name) { neverStarting.insert(name) }
             }
         }
     }

@@ -29,13 +29,14 @@ struct NeverTaken: Sendable, Equatable {
         case ifFails
         /// Its own `set` always fails (its `if`, and its `set`, are evaluated).
         case setFails
-        /// The step's own `set`, which runs first on its moves, always fails: it is never tried.
-        case stepSetFails
+        /// The step's own `set`, which runs first on its moves, always fails, or a `flow` step's nested flow never
+        /// starts (its `input` always fails): it is never tried.
+        case stepFails
 
         /// Whether a run ever evaluates the option's `if` (the options before it may all fail).
         var isTried: Bool {
             switch self {
-            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepSetFails: false
+            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails: false
             case .neverHolds, .earlierFirst, .ifFails, .setFails: true
             }
         }
@@ -47,7 +48,7 @@ struct NeverTaken: Sendable, Equatable {
         /// `unreachable_option` finding, and followed by the graph rules (one mistake, one finding).
         var isRunError: Bool {
             switch self {
-            case .earlierIfFails, .ifFails, .setFails, .stepSetFails: true
+            case .earlierIfFails, .ifFails, .setFails, .stepFails: true
             case .afterUnconditional, .neverHolds, .eventNeverHolds, .earlierFirst: false
             }
         }
@@ -73,14 +74,17 @@ struct NeverTaken: Sendable, Equatable {
     /// "Behind a certain run error") keep from being taken: only a step's own expressions count (its `set`, its own
     /// lists' `if`s and `set`s); an option never tried keeps its reason, one never taken for another keeps it unless no
     /// run now tries it.
-    func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>) -> NeverTaken {
-        guard !alwaysFailing.isEmpty else { return self }
+    /// `neverStarting`: the `flow` steps (by name) whose nested flow never starts (docs/format.md, "Behind a certain
+    /// run error"): no move leaves them.
+    func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = []) -> NeverTaken {
+        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         for (id, step) in flow.steps.enumerated() where step.kind != .finish {
             // The step's `set` runs first on a `flow` step's every move and on a step with `result`'s result moves.
             let setRuns = step.kind == .flow || step.result != nil
             let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) }
+                || step.kind == .flow && neverStarting.contains(step.name.text)
             StepGraph.forEachTargetList(of: step) { list, targets in
                 let isResultMove = step.kind == .flow || list >= step.on.count || derived.contains(step.on[list].event.text)
                 var failedBefore = false
@@ -89,7 +93,7 @@ struct NeverTaken: Sendable, Equatable {
                     let prior = extended.options[option]
                     if let prior, !prior.isTried { continue }
                     if setFails && isResultMove {
-                        extended.options[option] = .stepSetFails
+                        extended.options[option] = .stepFails
                         continue
                     }
                     if failedBefore {

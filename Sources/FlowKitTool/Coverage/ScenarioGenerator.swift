@@ -527,7 +527,8 @@ package struct ScenarioGenerator {
         return literals
     }
 
-    /// Adds the numbers (and their neighbours) and quoted strings of an expression's text.
+    /// Adds the numbers (negative ones with their sign, and their neighbours) and quoted strings of an expression's
+    /// text.
     private static func scan(_ text: String, into literals: inout Literals) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
@@ -547,9 +548,18 @@ package struct ScenarioGenerator {
                 var end = index
                 while end < scalars.count && (("0"..."9").contains(scalars[end]) || scalars[end] == ".") { end += 1 }
                 let token = String(String.UnicodeScalarView(scalars[index..<end]))
+                // A unary minus before it (`> -3`, `(-3`, `-3` first) makes a negative literal: its value is tried, then
+                // the number's.
+                var before = index - 1
+                while before >= 0 && scalars[before] == " " { before -= 1 }
+                var operand = before - 1
+                while operand >= 0 && scalars[operand] == " " { operand -= 1 }
+                let negative = before >= 0 && scalars[before] == "-" && (operand < 0 || !(Self.isWordScalar(scalars[operand]) || scalars[operand] == ")" || scalars[operand] == "]"))
                 if let int = Int64(token) {
+                    if negative { literals.add(int: -int) }
                     literals.add(int: int)
                 } else if let number = Double(token) {
+                    if negative { literals.add(number: -number) }
                     literals.add(number: number)
                 }
                 index = end

@@ -130,6 +130,27 @@ struct BehindACertainRunErrorTests {
         #expect(found.contains { $0.hasPrefix("maybe_null 11:") }, "the last option is tried: \(found)")
     }
 
+    @Test func aFlowStepWhoseInputAlwaysFailsNeverCompletes() throws {
+        // 'child.yaml' declares no state: passing 'x' fails whenever 'a' is shown, so its nested flow never starts and
+        // its handlers never run. Passing nothing, they do: the read of 'k' is reported.
+        func flow(_ input: String) -> String {
+            Self.head + """
+                  a:
+                    kind: flow
+                    flow: child.yaml
+                    \(input)
+                    on: { done: { forward: z, set: { n: "state.k" } }, cancelled: z }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """
+        }
+        let failing = try places(flow("input: { x: \"1\" }"))
+        #expect(failing.contains { $0.hasPrefix("type_mismatch 10:") } && !failing.contains { $0.hasPrefix("maybe_unset") }, "\(failing)")
+        let passing = try places(flow("input: {}"))
+        #expect(passing.contains { $0.hasPrefix("maybe_unset 11:") }, "\(passing)")
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.

@@ -104,6 +104,25 @@ struct ScenarioGeneratorTests {
         #expect(scenario?.moves.first?.result == ["n": .int(100), "code": .string("X7")])
     }
 
+    /// A literal after a unary minus is tried as the negative number it is (a binary minus leaves it as written).
+    @Test func negativeLiteralsKeepTheirSign() throws {
+        let text = """
+            flowkit: 1
+            flow: t
+            start: ask
+            steps:
+              ask:
+                result: { n: int, x: number }
+                next:
+                  - { forward: done, if: "result.n > -3 && result.x < (-2.5) && result.n - 7 > 0" }
+                  - done
+              done: { kind: finish }
+            """
+        let model = try #require(FlowLoader.load(bytes: Array(text.utf8), file: "t.yaml", format: .yaml).flow)
+        let literals = ScenarioGenerator.literals(in: try CompiledFlow(flow: model), resolver: nil)
+        #expect(literals.ints == [-3, 3, 7, 0] && literals.numbers == [-2.5, 2.5], "\(literals.ints) \(literals.numbers)")
+    }
+
     /// Names that YAML reads as something else when plain (`yes`, `null`, `on`, `true`) are valid flowkit names:
     /// the script quotes them, and reads back to the same runs.
     @Test func namesYAMLWouldMisreadAreQuoted() throws {
