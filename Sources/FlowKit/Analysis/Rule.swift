@@ -172,8 +172,14 @@ package struct LintContext: Sendable {
     /// Whether a run can reach the step named `name`: true for `"*"`, for a name that is no step's, and when the
     /// graph does not know.
     func isReachable(step name: String) -> Bool {
-        guard let graph = reachabilityInput?.graph, let id = graph.ids[name], let reachable = runView.reachable else { return true }
-        return reachable[Int(id)]
+        reachability()(name)
+    }
+
+    /// `isReachable(step:)` for many steps: the run view asked once.
+    func reachability() -> (String) -> Bool {
+        guard let graph = reachabilityInput?.graph, let reachable = runView.reachable else { return { _ in true } }
+        let ids = graph.ids
+        return { name in ids[name].map { reachable[Int($0)] } ?? true }
     }
 
     package func finding(_ rule: any Rule.Type, at position: SourcePosition, step: String? = nil, subject: String? = nil,

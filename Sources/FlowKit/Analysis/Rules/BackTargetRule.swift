@@ -102,6 +102,7 @@ enum BackTargetRule: Rule {
     /// `back: true` at a step that can be alone on the history (`start`, an entry's step): there it has nothing to go
     /// back to. Own targets are reported at the target; a `"*"` target once, naming the first such step.
     private static func backOneAtRoots(_ context: LintContext, graph: StepGraph, live: [Int]) -> [Diagnostic] {
+        let neverTaken = context.neverTaken
         let steps = graph.flow.steps
         let isLive = Set(live)
         var roots: [Int] = []
@@ -113,7 +114,7 @@ enum BackTargetRule: Rule {
         for id in roots {
             let name = steps[id].name.text
             StepGraph.forEachTargetList(of: steps[id]) { listIndex, list in
-                for (index, target) in list.enumerated() where target.move == .backOne && !isNeverTaken(context, step: id, list: listIndex, option: index) {
+                for (index, target) in list.enumerated() where target.move == .backOne && !isNeverTaken(neverTaken, step: id, list: listIndex, option: index) {
                     findings.append(context.finding(self, at: target.position, step: name, subject: "true",
                                                     "step '\(name: name)' goes back with 'back: true', but it can be alone on the history (\(verbatim: why(id))): there is nothing to go back to"))
                 }
@@ -148,9 +149,8 @@ enum BackTargetRule: Rule {
 
     /// Whether a step's own option is never taken (docs/format.md, "Options never taken", "Behind a certain run
     /// error"): its `back` move is made by no run.
-    static func isNeverTaken(_ context: LintContext, step: Int, list: Int, option: Int) -> Bool {
-        let neverTaken = context.neverTaken
-        return !neverTaken.isEmpty && neverTaken.reason(NeverTaken.Option(step: step, list: list, option: option)) != nil
+    static func isNeverTaken(_ neverTaken: NeverTaken, step: Int, list: Int, option: Int) -> Bool {
+        !neverTaken.isEmpty && neverTaken.reason(NeverTaken.Option(step: step, list: list, option: option)) != nil
     }
 
     package static func check(_ context: LintContext) -> [Diagnostic] {
@@ -168,11 +168,12 @@ enum BackTargetRule: Rule {
         // The data-flow graph follows every option; a step reachable only through options never taken is no
         // run's (docs/format.md, "Only where runs go").
         let reachable = context.reachableSteps
+        let neverTaken = context.neverTaken
         let live = steps.indices.filter { dominators.isReachable($0) && steps[$0].kind != .finish && reachable?[$0] != false }
         var own: [Suspect] = []
         for id in live {
             StepGraph.forEachTargetList(of: steps[id]) { listIndex, list in
-                for (index, target) in list.enumerated() where !isNeverTaken(context, step: id, list: listIndex, option: index) {
+                for (index, target) in list.enumerated() where !isNeverTaken(neverTaken, step: id, list: listIndex, option: index) {
                     if let found = suspect(target, at: id) { own.append(found) }
                 }
             }

@@ -175,7 +175,8 @@ enum MaybeUnsetRule: Rule {
         case .unset(let reads):
             // The data-flow graph follows every option; a step reachable only through options never taken is no
             // run's (docs/format.md, "Only where runs go").
-            let findings = reads.filter { context.isReachable(step: $0.step) }.map { read in
+            let isReachable = context.reachability()
+            let findings = reads.filter { isReachable($0.step) }.map { read in
                 let detail: String
                 switch read.place {
                 case .step: detail = ""
@@ -245,7 +246,8 @@ enum MaybeUnsetRule: Rule {
         let anyHandlers = Dictionary((flow.anyStep?.on ?? []).enumerated().map { ($0.element.event.text, ($0.element.targets, $0.offset)) },
                                      uniquingKeysWith: { first, _ in first })
         let neverTaken = context.neverTaken
-        for (id, step) in flow.steps.enumerated() where step.kind == .flow && context.isReachable(step: step.name.text) {
+        let isReachable = context.reachability()
+        for (id, step) in flow.steps.enumerated() where step.kind == .flow && isReachable(step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
             // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
             // the nested flow is analysed once per file, however many steps pass it different inputs.

@@ -95,6 +95,7 @@ enum NonExhaustiveGuardsRule: Rule {
         // Only lists a run can evaluate (docs/format.md, "Only where runs go"): a step's when a run reaches it,
         // a `"*"` list when a reachable step uses it.
         let reachable = context.reachableSteps
+        let neverTaken = context.neverTaken
         var anyUsed: (handled: Set<String>, next: Bool)?
         if let reachable, flow.anyStep != nil {
             var events: Set<String> = Set(flow.anyStep?.on.map(\.event.text) ?? [])
@@ -115,7 +116,6 @@ enum NonExhaustiveGuardsRule: Rule {
             let resultTypes = isAny || step.kind == .flow ? nil : step.result?.typesByName
             // A list of a step's own with an option never taken for a run error (docs/format.md, "Behind a certain run
             // error"): a run that tries it stops there, or never gets to the options, so none is left holding nothing.
-            let neverTaken = context.neverTaken
             func stopsFirst(_ listIndex: Int, count: Int) -> Bool {
                 guard !isAny, !neverTaken.isEmpty else { return false }
                 let id = index - (flow.anyStep == nil ? 0 : 1)

@@ -43,7 +43,8 @@ enum UnhandledOutcomeRule: Rule {
         guard let flow = context.flow, let workspace = context.workspace else { return [] }
         var findings: [Diagnostic] = []
         // A `flow` step no run reaches never starts its nested flow (docs/format.md, "Only where runs go").
-        for step in flow.steps where step.kind == .flow && context.isReachable(step: step.name.text) {
+        let isReachable = context.reachability()
+        for step in flow.steps where step.kind == .flow && isReachable(step.name.text) {
             guard let reference = step.flowPath,
                   case .loaded(let document, _) = workspace.nested(reference, from: context.document.file),
                   let child = document.flow, document.isWellFormed else { continue }
