@@ -43,15 +43,28 @@ enum FlowTypeChecker {
                                      parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                                      sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
                                      neverTaken: NeverTaken = .none)
-        -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>) {
+        -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents) {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable)
             walker.neverTaken = neverTaken
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
-            return (walker.findings, walker.alwaysFailing, walker.neverStarting)
+            return (walker.findings, walker.alwaysFailing, walker.neverStarting,
+                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt))
         }
     }
+}
+
+/// The derived events whose expression always fails (docs/format.md, "Behind a certain run error"): everywhere, and
+/// at each step (by index in `Flow.steps`) with the result it has.
+struct FailingEvents: Sendable, Equatable {
+    var everywhere: Set<String> = []
+    var at: [Int: Set<String>] = [:]
+
+    var isEmpty: Bool { everywhere.isEmpty && at.isEmpty }
+
+    /// Whether `event` always fails when step `id` evaluates it.
+    func fails(_ event: String, at id: Int) -> Bool { everywhere.contains(event) || at[id]?.contains(event) == true }
 }
 
 /// What `result` holds at a step, as far as grouping steps for a shared check goes: no result, an unknown one, or
@@ -140,6 +153,10 @@ private struct Walker {
 
     /// The expressions that always fail (docs/format.md, "Behind a certain run error"), where they are evaluated.
     var alwaysFailing: Set<ExpressionSource> = []
+    /// The derived events whose expression always fails wherever it is evaluated, and, per step (by index), those
+    /// that always fail with the result that step has.
+    var eventsFailingEverywhere: Set<String> = []
+    var eventsFailingAt: [Int: Set<String>] = [:]
     /// The `flow` steps whose `input` always fails (a required input not passed, a key the nested flow does not
     /// declare, an expression that always fails): their nested flow never starts.
     var neverStarting: Set<String> = []
@@ -257,7 +274,7 @@ private struct Walker {
             guard reachable == nil || evaluated else { continue }
             let what = "the expression of event '\(event.name.text)'"
             let general = TypeInference.checkCondition(expression, in: base, what: what)
-            add(general, in: source, step: nil)
+            if add(general, in: source, step: nil) { eventsFailingEverywhere.insert(event.name.text) }
             let stepGroups: [[Int]]
             if !starEvents.contains(event.name.text) {
                 stepGroups = groups(handlers[event.name.text] ?? [], results: results)
@@ -272,10 +289,16 @@ private struct Walker {
                 let first = walker.flow.steps[group[0]].name.text
                 let result = walker.context(of: walker.flow.steps[group[0]], result: results[group[0]], event: nil, derived: [])
                 let problems = TypeInference.checkCondition(expression, in: walker.base.with(result: result), what: what)
+                // (Failing with the result the group's steps have: the event fails wherever they evaluate it.)
+                if problems.contains(where: \.alwaysFails) {
+                    for id in group { walker.eventsFailingAt[id, default: []].insert(event.name.text) }
+                }
                 walker.add(problems.filter { !general.contains($0) }.map { problem in
                     guard problem.kind == .typeMismatch else { return problem }
                     let message = problem.message.contains("step '\(first)'") ? problem.message : "when step '\(first)' completes, \(problem.message)"
-                    return TypeProblem(kind: problem.kind, offset: problem.offset, message: Message(verbatim: message), subject: problem.subject)
+                    var renamed = TypeProblem(kind: problem.kind, offset: problem.offset, message: Message(verbatim: message), subject: problem.subject)
+                    renamed.alwaysFails = problem.alwaysFails
+                    return renamed
                 }, in: source, step: first)
             }
         }

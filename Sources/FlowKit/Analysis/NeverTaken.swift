@@ -76,23 +76,36 @@ struct NeverTaken: Sendable, Equatable {
     /// run now tries it.
     /// `neverStarting`: the `flow` steps (by name) whose nested flow never starts (docs/format.md, "Behind a certain
     /// run error"): no move leaves them.
-    func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = []) -> NeverTaken {
-        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty else { return self }
+    /// `failingEvents`: the derived events whose expression always fails; at a step that evaluates one (not a `flow`
+    /// step), its handler, those of the derived events after it and `next` are never tried.
+    func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = [],
+                         failingEvents: FailingEvents = FailingEvents()) -> NeverTaken {
+        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
+        var derivedInOrder: [String] = []
+        for event in flow.events where event.expression != nil && !derivedInOrder.contains(event.name.text) { derivedInOrder.append(event.name.text) }
+        let starHandles = Set((flow.anyStep?.on ?? []).map(\.event.text))
         for (id, step) in flow.steps.enumerated() where step.kind != .finish {
+            // The derived events from the first that always fails here on: never gone past (those before it may hold).
+            var failedFrom: Set<String>?
+            if !failingEvents.isEmpty && step.kind != .flow {
+                let handled = derivedInOrder.filter { step.handler(for: $0) != nil || starHandles.contains($0) }
+                if let first = handled.firstIndex(where: { failingEvents.fails($0, at: id) }) { failedFrom = Set(handled[first...]) }
+            }
             // The step's `set` runs first on a `flow` step's every move and on a step with `result`'s result moves.
             let setRuns = step.kind == .flow || step.result != nil
             let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) }
                 || step.kind == .flow && neverStarting.contains(step.name.text)
             StepGraph.forEachTargetList(of: step) { list, targets in
                 let isResultMove = step.kind == .flow || list >= step.on.count || derived.contains(step.on[list].event.text)
+                let eventFails = failedFrom.map { events in list >= step.on.count || events.contains(step.on[list].event.text) } ?? false
                 var failedBefore = false
                 for (index, target) in targets.enumerated() {
                     let option = Option(step: id, list: list, option: index)
                     let prior = extended.options[option]
                     if let prior, !prior.isTried { continue }
-                    if setFails && isResultMove {
+                    if setFails && isResultMove || eventFails {
                         extended.options[option] = .stepFails
                         continue
                     }

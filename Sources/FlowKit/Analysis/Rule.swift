@@ -105,13 +105,14 @@ package struct LintContext: Sendable {
     private func computeRunView() -> RunView {
         let written = RunView(neverTaken: writtenNeverTaken, stepGraph: writtenStepGraph, reachable: reachabilityInput?.graph.reachable, typeFindings: [])
         guard isWellFormed, let flow else { return written }
-        func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>) {
+        func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents) {
             FlowTypeChecker.checkFindingFailures(flow, nestedState: { nestedFlow(of: $0)?.state },
                                                  nestedInputs: { nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: memo.parse,
                                                  reachable: view.reachable, neverTaken: view.neverTaken)
         }
         let first = check(written)
-        let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting)
+        let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting,
+                                                         failingEvents: first.failingEvents)
         guard extended != writtenNeverTaken else {
             return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings)
         }

@@ -151,6 +151,25 @@ struct BehindACertainRunErrorTests {
         #expect(passing.contains { $0.hasPrefix("maybe_unset 11:") }, "\(passing)")
     }
 
+    @Test func aDerivedEventThatAlwaysFailsStopsTheMovesThatEvaluateIt() throws {
+        // 'a' has no result: `late` (read second) always fails there, so its handler and `next` are never tried;
+        // `early` may hold first, and an explicit event evaluates no derived event.
+        let found = try places(Self.head.replacingOccurrences(of: "events: { go: , other: }", with: "events: { go: , early: \"state.n > 1\", late: \"result.v > 1\" }") + """
+              a:
+                on:
+                  early: { forward: z, set: { k: "state.tier == 'gold' ? 1 : 2" } }
+                  late: { forward: z, set: { k: "state.note + 'x'" } }
+                  go: { forward: z, set: { o: "state.note + 'y'" } }
+                next: { forward: z, set: { k: "state.note + 'z'" } }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { n: "1", tier: "'gold'" } } }
+
+            """)
+        let lines = Set(found.compactMap { place in place.split(separator: " ").last?.split(separator: ":").first.map(String.init) })
+        #expect(found.contains { $0.hasPrefix("type_mismatch 5:") }, "the event's own finding: \(found)")
+        #expect(lines.contains("9") && lines.contains("11") && !lines.contains("10") && !lines.contains("12"), "\(found)")
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.

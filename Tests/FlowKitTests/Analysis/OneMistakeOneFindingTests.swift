@@ -29,14 +29,15 @@ struct OneMistakeOneFindingTests {
         // 'dead' and 'sub' hold a mistake of each rule that foresees a run error, "*" has a list only they use,
         // and event 'late' is evaluated only there; 'note' is read only there and set nowhere. No run reaches them,
         // so only unreachable_step speaks; an entry that reaches 'dead' brings every finding back. (Mistakes that always
-        // fail sit in their own explicit events' lists: behind one, a run meets nothing else.)
+        // fail sit in their own explicit events' lists, and 'late' fails only when its left side holds: behind a
+        // mistake that always fails, a run meets nothing else.)
         func flow(entries: String) -> String {
             """
             flowkit: 1
             flow: dead
             start: a
             state: { count: int, note: string, age: int? }
-            events: { go: , late: "result.n + 'x' == 1" , quit: , done: , more: }
+            events: { go: , late: "result.n > 1 && result.n + 'x' == 1" , quit: , done: , more: }
             \(entries)
             steps:
               "*": { on: { go: { forward: done, if: "state.age > 1" } } }
