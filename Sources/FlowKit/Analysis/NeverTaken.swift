@@ -32,11 +32,14 @@ struct NeverTaken: Sendable, Equatable {
         /// The step's own `set`, which runs first on its moves, always fails, or a `flow` step's nested flow never
         /// starts (its `input` always fails): it is never tried.
         case stepFails
+        /// A derived event evaluated before it always holds (where it evaluates without a run error): it is never
+        /// tried. Judged for the rules that foresee run errors only.
+        case preempted
 
         /// Whether a run ever evaluates the option's `if` (the options before it may all fail).
         var isTried: Bool {
             switch self {
-            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails: false
+            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails, .preempted: false
             case .neverHolds, .earlierFirst, .ifFails, .setFails: true
             }
         }
@@ -48,7 +51,7 @@ struct NeverTaken: Sendable, Equatable {
         /// `unreachable_option` finding, and followed by the graph rules (one mistake, one finding).
         var isRunError: Bool {
             switch self {
-            case .earlierIfFails, .ifFails, .setFails, .stepFails: true
+            case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted: true
             case .afterUnconditional, .neverHolds, .eventNeverHolds, .earlierFirst: false
             }
         }
@@ -67,6 +70,33 @@ struct NeverTaken: Sendable, Equatable {
     /// Why `option` is never taken, nil when a run may take it.
     func reason(_ option: Option) -> Reason? { options[option] }
 
+    /// The derived events of `flow` whose condition holds whenever it evaluates without a run error, and holds for
+    /// some value: a constant condition that is true, or one in the decided forms ("Deciding guards") no combination
+    /// of whose values makes false. Conditions that read `result` are not judged (their shape is the step's).
+    static func alwaysHolding(_ flow: Flow, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> Set<String> {
+        var holding: Set<String> = []
+        var budget = GuardSpace.fileBudget
+        let stateTypes = flow.stateTypes
+        for event in flow.events {
+            guard let source = event.expression, case .success(let expression) = parse(source) else { continue }
+            if let constant = ConstantCondition.value(of: expression.root) {
+                if constant { holding.insert(event.name.text) }
+                continue
+            }
+            guard let space = GuardSpace(conditions: [expression.root], stateTypes: stateTypes, resultTypes: nil, resultMayBeAbsent: false),
+                  space.combinations <= budget else { continue }
+            budget -= space.combinations
+            var holds = false
+            let falsified = space.first { scope in
+                guard let value = try? expression.evaluateCondition(in: scope) else { return false }
+                if value { holds = true }
+                return !value
+            }
+            if falsified == nil && holds { holding.insert(event.name.text) }
+        }
+        return holding
+    }
+
     /// How many options are never taken.
     var count: Int { options.count }
 
@@ -78,9 +108,11 @@ struct NeverTaken: Sendable, Equatable {
     /// run error"): no move leaves them.
     /// `failingEvents`: the derived events whose expression always fails; at a step that evaluates one (not a `flow`
     /// step), its handler, those of the derived events after it and `next` are never tried.
+    /// `alwaysHolding`: the derived events whose condition holds whenever it evaluates without a run error: at a
+    /// step that evaluates one, the handlers of the derived events after it and `next` are never tried.
     func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = [],
-                         failingEvents: FailingEvents = FailingEvents()) -> NeverTaken {
-        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty else { return self }
+                         failingEvents: FailingEvents = FailingEvents(), alwaysHolding: Set<String> = []) -> NeverTaken {
+        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         var derivedInOrder: [String] = []
@@ -88,10 +120,15 @@ struct NeverTaken: Sendable, Equatable {
         let starHandles = Set((flow.anyStep?.on ?? []).map(\.event.text))
         for (id, step) in flow.steps.enumerated() where step.kind != .finish {
             // The derived events from the first that always fails here on: never gone past (those before it may hold).
+            // Or from the one after the first that always holds.
             var failedFrom: Set<String>?
-            if !failingEvents.isEmpty && step.kind != .flow {
+            var preempted = false
+            if (!failingEvents.isEmpty || !alwaysHolding.isEmpty) && step.kind != .flow {
                 let handled = derivedInOrder.filter { step.handler(for: $0) != nil || starHandles.contains($0) }
-                if let first = handled.firstIndex(where: { failingEvents.fails($0, at: id) }) { failedFrom = Set(handled[first...]) }
+                if let first = handled.firstIndex(where: { failingEvents.fails($0, at: id) || alwaysHolding.contains($0) }) {
+                    preempted = !failingEvents.fails(handled[first], at: id)
+                    failedFrom = Set(handled[(preempted ? first + 1 : first)...])
+                }
             }
             // The step's `set` runs first on a `flow` step's every move and on a step with `result`'s result moves.
             let setRuns = step.kind == .flow || step.result != nil
@@ -105,8 +142,12 @@ struct NeverTaken: Sendable, Equatable {
                     let option = Option(step: id, list: list, option: index)
                     let prior = extended.options[option]
                     if let prior, !prior.isTried { continue }
-                    if setFails && isResultMove || eventFails {
+                    if setFails && isResultMove {
                         extended.options[option] = .stepFails
+                        continue
+                    }
+                    if eventFails {
+                        extended.options[option] = preempted ? .preempted : .stepFails
                         continue
                     }
                     if failedBefore {

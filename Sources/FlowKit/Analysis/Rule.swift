@@ -112,7 +112,8 @@ package struct LintContext: Sendable {
         }
         let first = check(written)
         let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting,
-                                                         failingEvents: first.failingEvents)
+                                                         failingEvents: first.failingEvents,
+                                                         alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse))
         guard extended != writtenNeverTaken else {
             return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings)
         }

@@ -170,6 +170,29 @@ struct BehindACertainRunErrorTests {
         #expect(lines.contains("9") && lines.contains("11") && !lines.contains("10") && !lines.contains("12"), "\(found)")
     }
 
+    @Test func aDerivedEventThatAlwaysHoldsPreemptsNextAndTheEventsAfterIt() throws {
+        // `known` holds for every value of 'tier' (it fails only when 'tier' is unset): 'a''s handler of `later`
+        // and its `next` are never tried, its own handler is. `maybe` (an optional key) can be false: no pre-emption.
+        func flow(_ condition: String) -> String {
+            Self.head.replacingOccurrences(of: "events: { go: , other: }", with: "events: { go: , known: \"\(condition)\", later: \"state.n > 1\" }") + """
+                  a:
+                    on:
+                      known: { forward: z, set: { k: "state.note + 'a'" } }
+                      later: { forward: z, set: { k: "state.note + 'b'" } }
+                    next: { forward: z, set: { k: "state.note + 'c'" } }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { n: "1", tier: "'gold'" } } }
+
+                """
+        }
+        func lines(_ found: [String]) -> Set<String> {
+            Set(found.filter { $0.hasPrefix("maybe_null") }.compactMap { $0.split(separator: " ").last?.split(separator: ":").first.map(String.init) })
+        }
+        #expect(lines(try places(flow("state.tier in ['gold', 'basic']"))) == ["9"])
+        #expect(lines(try places(flow("100 != 1"))) == ["9"])
+        #expect(lines(try places(flow("state.note != 'x'"))) == ["9", "10", "11"])
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.
