@@ -383,7 +383,9 @@ private struct Walker {
         // its `result.…` paths, and its `state.K` paths whose K it does not write.
         var afterSet: Set<String> = []
         let setRuns = step.kind == .flow || step.result != nil
-        if !step.set.isEmpty {
+        // A `flow` step whose nested flow never starts or never finishes never completes: no run evaluates its `set`
+        // (docs/format.md, "Behind a certain run error").
+        if !step.set.isEmpty && !neverTaken.neverCompletes(id) {
             let proved = assignments(step.set, step: name, environment: base.with(result: result), evaluated: setRuns)
             if setRuns {
                 let written = Set(step.set.map { "state." + $0.key.text })

@@ -59,6 +59,12 @@ struct NeverTaken: Sendable, Equatable {
 
     /// The options never taken, with why.
     private(set) var options: [Option: Reason] = [:]
+    /// The `flow` steps (by index) that never complete: their nested flow never starts or never finishes (docs/format.md,
+    /// "Behind a certain run error").
+    private(set) var neverCompleting: Set<Int> = []
+
+    /// Whether `step` is a `flow` step that never completes.
+    func neverCompletes(_ step: Int) -> Bool { !neverCompleting.isEmpty && neverCompleting.contains(step) }
     /// The guarded lists not decided because the flow's budget of evaluations ran out.
     private(set) var unjudged = 0
 
@@ -104,8 +110,8 @@ struct NeverTaken: Sendable, Equatable {
     /// "Behind a certain run error") keep from being taken: only a step's own expressions count (its `set`, its own
     /// lists' `if`s and `set`s); an option never tried keeps its reason, one never taken for another keeps it unless no
     /// run now tries it.
-    /// `neverStarting`: the `flow` steps (by name) whose nested flow never starts (docs/format.md, "Behind a certain
-    /// run error"): no move leaves them.
+    /// `neverStarting`: the `flow` steps (by name) whose nested flow never starts or never finishes (docs/format.md,
+    /// "Behind a certain run error"): no move leaves them, and their `set` never runs.
     /// `failingEvents`: the derived events whose expression always fails; at a step that evaluates one (not a `flow`
     /// step), its handler, those of the derived events after it and `next` are never tried.
     /// `alwaysHolding`: the derived events whose condition holds whenever it evaluates without a run error: at a
@@ -132,8 +138,9 @@ struct NeverTaken: Sendable, Equatable {
             }
             // The step's `set` runs first on a `flow` step's every move and on a step with `result`'s result moves.
             let setRuns = step.kind == .flow || step.result != nil
-            let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) }
-                || step.kind == .flow && neverStarting.contains(step.name.text)
+            let neverCompletes = step.kind == .flow && neverStarting.contains(step.name.text)
+            if neverCompletes { extended.neverCompleting.insert(id) }
+            let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) } || neverCompletes
             StepGraph.forEachTargetList(of: step) { list, targets in
                 let isResultMove = step.kind == .flow || list >= step.on.count || derived.contains(step.on[list].event.text)
                 let eventFails = failedFrom.map { events in list >= step.on.count || events.contains(step.on[list].event.text) } ?? false

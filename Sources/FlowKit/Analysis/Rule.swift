@@ -111,7 +111,20 @@ package struct LintContext: Sendable {
                                                  reachable: view.reachable, neverTaken: view.neverTaken)
         }
         let first = check(written)
-        let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting,
+        // A `flow` step whose nested flow can reach no finish step from its start never completes either.
+        var neverFinishing: Set<String> = []
+        var finishes: [String: Bool] = [:]
+        for step in flow.steps where step.kind == .flow && step.flowPath != nil {
+            let reference = step.flowPath!
+            if finishes[reference] == nil {
+                finishes[reference] = nestedFlow(of: step).map { child in
+                    let graph = FlowGraph(flow: child, neverTaken: NeverTaken(flow: child, parse: ExpressionParser.parse))
+                    return graph.startID == nil || child.steps.indices.contains { graph.isFinish[$0] && graph.reachable[$0] }
+                } ?? true
+            }
+            if finishes[reference] == false { neverFinishing.insert(step.name.text) }
+        }
+        let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
                                                          failingEvents: first.failingEvents,
                                                          alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse))
         guard extended != writtenNeverTaken else {

@@ -193,6 +193,36 @@ struct BehindACertainRunErrorTests {
         #expect(lines(try places(flow("state.note != 'x'"))) == ["9", "10", "11"])
     }
 
+    @Test func aFlowStepWhoseNestedFlowNeverFinishesNeverCompletes() throws {
+        // 'loop.yaml' goes round for ever: 'p' never completes, so neither its `set` nor its handler runs. With a
+        // nested flow that finishes, both reads of an optional key are reported.
+        let folder = NSTemporaryDirectory() + "behind-nested-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "flowkit: 1\nflow: loop\nstart: a\nsteps:\n  a: { next: b }\n  b: { next: a }\n  f: { kind: finish }\n"
+            .write(toFile: folder + "/loop.yaml", atomically: true, encoding: .utf8)
+        try "flowkit: 1\nflow: once\nstart: a\nsteps:\n  a: { next: f }\n  f: { kind: finish }\n"
+            .write(toFile: folder + "/once.yaml", atomically: true, encoding: .utf8)
+        func found(_ child: String) throws -> [String] {
+            let text = """
+                flowkit: 1
+                flow: t
+                start: p
+                state: { n: string, note: string?, other: string? }
+                events: { f: }
+                steps:
+                  p: { kind: flow, flow: \(child), set: { n: "state.note + 'x'" }, on: { f: { forward: z, set: { n: "state.other + 'y'" } } } }
+                  z: { kind: finish }
+
+                """
+            try text.write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+            let document = try FlowLoader.load(path: folder + "/t.yaml")
+            return Linter.lint(document, workspace: LintWorkspace(roots: [folder])).filter { $0.rule == .maybeNull }.map { "\($0.position)" }
+        }
+        #expect(try found("once.yaml").count == 2)
+        #expect(try found("loop.yaml").isEmpty)
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.

@@ -623,8 +623,9 @@ struct TypeRulesTests {
             start: pay
             state: { total: number, count: int, card: string, label: [eur, usd], paid: bool? }
             events: { paid: , cancelled: }
-            # ('pay''s `set` always fails: 'again' is reached by its entry.)
-            entries: { retry: { step: again, path: /retry } }
+            # ('pay''s `input` always fails, so its nested flow never starts and its `set` never runs: 'settle' reads
+            # the nested flow's final state, and it and 'again' are reached by their entries.)
+            entries: { retry: { step: again, path: /retry }, settle: { step: settle, path: /settle } }
             steps:
               pay:
                 kind: flow
@@ -632,6 +633,11 @@ struct TypeRulesTests {
                 input: { amount: state.total, currency: "'gbp'", attemps: 0, card: result.card }
                 set: { card: result.card, count: result.amount, total: result.attempts, label: result.currency, paid: result.cardd }
                 on: { paid: { forward: done, if: "result.amount > 0" }, cancelled: again }
+              settle:
+                kind: flow
+                flow: sub/payment.yaml
+                set: { card: result.card, count: result.amount, total: result.attempts, label: result.currency, paid: result.cardd }
+                next: done
               again:
                 kind: flow
                 flow: sub/missing.yaml
@@ -651,12 +657,12 @@ struct TypeRulesTests {
         let found = (UndeclaredStateRule.check(context) + TypeMismatchRule.check(context))
             .sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
         #expect(summary(found) == [
-            "12:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
-            "12:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
-            "12:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
-            "12:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
-            "13:107 type_mismatch pay the nested flow 'sub/payment.yaml' of step 'pay' has no state key 'cardd'; did you mean 'card'?",
-            "18:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
+            "13:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
+            "13:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
+            "13:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
+            "13:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
+            "19:107 type_mismatch settle the nested flow 'sub/payment.yaml' of step 'settle' has no state key 'cardd'; did you mean 'card'?",
+            "24:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
         ])
         // The nested flow is found relative to the parent file, whatever the working directory.
         #expect(found.allSatisfy { $0.file == folder + "/parent.yaml" })
@@ -664,7 +670,7 @@ struct TypeRulesTests {
         let inWorkspace = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder])))
         #expect(inWorkspace.sorted { $0.position < $1.position } == found)
         let confined = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder + "/elsewhere"])))
-        #expect(summary(confined).map { String($0.prefix(5)) } == ["12:72", "18:50"], "only the reads of 'result' in 'input'")
+        #expect(summary(confined).map { String($0.prefix(5)) } == ["13:72", "24:50"], "only the reads of 'result' in 'input'")
     }
 
     @Test func sampleFlowsHaveNoFindings() throws {

@@ -247,7 +247,7 @@ enum MaybeUnsetRule: Rule {
                                      uniquingKeysWith: { first, _ in first })
         let neverTaken = context.neverTaken
         let isReachable = context.reachability()
-        for (id, step) in flow.steps.enumerated() where step.kind == .flow && isReachable(step.name.text) {
+        for (id, step) in flow.steps.enumerated() where step.kind == .flow && !neverTaken.neverCompletes(id) && isReachable(step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
             // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
             // the nested flow is analysed once per file, however many steps pass it different inputs.

@@ -44,7 +44,9 @@ enum UnhandledOutcomeRule: Rule {
         var findings: [Diagnostic] = []
         // A `flow` step no run reaches never starts its nested flow (docs/format.md, "Only where runs go").
         let isReachable = context.reachability()
-        for step in flow.steps where step.kind == .flow && isReachable(step.name.text) {
+        // Nor one that never completes: its nested flow never starts (docs/format.md, "Behind a certain run error").
+        let neverTaken = context.neverTaken
+        for (id, step) in flow.steps.enumerated() where step.kind == .flow && isReachable(step.name.text) && !neverTaken.neverCompletes(id) {
             guard let reference = step.flowPath,
                   case .loaded(let document, _) = workspace.nested(reference, from: context.document.file),
                   let child = document.flow, document.isWellFormed else { continue }
