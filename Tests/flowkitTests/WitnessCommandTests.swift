@@ -271,6 +271,28 @@ struct FixtureWithoutAKeyTests {
         #expect((state["count"] as? Int ?? 0) > 1 && state["mode"] == nil)
         #expect(read["witnessNote"] == nil)
     }
+
+    /// Any rule's finding gets the keys its step reads from the host: the `back` below is taken only with 'mode'
+    /// 'slow', which the flow never sets, and which the host may give.
+    @Test func aBackMoveBehindAHostsValue() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: gate
+            start: a
+            state: { mode: [fast, slow] }
+            steps:
+              a:
+                next:
+                  - { back: z, if: "exists(state.mode) && state.mode == 'slow'" }
+                  - b
+              b: { next: { forward: z, set: { mode: "'fast'" } } }
+              z: { kind: finish }
+            """.write(toFile: folder + "/gate.yaml", atomically: false, encoding: .utf8)
+        let (_, state) = try witnessStart("gate.yaml", in: folder) { $0["rule"] as? String == "back_target" }
+        #expect(state["mode"] as? String == "slow")
+    }
 }
 
 /// A finding no witness can show because every run stops first at another finding's run error says where: at its

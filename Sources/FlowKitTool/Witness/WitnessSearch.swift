@@ -227,7 +227,7 @@ package struct WitnessSearch: Sendable {
         // (`exists(state.count) && state.count > 1 ? state.mode : 'slow'` reads 'mode' only with 'count' given).
         // They are given as the host's, not as a fixture.
         var beside: [String] = []
-        for finding in wanted where witnesses[finding] == nil && (finding.rule == .maybeUnset || finding.rule == .maybeNull) && finding.step != nil {
+        for finding in wanted where witnesses[finding] == nil && finding.step != nil && finding.step != "*" {
             // The expression's keys first, then those the step's other expressions read (an option's `if` guards
             // its `set`).
             let atStep = places.readers.filter { $0.value.contains(finding.step!) }.keys.sorted()
