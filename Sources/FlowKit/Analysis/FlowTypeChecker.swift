@@ -151,8 +151,15 @@ private struct Walker {
         }
     }
 
-    /// The expressions that always fail (docs/format.md, "Behind a certain run error"), where they are evaluated.
-    var alwaysFailing: Set<ExpressionSource> = []
+    /// The expressions that always fail (docs/format.md, "Behind a certain run error"): every check of each failed
+    /// (an expression written once and used in several places, a YAML alias, fails only when it fails in each).
+    var checkedSources: [ExpressionSource: Bool] = [:]
+    var alwaysFailing: Set<ExpressionSource> { Set(checkedSources.lazy.filter(\.value).map(\.key)) }
+
+    /// Records a check of `source` at one place: whether it always fails there.
+    mutating func record(_ source: ExpressionSource, fails: Bool) {
+        checkedSources[source] = (checkedSources[source] ?? true) && fails
+    }
     /// The derived events whose expression always fails wherever it is evaluated, and, per step (by index), those
     /// that always fail with the result that step has.
     var eventsFailingEverywhere: Set<String> = []
@@ -165,9 +172,9 @@ private struct Walker {
     /// (docs/format.md, "Behind a certain run error"), and they are not reported.
     /// Returns whether one of them always fails.
     @discardableResult
-    mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?) -> Bool {
+    mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?, recording: Bool = true) -> Bool {
         var failedHere = false
-        defer { if failedHere { alwaysFailing.insert(source) } }
+        defer { if recording { record(source, fails: failedHere) } }
         for problem in problems {
             if failedHere { break }
             if problem.alwaysFails { failedHere = true }
@@ -480,17 +487,16 @@ private struct Walker {
             // (Its value is worked out first: its problems come before the write's.)
             if let expression {
                 let problems = TypeInference.infer(expression, in: environment, guarded: guarded).problems
-                stopped = add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }.map(Self.evaluatedByNoRun), in: assignment.expression, step: step)
+                stopped = add(evaluated ? problems : problems.filter { $0.kind != .maybeNull }.map(Self.evaluatedByNoRun), in: assignment.expression,
+                              step: step, recording: false)
             }
             if !stopped {
                 add(.undeclaredState, at: assignment.key.position, step: step, subject: key, fix: fix,
                     "step '\(name: step)' sets '\(name: key)', which 'state' does not declare\(verbatim: hint)")
-                // The write of a key `state` does not declare always fails.
-                if evaluated {
-                    alwaysFailing.insert(assignment.expression)
-                    stopped = true
-                }
             }
+            // The write of a key `state` does not declare always fails.
+            record(assignment.expression, fails: evaluated)
+            if evaluated { stopped = true }
         }
         return guarded
     }
@@ -503,6 +509,10 @@ private struct Walker {
         let child = nested.map { TypeEnvironment(state: $0) }
         let file = step.flowPath ?? ""
         let passed = Set(step.input.map(\.key.text))
+        // A run begun at an entry that starts the nested flow at a nested entry gives it no input (docs/format.md,
+        // "Entries into nested flows"): then nothing here keeps it from starting.
+        let enteredDeep = flow.entries.contains { $0.step.text == name && $0.nestedEntry != nil }
+        defer { if enteredDeep { neverStarting.remove(name) } }
         for key in required where !passed.contains(key) {
             add(.typeMismatch, at: step.flowPathPosition ?? step.name.position, step: name,
                 "step '\(name: name)' does not pass '\(name: key)' in its 'input', and nested flow '\(name: file)' requires that input")

@@ -333,12 +333,15 @@ private struct Inferrer {
     /// checks no value need fail (`escapable`): a problem found inside either is not one every evaluation meets.
     var skippable = 0
     var escapableChecks = 0
+    /// How many `? :` so far joined branches of different kinds (an int and a number give a number that may be an
+    /// int): a problem found after one may be escaped by the other branch's value.
+    var mixedJoins = 0
 
     /// `certain`: whether the problem is one no value of the declared types escapes (docs/format.md, "Behind a
     /// certain run error"); it counts as always failing only outside the parts evaluation may skip.
     mutating func mismatch(_ message: Message, at offset: Int, replacement: TypeProblem.Replacement? = nil, certain: Bool = true) {
         var problem = TypeProblem(kind: .typeMismatch, offset: offset, message: message, replacement: replacement)
-        problem.alwaysFails = certain && skippable == 0 && escapableChecks == 0
+        problem.alwaysFails = certain && skippable == 0 && escapableChecks == 0 && mixedJoins == 0
         problems.append(problem)
     }
 
@@ -510,6 +513,7 @@ private struct Inferrer {
             let a = guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
             let b = guarding(PathGuards.whenFalse(condition)) { $0.infer(otherwise) }
             let joined = StaticType.join(a, b)
+            if a != b { mixedJoins += 1 }
             // Branches of kinds no value can be both of: whatever uses the value fails for one of them.
             if joined == .unknown && a.unwrapped != .unknown && b.unwrapped != .unknown {
                 mismatch("the branches of '? :' give \(verbatim: a.unwrapped.phrase) and \(verbatim: b.unwrapped.phrase); give both the same type", at: node.span.start,

@@ -223,6 +223,72 @@ struct BehindACertainRunErrorTests {
         #expect(try found("loop.yaml").isEmpty)
     }
 
+    /// The holes an adversarial review found (each a run that got past what lint took for always failing).
+    @Test func aMixedIntAndNumberValueMayStillFitAnIntKey() throws {
+        // `(c ? 1 : 2.5) * 1` is 1 when c holds: 'show' is reached, and its mistake reported.
+        let found = try places("""
+            flowkit: 1
+            flow: t
+            start: ask
+            state: { i: int, note: string }
+            steps:
+              ask: { result: { c: bool }, set: { i: "(result.c ? 1 : 2.5) * 1" }, next: show }
+              show: { next: { forward: done, set: { note: "state.i + 1" } } }
+              done: { kind: finish }
+            """)
+        #expect(found.contains { $0.hasPrefix("type_mismatch 7:") }, "\(found)")
+    }
+
+    @Test func anExpressionUsedInTwoPlacesAlwaysFailsOnlyWhenItFailsInBoth() throws {
+        // The alias reads `result.n` at 'a' (which has one) and at 'z' (which has none): only 'z''s read always fails.
+        let found = try places("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { note: string }
+            steps:
+              a:
+                result: { n: int }
+                next: [{ if: &c "result.n > 1", forward: b }, { forward: z }]
+              z:
+                next: [{ if: *c, forward: done }, { forward: done }]
+              b: { next: { forward: done, set: { note: "1" } } }
+              done: { kind: finish }
+            """)
+        #expect(found.contains { $0.hasPrefix("type_mismatch 11:") }, "'b''s mistake: \(found)")
+    }
+
+    @Test func aNestedEntryStartsTheNestedFlowWithoutItsInputs() throws {
+        // The entry 'deep' starts 'p''s nested flow at its entry 'reset', which needs no input: 'after' is reached.
+        let folder = NSTemporaryDirectory() + "behind-entry-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: child
+            start: a
+            state: { token: string, code: string? }
+            inputs: [token]
+            entries: { reset: { step: a, path: "/reset/{code}" } }
+            steps:
+              a: { next: done }
+              done: { kind: finish }
+            """.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
+        try """
+            flowkit: 1
+            flow: parent
+            start: p
+            state: { n: int }
+            entries: { deep: { step: p, entry: reset, path: "/p/reset/{code}" } }
+            steps:
+              p: { kind: flow, flow: child.yaml, next: after }
+              after: { next: { forward: fin, set: { n: "'x'" } } }
+              fin: { kind: finish }
+            """.write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
+        let found = Linter.lint(try FlowLoader.load(path: folder + "/parent.yaml"), workspace: LintWorkspace(roots: [folder]))
+        #expect(found.contains { $0.rule == .typeMismatch && $0.step == "after" }, "\(found.map(\.message))")
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.
