@@ -83,7 +83,7 @@ struct NeverTaken: Sendable, Equatable {
         var holding: Set<String> = []
         var budget = GuardSpace.fileBudget
         let stateTypes = flow.stateTypes
-        for event in flow.events {
+        for event in DerivedEventOrder(flow).events {
             guard let source = event.expression, case .success(let expression) = parse(source) else { continue }
             if let constant = ConstantCondition.value(of: expression.root) {
                 if constant { holding.insert(event.name.text) }
@@ -121,16 +121,14 @@ struct NeverTaken: Sendable, Equatable {
         guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
-        var derivedInOrder: [String] = []
-        for event in flow.events where event.expression != nil && !derivedInOrder.contains(event.name.text) { derivedInOrder.append(event.name.text) }
-        let starHandles = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        let order = DerivedEventOrder(flow)
         for (id, step) in flow.steps.enumerated() where step.kind != .finish {
             // The derived events from the first that always fails here on: never gone past (those before it may hold).
             // Or from the one after the first that always holds.
             var failedFrom: Set<String>?
             var preempted = false
-            if (!failingEvents.isEmpty || !alwaysHolding.isEmpty) && step.kind != .flow {
-                let handled = derivedInOrder.filter { step.handler(for: $0) != nil || starHandles.contains($0) }
+            if !failingEvents.isEmpty || !alwaysHolding.isEmpty {
+                let handled = order.evaluated(at: step).map(\.name.text)
                 if let first = handled.firstIndex(where: { failingEvents.fails($0, at: id) || alwaysHolding.contains($0) }) {
                     preempted = !failingEvents.fails(handled[first], at: id)
                     failedFrom = Set(handled[(preempted ? first + 1 : first)...])
@@ -309,4 +307,30 @@ struct NeverTaken: Sendable, Equatable {
         decided[signature] = .some(never)
         return found + never
     }
+}
+
+/// The derived events of a flow in `events` order (each name's first declaration, when it has an expression), and
+/// those a step evaluates on a move without an explicit event: the ones it or `"*"` handles, until one holds
+/// (docs/format.md, "Running a flow", step 2).
+struct DerivedEventOrder {
+    /// The derived events, in order.
+    let events: [EventDeclaration]
+    /// The events `"*"` handles.
+    let starHandles: Set<String>
+
+    init(_ flow: Flow) {
+        var seen: Set<String> = []
+        events = flow.events.filter { seen.insert($0.name.text).inserted && $0.expression != nil }
+        starHandles = Set((flow.anyStep?.on ?? []).map(\.event.text))
+    }
+
+    /// The derived events `step` evaluates, in order: none at a `flow` step (its handlers run for its nested flow's
+    /// outcomes) or a finish step.
+    func evaluated(at step: Step) -> [EventDeclaration] {
+        guard step.kind != .flow && step.kind != .finish else { return [] }
+        return events.filter { step.handler(for: $0.name.text) != nil || starHandles.contains($0.name.text) }
+    }
+
+    /// Those `"*"` handles: every step that uses one of `"*"`'s lists evaluates them.
+    var handledByStar: [EventDeclaration] { events.filter { starHandles.contains($0.name.text) } }
 }

@@ -158,20 +158,18 @@ struct UnsetReads {
             let whenTrue: Set<String>
             let whenFalse: Set<String>
         }
-        var derivedInOrder: [Evaluated] = []
-        var seenEvents: Set<String> = []
-        for event in flow.events where seenEvents.insert(event.name.text).inserted {
-            guard let source = event.expression else { continue }
-            guard case .success(let expression) = context.memo.parse(source) else {
-                derivedInOrder.append(Evaluated(name: event.name.text, whenTrue: [], whenFalse: []))
-                continue
+        let order = DerivedEventOrder(flow)
+        func evaluated(_ event: EventDeclaration) -> Evaluated {
+            guard let source = event.expression, case .success(let expression) = context.memo.parse(source) else {
+                return Evaluated(name: event.name.text, whenTrue: [], whenFalse: [])
             }
             let read = Guards.mustReads(expression.root)
-            derivedInOrder.append(Evaluated(name: event.name.text,
-                                            whenTrue: read.union(Guards.whenTrue(expression.root)).union(Guards.valueFacts(expression.root, true)),
-                                            whenFalse: read.union(Guards.whenFalse(expression.root)).union(Guards.valueFacts(expression.root, false))))
+            return Evaluated(name: event.name.text,
+                             whenTrue: read.union(Guards.whenTrue(expression.root)).union(Guards.valueFacts(expression.root, true)),
+                             whenFalse: read.union(Guards.whenFalse(expression.root)).union(Guards.valueFacts(expression.root, false)))
         }
-        let starHandles = Set((flow.anyStep?.on ?? []).map(\.event.text))
+        // Worked out once per event.
+        let facts = Dictionary(order.events.map { ($0.name.text, evaluated($0)) }, uniquingKeysWith: { first, _ in first })
         // What a list sees of the derived events `handled` (in order): for the handler of `event`, the earlier ones
         // false and it true; for `next` (nil), all false. At most `readSetLimit` keys, which only reports more.
         func proved(_ handled: [Evaluated], handler event: String?) -> Set<String> {
@@ -206,8 +204,7 @@ struct UnsetReads {
             }
             // (A `flow` step's handlers run for its nested flow's outcomes, and its `next` for those it does not
             // handle: it evaluates no derived event.)
-            let handled = step.kind == .flow || derivedInOrder.isEmpty ? []
-                : derivedInOrder.filter { step.handler(for: $0.name) != nil || starHandles.contains($0.name) }
+            let handled = facts.isEmpty ? [] : order.evaluated(at: step).compactMap { facts[$0.name.text] }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
                 let event = listIndex < step.on.count ? step.on[listIndex].event.text : nil
@@ -220,7 +217,7 @@ struct UnsetReads {
         // A `"*"` handler sees only the derived events `"*"` handles (every step that uses it evaluates them); one a
         // `flow` step uses runs there for an outcome of that name, and `"*"`'s `next` runs for a `flow` step's
         // unhandled outcomes when one has no `next` of its own: then they prove nothing.
-        let starHandled = derivedInOrder.filter { starHandles.contains($0.name) }
+        let starHandled = order.handledByStar.compactMap { facts[$0.name.text] }
         let flowStepUsesStarNext = steps.contains { $0.kind == .flow && $0.next == nil }
         let slotKnown = graph.slotTargets.indices.map { slot -> [Set<String>] in
             let event = graph.slotEvents[slot]

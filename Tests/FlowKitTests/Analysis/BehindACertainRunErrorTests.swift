@@ -196,13 +196,8 @@ struct BehindACertainRunErrorTests {
     @Test func aFlowStepWhoseNestedFlowNeverFinishesNeverCompletes() throws {
         // 'loop.yaml' goes round for ever: 'p' never completes, so neither its `set` nor its handler runs. With a
         // nested flow that finishes, both reads of an optional key are reported.
-        let folder = NSTemporaryDirectory() + "behind-nested-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "flowkit: 1\nflow: loop\nstart: a\nsteps:\n  a: { next: b }\n  b: { next: a }\n  f: { kind: finish }\n"
-            .write(toFile: folder + "/loop.yaml", atomically: true, encoding: .utf8)
-        try "flowkit: 1\nflow: once\nstart: a\nsteps:\n  a: { next: f }\n  f: { kind: finish }\n"
-            .write(toFile: folder + "/once.yaml", atomically: true, encoding: .utf8)
+        let children = ["loop.yaml": "flowkit: 1\nflow: loop\nstart: a\nsteps:\n  a: { next: b }\n  b: { next: a }\n  f: { kind: finish }\n",
+                        "once.yaml": "flowkit: 1\nflow: once\nstart: a\nsteps:\n  a: { next: f }\n  f: { kind: finish }\n"]
         func found(_ child: String) throws -> [String] {
             let text = """
                 flowkit: 1
@@ -215,9 +210,7 @@ struct BehindACertainRunErrorTests {
                   z: { kind: finish }
 
                 """
-            try text.write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
-            let document = try FlowLoader.load(path: folder + "/t.yaml")
-            return Linter.lint(document, workspace: LintWorkspace(roots: [folder])).filter { $0.rule == .maybeNull }.map { "\($0.position)" }
+            return try lintFiles(children.merging(["t.yaml": text]) { $1 }, linting: "t.yaml").filter { $0.rule == .maybeNull }.map { "\($0.position)" }
         }
         #expect(try found("once.yaml").count == 2)
         #expect(try found("loop.yaml").isEmpty)
@@ -260,10 +253,7 @@ struct BehindACertainRunErrorTests {
 
     @Test func aNestedEntryStartsTheNestedFlowWithoutItsInputs() throws {
         // The entry 'deep' starts 'p''s nested flow at its entry 'reset', which needs no input: 'after' is reached.
-        let folder = NSTemporaryDirectory() + "behind-entry-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try """
+        let child = """
             flowkit: 1
             flow: child
             start: a
@@ -273,8 +263,8 @@ struct BehindACertainRunErrorTests {
             steps:
               a: { next: done }
               done: { kind: finish }
-            """.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
-        try """
+            """
+        let parent = """
             flowkit: 1
             flow: parent
             start: p
@@ -284,8 +274,8 @@ struct BehindACertainRunErrorTests {
               p: { kind: flow, flow: child.yaml, next: after }
               after: { next: { forward: fin, set: { n: "'x'" } } }
               fin: { kind: finish }
-            """.write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
-        let found = Linter.lint(try FlowLoader.load(path: folder + "/parent.yaml"), workspace: LintWorkspace(roots: [folder]))
+            """
+        let found = try lintFiles(["child.yaml": child, "parent.yaml": parent], linting: "parent.yaml")
         #expect(found.contains { $0.rule == .typeMismatch && $0.step == "after" }, "\(found.map(\.message))")
     }
 

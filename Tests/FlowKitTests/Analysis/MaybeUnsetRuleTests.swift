@@ -639,7 +639,7 @@ struct MaybeUnsetCascadeTests {
             """) == ["a 5:27", "a 5:46"])
     }
 
-    @Test func explicitEventsFlowStepsAndAStarNextAFlowStepUsesSeeNoDerivedEvent() {
+    @Test func explicitEventsFlowStepsAndAStarNextAFlowStepUsesSeeNoDerivedEvent() throws {
         // An explicit event evaluates no derived event: its handler's read is reported.
         #expect(Self.derived("""
               a: { on: { flagged: z, go: { forward: z, if: "state.ok" } }, next: z }
@@ -647,10 +647,6 @@ struct MaybeUnsetCascadeTests {
             """) == ["a 5:27", "a 7:49"])
         // `"*"`'s `next` is used by 'b', a `flow` step with no `next` of its own, which evaluates no derived event.
         let child = "flowkit: 1\nflow: c\nstart: s\nsteps:\n  s: { next: f }\n  f: { kind: finish }\n"
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        #expect(FileManager.default.createFile(atPath: root + "/c.yaml", contents: Data(child.utf8)))
         let parent = """
             flowkit: 1
             flow: t
@@ -665,8 +661,7 @@ struct MaybeUnsetCascadeTests {
               z: { kind: finish }
 
             """
-        let document = FlowLoader.load(bytes: Array(parent.utf8), file: root + "/t.yaml")
-        let found = Linter.lint(document, workspace: LintWorkspace(roots: [root])).filter { $0.rule == .maybeUnset }.map { "\($0.step ?? "-") \($0.position)" }
+        let found = try lintFiles(["c.yaml": child, "t.yaml": parent], linting: "t.yaml").filter { $0.rule == .maybeUnset }.map { "\($0.step ?? "-") \($0.position)" }
         #expect(found.contains("a 7:55"), "\(found)")
     }
 }

@@ -50,13 +50,18 @@ func jsonTwin(_ yaml: String) -> String? {
 /// Lints an example the way `flowkit lint` would: written as `example.yaml` in a fresh folder beside `child.yaml`
 /// (a nested flow that finishes with 'done' or 'cancelled'), with nested flows followed inside that folder.
 func lintExample(_ text: String, name: String = "example.yaml") throws -> [Diagnostic] {
+    let child = "flowkit: 1\nflow: child\nstart: a\nevents: { quit: }\nsteps:\n  a: { on: { quit: cancelled }, next: done }\n"
+        + "  done: { kind: finish }\n  cancelled: { kind: finish }\n"
+    return try lintFiles(["child.yaml": child, name: text], linting: name)
+}
+
+/// Lints `name` of `files` (name to text) the way `flowkit lint` would, written in a fresh folder with nested flows
+/// followed inside it; the findings name their files by file name.
+func lintFiles(_ files: [String: String], linting name: String) throws -> [Diagnostic] {
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flowkit-example-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let child = "flowkit: 1\nflow: child\nstart: a\nevents: { quit: }\nsteps:\n  a: { on: { quit: cancelled }, next: done }\n"
-        + "  done: { kind: finish }\n  cancelled: { kind: finish }\n"
-    try child.write(toFile: folder + "/child.yaml", atomically: true, encoding: .utf8)
-    try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+    for (file, text) in files { try text.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8) }
     let document = try FlowLoader.load(path: folder + "/" + name)
     return Linter.lint(document, workspace: LintWorkspace(roots: [folder])).map { finding in
         var relative = finding
