@@ -38,14 +38,17 @@ enum FlowTypeChecker {
     }
 
     /// `check`, with the expressions that always fail where a run evaluates them (docs/format.md, "Behind a certain
-    /// run error").
+    /// run error"); `neverSet`: the non-optional keys no run sets (a nested flow's, as a `flow` step starts it), whose
+    /// reads on every evaluation always fail; `nestedNeverSet`: per `flow` step (by index), those of its nested flow,
+    /// whose `result.…` reads on every evaluation always fail.
     static func checkFindingFailures(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                                      parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                                      sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
-                                     neverTaken: NeverTaken = .none)
+                                     neverTaken: NeverTaken = .none, neverSet: Set<String> = [], nestedNeverSet: [Int: Set<String>] = [:])
         -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents) {
         withoutActuallyEscaping(parse) { parse in
-            var walker = Walker(flow: flow, parser: parse, reachable: reachable)
+            var walker = Walker(flow: flow, parser: parse, reachable: reachable, neverSet: neverSet)
+            walker.nestedNeverSet = nestedNeverSet
             walker.neverTaken = neverTaken
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
@@ -100,14 +103,19 @@ private struct Walker {
 
     /// Which steps a run can reach (all when nil): only they are checked.
     let reachable: [Bool]?
+    /// Per `flow` step (by index), the keys of its nested flow no run of it sets (its result never has them).
+    var nestedNeverSet: [Int: Set<String>] = [:]
     /// The options no run takes: the parts of them no run evaluates are not checked (docs/format.md, "Options never
     /// taken").
     var neverTaken: NeverTaken = .none
 
-    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, reachable: [Bool]?) {
+    init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, reachable: [Bool]?,
+         neverSet: Set<String> = []) {
         self.flow = flow
         self.reachable = reachable
-        self.base = TypeEnvironment(state: flow.state)
+        var base = TypeEnvironment(state: flow.state)
+        base.neverSet = neverSet
+        self.base = base
         self.parser = parser
     }
 
@@ -178,6 +186,7 @@ private struct Walker {
         for problem in problems {
             if failedHere { break }
             if problem.alwaysFails { failedHere = true }
+            guard problem.reported else { continue }
             // A replacement inside the expression, where the file's text of it is exactly the expression's.
             let fix = problem.replacement.flatMap { replacement in
                 source.isExact(ofOffset: replacement.offset) ? Fix(at: source.position(ofOffset: replacement.offset), replacing: replacement.old, with: replacement.new) : nil
@@ -383,6 +392,8 @@ private struct Walker {
     mutating func checkStep(_ step: Step, id: Int, result: ResultContext, nested: [Field]?, derived: Set<String>,
                             requiredInputs: (Step) -> [String]) {
         let name = step.name.text
+        var base = self.base
+        if let keys = nestedNeverSet[id] { base.resultNeverSet = keys }
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
         // but what it writes is still checked, with nothing known of `result`; a `null` it would meet is not (no run
         // evaluates it, so `maybe_null` would warn of a run error no run can have).

@@ -1,6 +1,60 @@
 /// What a nested flow's final state holds for each way it can finish: the data flow of `maybe_unset` run on the
 /// nested flow, from its `start` with the keys its parent passes, met at its reachable finish steps by outcome.
 enum NestedOutcomes {
+    /// The non-optional keys of `child` that no run of it sets when a `flow` step passing `passed` starts it
+    /// (docs/format.md, "Behind a certain run error"): not passed, bound by no path parameter of its entries, and
+    /// written by no assignment that can write (one that does not always fail, with these keys' reads failing, and
+    /// that no assignment before it in its `set` keeps from running). Worked out as a greatest fixed point: a key
+    /// is kept while every assignment of it fails, so `level: state.level` never writes `level`.
+    static func neverSet(in child: Flow, passed: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> Set<String> {
+        var bound = passed
+        for entry in child.entries { bound.formUnion(EntryPath.parameters(entry.path)) }
+        var candidates = Set(child.state.filter { !$0.type.optional && !bound.contains($0.name.text) }.map(\.name.text))
+        guard !candidates.isEmpty else { return [] }
+        var sets: [[Assignment]] = []
+        for step in child.anyStepThenSteps {
+            if !step.set.isEmpty { sets.append(step.set) }
+            StepGraph.forEachTargetList(of: step) { _, list in
+                for target in list where !target.set.isEmpty { sets.append(target.set) }
+            }
+        }
+        var environment = TypeEnvironment(state: child.state)
+        // Each round drops the keys some assignment can write; at most one round per key.
+        while true {
+            environment.neverSet = candidates
+            var written: Set<String> = []
+            for set in sets {
+                for assignment in set {
+                    guard case .success(let expression) = parse(assignment.expression) else { break }
+                    if TypeInference.infer(expression, in: environment).problems.contains(where: \.alwaysFails) { break }
+                    if candidates.contains(assignment.key.text) { written.insert(assignment.key.text) }
+                }
+            }
+            guard !written.isEmpty else { return candidates }
+            candidates.subtract(written)
+            if candidates.isEmpty { return [] }
+        }
+    }
+
+    /// The outcomes `child` can finish with when a `flow` step passing `passed` starts it (docs/format.md, "Behind a
+    /// certain run error"): those of the finish steps its graph reaches from its `start` and entries, without the
+    /// moves no run makes, its expressions judged with the keys it never sets (`neverSet`) failing to read, its own
+    /// nested flows' outcomes not judged. Nil when its `start` names no step.
+    static func finishing(_ child: Flow, passed: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> Set<String>? {
+        let written = NeverTaken(flow: child, parse: parse)
+        let never = neverSet(in: child, passed: passed, parse: parse)
+        let checked = FlowTypeChecker.checkFindingFailures(child, nestedState: { _ in nil }, parse: parse, neverTaken: written, neverSet: never)
+        let extended = written.addingRunErrors(of: child, alwaysFailing: checked.alwaysFailing, neverStarting: checked.neverStarting,
+                                               failingEvents: checked.failingEvents, alwaysHolding: NeverTaken.alwaysHolding(child, parse: parse))
+        let graph = FlowGraph(flow: child, neverTaken: extended)
+        guard graph.startID != nil else { return nil }
+        var outcomes: Set<String> = []
+        for (id, step) in child.steps.enumerated() where graph.isFinish[id] && graph.reachable[id] {
+            outcomes.insert(step.outcome?.text ?? step.name.text)
+        }
+        return outcomes
+    }
+
     /// For each outcome of a reachable finish step of `child`, the non-optional state keys set on every path to
     /// every such finish step with that outcome, when a run begins at `start` with `given` set.
     static func keys(of child: Flow, given: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>,

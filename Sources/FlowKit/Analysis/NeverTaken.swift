@@ -35,11 +35,14 @@ struct NeverTaken: Sendable, Equatable {
         /// A derived event evaluated before it always holds (where it evaluates without a run error): it is never
         /// tried. Judged for the rules that foresee run errors only.
         case preempted
+        /// It is a `flow` step's, for outcomes its nested flow never finishes with (docs/format.md, "Behind a certain
+        /// run error"): it is never tried.
+        case outcomeNeverReached
 
         /// Whether a run ever evaluates the option's `if` (the options before it may all fail).
         var isTried: Bool {
             switch self {
-            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails, .preempted: false
+            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails, .preempted, .outcomeNeverReached: false
             case .neverHolds, .earlierFirst, .ifFails, .setFails: true
             }
         }
@@ -51,7 +54,7 @@ struct NeverTaken: Sendable, Equatable {
         /// `unreachable_option` finding, and followed by the graph rules (one mistake, one finding).
         var isRunError: Bool {
             switch self {
-            case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted: true
+            case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted, .outcomeNeverReached: true
             case .afterUnconditional, .neverHolds, .eventNeverHolds, .earlierFirst: false
             }
         }
@@ -65,6 +68,18 @@ struct NeverTaken: Sendable, Equatable {
 
     /// Whether `step` is a `flow` step that never completes.
     func neverCompletes(_ step: Int) -> Bool { !neverCompleting.isEmpty && neverCompleting.contains(step) }
+    /// The `flow` steps (by index) whose nested flow can finish with some outcomes only, with those outcomes
+    /// (docs/format.md, "Behind a certain run error").
+    private(set) var finishing: [Int: Set<String>] = [:]
+
+    /// The `flow` steps (by index) whose own `set`, which runs first on every completion, always fails.
+    private(set) var setFailing: Set<Int> = []
+
+    /// Whether `step`, a `flow` step, fails in its own `set` on every completion: no run gets to its handlers.
+    func setAlwaysFails(_ step: Int) -> Bool { !setFailing.isEmpty && setFailing.contains(step) }
+
+    /// Whether `step`, a `flow` step, can finish with `outcome`: false when its nested flow never finishes with it.
+    func canFinish(_ step: Int, with outcome: String) -> Bool { finishing[step]?.contains(outcome) ?? true }
     /// The guarded lists not decided because the flow's budget of evaluations ran out.
     private(set) var unjudged = 0
 
@@ -116,9 +131,13 @@ struct NeverTaken: Sendable, Equatable {
     /// step), its handler, those of the derived events after it and `next` are never tried.
     /// `alwaysHolding`: the derived events whose condition holds whenever it evaluates without a run error: at a
     /// step that evaluates one, the handlers of the derived events after it and `next` are never tried.
+    /// `finishing`: the `flow` steps (by name) whose nested flow can finish with some outcomes only, with those: the
+    /// step's own handlers of the others are never tried, nor its own `next` when its own or `"*"`'s handlers take
+    /// every outcome it can finish with.
     func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = [],
-                         failingEvents: FailingEvents = FailingEvents(), alwaysHolding: Set<String> = []) -> NeverTaken {
-        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty else { return self }
+                         failingEvents: FailingEvents = FailingEvents(), alwaysHolding: Set<String> = [],
+                         finishing: [String: Set<String>] = [:]) -> NeverTaken {
+        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty || !finishing.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         let order = DerivedEventOrder(flow)
@@ -139,9 +158,19 @@ struct NeverTaken: Sendable, Equatable {
             let neverCompletes = step.kind == .flow && neverStarting.contains(step.name.text)
             if neverCompletes { extended.neverCompleting.insert(id) }
             let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) } || neverCompletes
+            if step.kind == .flow && setFails && !neverCompletes { extended.setFailing.insert(id) }
+            // The lists of a `flow` step no outcome it can finish with takes.
+            var outcomeNeverReached: (Int) -> Bool = { _ in false }
+            if step.kind == .flow, !neverCompletes, let outcomes = finishing[step.name.text] {
+                extended.finishing[id] = outcomes
+                let handledByAny = Set(flow.anyStep?.on.map(\.event.text) ?? [])
+                let nextTaken = outcomes.contains { step.handler(for: $0) == nil && !handledByAny.contains($0) }
+                outcomeNeverReached = { list in list >= step.on.count ? !nextTaken : !outcomes.contains(step.on[list].event.text) }
+            }
             StepGraph.forEachTargetList(of: step) { list, targets in
                 let isResultMove = step.kind == .flow || list >= step.on.count || derived.contains(step.on[list].event.text)
                 let eventFails = failedFrom.map { events in list >= step.on.count || events.contains(step.on[list].event.text) } ?? false
+                let unreached = outcomeNeverReached(list)
                 var failedBefore = false
                 for (index, target) in targets.enumerated() {
                     let option = Option(step: id, list: list, option: index)
@@ -149,6 +178,10 @@ struct NeverTaken: Sendable, Equatable {
                     if let prior, !prior.isTried { continue }
                     if setFails && isResultMove {
                         extended.options[option] = .stepFails
+                        continue
+                    }
+                    if unreached {
+                        extended.options[option] = .outcomeNeverReached
                         continue
                     }
                     if eventFails {

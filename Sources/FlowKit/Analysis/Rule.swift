@@ -105,28 +105,41 @@ package struct LintContext: Sendable {
     private func computeRunView() -> RunView {
         let written = RunView(neverTaken: writtenNeverTaken, stepGraph: writtenStepGraph, reachable: reachabilityInput?.graph.reachable, typeFindings: [])
         guard isWellFormed, let flow else { return written }
+        // What each `flow` step's nested flow does as the step starts it (docs/format.md, "Behind a certain run
+        // error"): the keys it never sets (so the step's `result.…` reads of them always fail) and the outcomes it
+        // can finish with (with none, the step never completes either).
+        var neverFinishing: Set<String> = []
+        var finishing: [String: Set<String>] = [:]
+        var nestedNeverSet: [Int: Set<String>] = [:]
+        var nested: [[String]: (neverSet: Set<String>, finishing: Set<String>?, outcomes: Int)?] = [:]
+        for (id, step) in flow.steps.enumerated() where step.kind == .flow && step.flowPath != nil {
+            let passed = Set(step.input.map(\.key.text))
+            let key = [step.flowPath!] + passed.sorted()
+            if nested[key] == nil {
+                nested[key] = .some(nestedFlow(of: step).map { child in
+                    (NestedOutcomes.neverSet(in: child, passed: passed, parse: memo.parse),
+                     NestedOutcomes.finishing(child, passed: passed, parse: memo.parse),
+                     Set(child.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text }).count)
+                })
+            }
+            guard let known = nested[key]! else { continue }
+            if !known.neverSet.isEmpty { nestedNeverSet[id] = known.neverSet }
+            guard let reached = known.finishing else { continue }
+            if reached.isEmpty {
+                neverFinishing.insert(step.name.text)
+            } else if reached.count < known.outcomes {
+                finishing[step.name.text] = reached
+            }
+        }
         func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents) {
             FlowTypeChecker.checkFindingFailures(flow, nestedState: { nestedFlow(of: $0)?.state },
                                                  nestedInputs: { nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: memo.parse,
-                                                 reachable: view.reachable, neverTaken: view.neverTaken)
+                                                 reachable: view.reachable, neverTaken: view.neverTaken, nestedNeverSet: nestedNeverSet)
         }
         let first = check(written)
-        // A `flow` step whose nested flow can reach no finish step from its start never completes either.
-        var neverFinishing: Set<String> = []
-        var finishes: [String: Bool] = [:]
-        for step in flow.steps where step.kind == .flow && step.flowPath != nil {
-            let reference = step.flowPath!
-            if finishes[reference] == nil {
-                finishes[reference] = nestedFlow(of: step).map { child in
-                    let graph = FlowGraph(flow: child, neverTaken: NeverTaken(flow: child, parse: ExpressionParser.parse))
-                    return graph.startID == nil || child.steps.indices.contains { graph.isFinish[$0] && graph.reachable[$0] }
-                } ?? true
-            }
-            if finishes[reference] == false { neverFinishing.insert(step.name.text) }
-        }
         let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
                                                          failingEvents: first.failingEvents,
-                                                         alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse))
+                                                         alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse), finishing: finishing)
         guard extended != writtenNeverTaken else {
             return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings)
         }

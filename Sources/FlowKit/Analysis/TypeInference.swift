@@ -184,6 +184,12 @@ struct TypeEnvironment {
     package var result: ResultContext
     /// Did-you-mean over the declared state keys, built once and shared by copies.
     let stateKeys: SuggestionIndex
+    /// The non-optional keys never set where the expressions run (a nested flow's keys no run of it sets,
+    /// docs/format.md, "Behind a certain run error"): a read of one on every evaluation always fails.
+    var neverSet: Set<String> = []
+    /// The keys of a `flow` step's result (its nested flow's final state) that no run of the nested flow sets: a read
+    /// of one on every evaluation always fails.
+    var resultNeverSet: Set<String> = []
 
     /// An environment over the declared `state` (in file order; the first of a repeated key wins).
     package init(state: [Field], result: ResultContext = .unknown) {
@@ -232,6 +238,9 @@ struct TypeProblem: Hashable, Sendable {
     /// Whether every evaluation of the expression stops with a run error here (docs/format.md, "Behind a certain run
     /// error"): a problem no value of the declared types escapes, in a part evaluated on every evaluation.
     package var alwaysFails = false
+    /// Whether it is a finding: false for a read of a key no run sets (`TypeEnvironment.neverSet`), which counts only
+    /// as always failing (the data-flow rules report such reads).
+    package var reported = true
 
     /// Problems are the same when they say the same of the same place (`alwaysFails` is worked out from where it is).
     package static func == (a: TypeProblem, b: TypeProblem) -> Bool {
@@ -342,6 +351,18 @@ private struct Inferrer {
     mutating func mismatch(_ message: Message, at offset: Int, replacement: TypeProblem.Replacement? = nil, certain: Bool = true) {
         var problem = TypeProblem(kind: .typeMismatch, offset: offset, message: message, replacement: replacement)
         problem.alwaysFails = certain && skippable == 0 && escapableChecks == 0 && mixedJoins == 0
+        problems.append(problem)
+    }
+
+    /// A read of a key no run sets (docs/format.md, "Behind a certain run error"): not a finding, but one every
+    /// evaluation meets when it is outside the parts evaluation may skip.
+    mutating func neverSetRead(_ path: ExpressionPath) {
+        var first = path
+        first.keys = [path.keys[0]]
+        guard !isGuarded(first) else { return }
+        var problem = TypeProblem(kind: .typeMismatch, offset: path.span.start, message: "'\(path: first)' is never set here")
+        problem.alwaysFails = skippable == 0 && escapableChecks == 0 && mixedJoins == 0
+        problem.reported = false
         problems.append(problem)
     }
 
@@ -635,6 +656,7 @@ private struct Inferrer {
                 return .unknown
             }
             let declared = StaticType(type)
+            if !exists, !type.optional, environment.neverSet.contains(key) { neverSetRead(path) }
             return isGuarded(path) ? declared.unwrapped : declared
         case .result:
             switch environment.result {
@@ -648,6 +670,7 @@ private struct Inferrer {
                 if !exists { guarded.insert(PathGuards.resultRead) }
                 return .unknown
             case .fields(let fields, let owner):
+                if !exists, !path.keys.isEmpty, environment.resultNeverSet.contains(path.keys[0]) { neverSetRead(path) }
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
                 return isGuarded(path) ? type.unwrapped : type
             case .fieldsUnlessAbsent(let fields, let owner, let when):

@@ -279,6 +279,83 @@ struct BehindACertainRunErrorTests {
         #expect(found.contains { $0.rule == .typeMismatch && $0.step == "after" }, "\(found.map(\.message))")
     }
 
+    /// The rules that foresee run errors.
+    static let foreseeing: Set<RuleID> = [.maybeUnset, .maybeNull, .typeMismatch, .unhandledOutcome, .backTarget, .nonExhaustiveGuards, .undeclaredState]
+
+    /// A nested flow whose start step's `set` reads 'level', which only that `set` writes (unless the parent passes
+    /// it), and which can finish 'cancelled' by an explicit event without running that `set`.
+    static func nestedChild() -> String {
+        """
+        flowkit: 1
+        flow: child
+        start: a
+        state: { level: int, tier: int? }
+        inputs: [tier]
+        events: { stop: }
+        steps:
+          a:
+            result: { v: int }
+            set: { level: "state.level + result.v" }
+            on: { stop: cancelled }
+            next: done
+          done: { kind: finish }
+          cancelled: { kind: finish }
+        """
+    }
+
+    @Test func aNestedFlowFinishesOnlyWithTheOutcomesNoKeyItNeverSetsKeepsItFrom() throws {
+        // Started with 'tier' only, the nested flow never sets 'level' (its one assignment reads it first), so 'a''s
+        // `set` always fails and it finishes only 'cancelled': the handler of 'done' never runs (its read of 'k',
+        // which nothing sets, is not reported), and no finding says 'done' is unhandled.
+        func parent(_ input: String, handlers: String) -> String {
+            (Self.head + """
+                  p:
+                    kind: flow
+                    flow: child.yaml
+                    input: { \(input) }
+                    on: { \(handlers) }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """).replacingOccurrences(of: "start: a", with: "start: p").replacingOccurrences(of: "events: { go: , other: }", with: "events: { done: , cancelled: }")
+        }
+        func found(_ input: String, handlers: String) throws -> [Diagnostic] {
+            try lintFiles(["child.yaml": Self.nestedChild(), "t.yaml": parent(input, handlers: handlers)], linting: "t.yaml")
+                .filter { $0.rule != .unreachableStep }
+        }
+        let handlers = "done: { forward: z, set: { n: \"state.k\" } }, cancelled: z"
+        let never = try found("tier: \"1\"", handlers: handlers)
+        #expect(!never.contains { $0.rule == .maybeUnset }, "\(never.map(\.message))")
+        #expect(try found("tier: \"1\"", handlers: "cancelled: z").filter { $0.rule == .unhandledOutcome }.isEmpty)
+        // Passing 'level', the nested flow can finish 'done': both findings are back.
+        let passed = try found("tier: \"1\", level: \"2\"", handlers: handlers)
+        #expect(passed.contains { $0.rule == .maybeUnset && $0.subject == "k" }, "\(passed.map(\.message))")
+        #expect(try found("tier: \"1\", level: \"2\"", handlers: "cancelled: z").contains { $0.rule == .unhandledOutcome && $0.subject == "done" })
+    }
+
+    @Test func aResultKeyTheNestedFlowNeverSetsAlwaysFailsToRead() throws {
+        // 'level' is never in the nested flow's final state: the `flow` step's `set` fails on every completion at
+        // its read (the one finding), so its handlers never run and no outcome ('done') is unhandled.
+        func parent(_ input: String) -> String {
+            (Self.head + """
+                  p:
+                    kind: flow
+                    flow: child.yaml
+                    input: { \(input) }
+                    set: { n: "result.level" }
+                    on: { cancelled: { forward: z, set: { k: "state.k + 1" } } }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """).replacingOccurrences(of: "start: a", with: "start: p").replacingOccurrences(of: "events: { go: , other: }", with: "events: { done: , cancelled: }")
+        }
+        let child = Self.nestedChild()
+        let never = try lintFiles(["child.yaml": child, "t.yaml": parent("tier: \"1\"")], linting: "t.yaml").filter { Self.foreseeing.contains($0.rule) }
+        #expect(never.map(\.subject) == ["result.level"], "\(never.map(\.message))")
+        let passed = try lintFiles(["child.yaml": child, "t.yaml": parent("level: \"2\"")], linting: "t.yaml").filter { Self.foreseeing.contains($0.rule) }
+        #expect(passed.contains { $0.subject == "k" } && passed.contains { $0.rule == .unhandledOutcome }, "\(passed.map(\.message))")
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.

@@ -624,7 +624,9 @@ struct TypeRulesTests {
             state: { total: number, count: int, card: string, label: [eur, usd], paid: bool? }
             events: { paid: , cancelled: }
             # ('pay''s `input` always fails, so its nested flow never starts and its `set` never runs: 'settle' reads
-            # the nested flow's final state, and it and 'again' are reached by their entries.)
+            # the nested flow's final state, and it and 'again' are reached by their entries. Started with no input,
+            # the nested flow never sets 'amount': the read of 'result.amount' always fails, and what follows it in
+            # the `set` is behind it.)
             entries: { retry: { step: again, path: /retry }, settle: { step: settle, path: /settle } }
             steps:
               pay:
@@ -636,7 +638,7 @@ struct TypeRulesTests {
               settle:
                 kind: flow
                 flow: sub/payment.yaml
-                set: { card: result.card, count: result.amount, total: result.attempts, label: result.currency, paid: result.cardd }
+                set: { paid: result.cardd, card: result.card, count: result.amount, total: result.attempts, label: result.currency }
                 next: done
               again:
                 kind: flow
@@ -657,12 +659,12 @@ struct TypeRulesTests {
         let found = (UndeclaredStateRule.check(context) + TypeMismatchRule.check(context))
             .sorted { ($0.position, $0.rule, $0.message) < ($1.position, $1.rule, $1.message) }
         #expect(summary(found) == [
-            "13:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
-            "13:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
-            "13:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
-            "13:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
-            "19:107 type_mismatch settle the nested flow 'sub/payment.yaml' of step 'settle' has no state key 'cardd'; did you mean 'card'?",
-            "24:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
+            "15:22 type_mismatch pay step 'pay' passes 'amount': expected an int, found a number",
+            "15:46 type_mismatch pay step 'pay' passes 'currency': 'gbp' is not one of 'eur', 'usd'",
+            "15:54 type_mismatch pay step 'pay' passes 'attemps', which the state of nested flow 'sub/payment.yaml' does not declare; did you mean 'attempts'?",
+            "15:72 type_mismatch pay 'result.card' cannot be read: 'input' is evaluated before step 'pay' has a result",
+            "21:18 type_mismatch settle the nested flow 'sub/payment.yaml' of step 'settle' has no state key 'cardd'; did you mean 'card'?",
+            "26:50 type_mismatch again 'result.x' cannot be read: 'input' is evaluated before step 'again' has a result",
         ])
         // The nested flow is found relative to the parent file, whatever the working directory.
         #expect(found.allSatisfy { $0.file == folder + "/parent.yaml" })
@@ -670,7 +672,7 @@ struct TypeRulesTests {
         let inWorkspace = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder])))
         #expect(inWorkspace.sorted { $0.position < $1.position } == found)
         let confined = TypeMismatchRule.check(LintContext(document: document, workspace: LintWorkspace(roots: [folder + "/elsewhere"])))
-        #expect(summary(confined).map { String($0.prefix(5)) } == ["13:72", "24:50"], "only the reads of 'result' in 'input'")
+        #expect(summary(confined).map { String($0.prefix(5)) } == ["15:72", "26:50"], "only the reads of 'result' in 'input'")
     }
 
     @Test func sampleFlowsHaveNoFindings() throws {

@@ -261,7 +261,8 @@ enum MaybeUnsetRule: Rule {
             let passed = Set(step.input.map(\.key.text))
             // A non-optional key the nested flow may finish without: neither passed nor a required input.
             func mayLack(_ key: String) -> Bool { known.required.contains(key) && !known.inputs.contains(key) && !passed.contains(key) }
-            let outcomes = byOutcome.keys.sorted()
+            // Only the outcomes it can finish with, as the step starts it (docs/format.md, "Behind a certain run error").
+            let outcomes = byOutcome.keys.sorted().filter { neverTaken.canFinish(id, with: $0) }
             let name = step.name.text
             let file = reference
             func check(_ source: ExpressionSource, guarded: Set<String>, for handled: [String]) {

@@ -44,9 +44,11 @@ enum UnhandledOutcomeRule: Rule {
         var findings: [Diagnostic] = []
         // A `flow` step no run reaches never starts its nested flow (docs/format.md, "Only where runs go").
         let isReachable = context.reachability()
-        // Nor one that never completes: its nested flow never starts (docs/format.md, "Behind a certain run error").
+        // Nor one that never completes (its nested flow never starts or never finishes), or whose own `set`, which runs
+        // before the handler is looked up, always fails (docs/format.md, "Behind a certain run error").
         let neverTaken = context.neverTaken
-        for (id, step) in flow.steps.enumerated() where step.kind == .flow && isReachable(step.name.text) && !neverTaken.neverCompletes(id) {
+        for (id, step) in flow.steps.enumerated() where step.kind == .flow && isReachable(step.name.text) && !neverTaken.neverCompletes(id)
+            && !neverTaken.setAlwaysFails(id) {
             guard let reference = step.flowPath,
                   case .loaded(let document, _) = workspace.nested(reference, from: context.document.file),
                   let child = document.flow, document.isWellFormed else { continue }
@@ -55,7 +57,9 @@ enum UnhandledOutcomeRule: Rule {
             // into it; outcomes only the nested flow's other entries reach never come back here.
             let nestedEntries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
             let outcomes = reachableOutcomes(of: child, from: nestedEntries)
-            for outcome in outcomes where step.handler(for: outcome) == nil && flow.anyStep?.handler(for: outcome) == nil {
+            // Only the outcomes it can finish with, as the step starts it (docs/format.md, "Behind a certain run error").
+            for outcome in outcomes where step.handler(for: outcome) == nil && flow.anyStep?.handler(for: outcome) == nil
+                && neverTaken.canFinish(id, with: outcome) {
                 findings.append(context.finding(self, at: step.name.position, step: step.name.text, subject: outcome,
                                                 "nested flow '\(name: reference)' can finish with outcome '\(name: outcome)', which step '\(name: step.name.text)' neither handles nor covers with 'next'"))
             }
