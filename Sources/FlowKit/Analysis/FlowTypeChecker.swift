@@ -45,7 +45,8 @@ enum FlowTypeChecker {
                                      parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                                      sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
                                      neverTaken: NeverTaken = .none, neverSet: Set<String> = [], nestedNeverSet: [Int: Set<String>] = [:])
-        -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents) {
+        -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
+            failurePoints: [ExpressionSource: Int]) {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable, neverSet: neverSet)
             walker.nestedNeverSet = nestedNeverSet
@@ -53,7 +54,7 @@ enum FlowTypeChecker {
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return (walker.findings, walker.alwaysFailing, walker.neverStarting,
-                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt))
+                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt), walker.alwaysFailingPoints)
         }
     }
 }
@@ -165,8 +166,16 @@ private struct Walker {
     var alwaysFailing: Set<ExpressionSource> { Set(checkedSources.lazy.filter(\.value).map(\.key)) }
 
     /// Records a check of `source` at one place: whether it always fails there.
-    mutating func record(_ source: ExpressionSource, fails: Bool) {
+    mutating func record(_ source: ExpressionSource, fails: Bool, by point: Int = Int.max) {
         checkedSources[source] = (checkedSources[source] ?? true) && fails
+        if fails { failurePoints[source] = max(failurePoints[source] ?? 0, point) }
+    }
+    /// Per expression that failed at some check: the offset from which no check that failed evaluated it (see
+    /// `TypeProblem.failsBy`), the latest over the checks.
+    var failurePoints: [ExpressionSource: Int] = [:]
+    /// The always failing expressions' failure points.
+    var alwaysFailingPoints: [ExpressionSource: Int] {
+        failurePoints.filter { checkedSources[$0.key] == true }
     }
     /// The derived events whose expression always fails wherever it is evaluated, and, per step (by index), those
     /// that always fail with the result that step has.
@@ -182,10 +191,14 @@ private struct Walker {
     @discardableResult
     mutating func add(_ problems: [TypeProblem], in source: ExpressionSource, step: String?, recording: Bool = true) -> Bool {
         var failedHere = false
-        defer { if recording { record(source, fails: failedHere) } }
+        var point = Int.max
+        defer { if recording { record(source, fails: failedHere, by: point) } }
         for problem in problems {
             if failedHere { break }
-            if problem.alwaysFails { failedHere = true }
+            if problem.alwaysFails {
+                failedHere = true
+                point = problem.failsBy
+            }
             guard problem.reported else { continue }
             // A replacement inside the expression, where the file's text of it is exactly the expression's.
             let fix = problem.replacement.flatMap { replacement in
@@ -264,7 +277,7 @@ private struct Walker {
     mutating func checkEvents(results: [ResultContext]) {
         let starEvents = Set((flow.anyStep?.on ?? []).map(\.event.text))
         var handlers: [String: [Int]] = [:]
-        for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish && isReachable(id) {
+        for (id, step) in flow.steps.enumerated() where step.kind != .flow && step.kind != .finish && isReachable(id) && !neverTaken.setAlwaysFails(id) {
             // The first handler of an event counts. A step's few handlers are told apart by comparing names; a set
             // (which allocates for each step) only for a step with many.
             var handled: Set<String> = []
@@ -277,7 +290,8 @@ private struct Walker {
         // Every step's result shape is grouped only when a derived event that "*" handles is checked at all of them.
         let groupsOfAll: [[Int]]
         if flow.events.contains(where: { $0.expression != nil && starEvents.contains($0.name.text) }) {
-            let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish && isReachable($0) }
+            let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish && isReachable($0)
+                && !neverTaken.setAlwaysFails($0) }
             groupsOfAll = groups(everyStep, results: results)
         } else {
             groupsOfAll = []

@@ -72,10 +72,13 @@ struct NeverTaken: Sendable, Equatable {
     /// (docs/format.md, "Behind a certain run error").
     private(set) var finishing: [Int: Set<String>] = [:]
 
-    /// The `flow` steps (by index) whose own `set`, which runs first on every completion, always fails.
+    /// The steps (by index) whose own `set` always fails where it runs (docs/format.md, "Behind a certain run
+    /// error"): first on every completion of a `flow` step, and on every completion with a result of a step with
+    /// `result`, the only ones that evaluate derived events there.
     private(set) var setFailing: Set<Int> = []
 
-    /// Whether `step`, a `flow` step, fails in its own `set` on every completion: no run gets to its handlers.
+    /// Whether `step` fails in its own `set` wherever it runs: no run gets to a `flow` step's handlers, nor
+    /// evaluates a derived event at a step with `result`.
     func setAlwaysFails(_ step: Int) -> Bool { !setFailing.isEmpty && setFailing.contains(step) }
 
     /// Whether `step`, a `flow` step, can finish with `outcome`: false when its nested flow never finishes with it.
@@ -158,7 +161,7 @@ struct NeverTaken: Sendable, Equatable {
             let neverCompletes = step.kind == .flow && neverStarting.contains(step.name.text)
             if neverCompletes { extended.neverCompleting.insert(id) }
             let setFails = setRuns && step.set.contains { alwaysFailing.contains($0.expression) } || neverCompletes
-            if step.kind == .flow && setFails && !neverCompletes { extended.setFailing.insert(id) }
+            if setFails && !neverCompletes { extended.setFailing.insert(id) }
             // The lists of a `flow` step no outcome it can finish with takes.
             var outcomeNeverReached: (Int) -> Bool = { _ in false }
             if step.kind == .flow, !neverCompletes, let outcomes = finishing[step.name.text] {

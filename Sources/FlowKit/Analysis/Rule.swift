@@ -91,6 +91,15 @@ package struct LintContext: Sendable {
         let stepGraph: StepGraph?
         let reachable: [Bool]?
         let typeFindings: [TypeFinding]
+        /// Per expression some of which no run evaluates: the offset from which none does (after the point where it
+        /// always fails; 0 for an assignment after one that always fails in its `set`).
+        var behind: [ExpressionSource: Int] = [:]
+
+        /// Whether no run evaluates the part of `source` at `offset` (docs/format.md, "Behind a certain run error").
+        func isBehind(_ source: ExpressionSource, offset: Int) -> Bool {
+            guard !behind.isEmpty, let from = behind[source] else { return false }
+            return offset >= from
+        }
     }
 
     var runView: RunView {
@@ -131,22 +140,52 @@ package struct LintContext: Sendable {
                 finishing[step.name.text] = reached
             }
         }
-        func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents) {
+        func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
+                                        failurePoints: [ExpressionSource: Int]) {
             FlowTypeChecker.checkFindingFailures(flow, nestedState: { nestedFlow(of: $0)?.state },
                                                  nestedInputs: { nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: memo.parse,
                                                  reachable: view.reachable, neverTaken: view.neverTaken, nestedNeverSet: nestedNeverSet)
         }
         let first = check(written)
+        let behind = Self.behind(flow, failurePoints: first.failurePoints)
         let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
                                                          failingEvents: first.failingEvents,
                                                          alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse), finishing: finishing)
         guard extended != writtenNeverTaken else {
-            return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings)
+            return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings,
+                           behind: behind)
         }
         let stepGraph = writtenStepGraph == nil ? nil : analysisFlow.map { StepGraph(flow: $0, neverTaken: extended) }
         let reachable = reachabilityInput.map { input in FlowGraph(flow: flow, suggestions: input.graph.suggestions, neverTaken: extended).reachable }
         let view = RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: [])
-        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view).findings)
+        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view).findings, behind: behind)
+    }
+
+    /// The parts of `flow`'s expressions no run evaluates (docs/format.md, "Behind a certain run error"): what follows
+    /// the point where an expression always fails, and the assignments after one that always fails in a `set` (an
+    /// expression written once and used in several places, a YAML alias, only by the first).
+    static func behind(_ flow: Flow, failurePoints: [ExpressionSource: Int]) -> [ExpressionSource: Int] {
+        guard !failurePoints.isEmpty else { return [:] }
+        var behind = failurePoints
+        var uses: [ExpressionSource: Int] = [:]
+        var sets: [[Assignment]] = []
+        for step in flow.anyStepThenSteps {
+            sets.append(step.set)
+            sets.append(step.input)
+            StepGraph.forEachTargetList(of: step) { _, list in
+                for target in list {
+                    sets.append(target.set)
+                    if let condition = target.condition { uses[condition, default: 0] += 1 }
+                }
+            }
+        }
+        for event in flow.events { if let source = event.expression { uses[source, default: 0] += 1 } }
+        for set in sets { for assignment in set { uses[assignment.expression, default: 0] += 1 } }
+        for set in sets where set.count > 1 {
+            guard let first = set.firstIndex(where: { failurePoints[$0.expression] != nil }) else { continue }
+            for assignment in set[(first + 1)...] where uses[assignment.expression] == 1 { behind[assignment.expression] = 0 }
+        }
+        return behind
     }
 
     /// Builds the context (and, unless `graphs` is false, the graphs) for a loaded document; nested flows are
@@ -233,6 +272,11 @@ package struct LintContext: Sendable {
                   let document = try? FlowLoader.load(path: file), document.isWellFormed else { return nil }
             return document.flow
         }
+    }
+
+    /// The outcomes of the finish steps of the nested flow `step` (a `flow` step) runs, nil when it does not load.
+    func nestedOutcomes(of step: Step) -> Set<String>? {
+        nestedFlow(of: step).map { child in Set(child.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text }) }
     }
 
     /// The loader's findings for `rule`.

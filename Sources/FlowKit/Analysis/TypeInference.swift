@@ -241,6 +241,9 @@ struct TypeProblem: Hashable, Sendable {
     /// Whether it is a finding: false for a read of a key no run sets (`TypeEnvironment.neverSet`), which counts only
     /// as always failing (the data-flow rules report such reads).
     package var reported = true
+    /// The offset just past the sub-expression whose evaluation fails here (the innermost one being worked out when
+    /// the problem was found): a run that fails here evaluates nothing of the expression from there on.
+    package var failsBy = Int.max
 
     /// Problems are the same when they say the same of the same place (`alwaysFails` is worked out from where it is).
     package static func == (a: TypeProblem, b: TypeProblem) -> Bool {
@@ -342,6 +345,8 @@ private struct Inferrer {
     /// checks no value need fail (`escapable`): a problem found inside either is not one every evaluation meets.
     var skippable = 0
     var escapableChecks = 0
+    /// The ends of the nodes being worked out, innermost last (see `TypeProblem.failsBy`).
+    var ends: [Int] = []
     /// How many `? :` so far joined branches of different kinds (an int and a number give a number that may be an
     /// int): a problem found after one may be escaped by the other branch's value.
     var mixedJoins = 0
@@ -351,6 +356,7 @@ private struct Inferrer {
     mutating func mismatch(_ message: Message, at offset: Int, replacement: TypeProblem.Replacement? = nil, certain: Bool = true) {
         var problem = TypeProblem(kind: .typeMismatch, offset: offset, message: message, replacement: replacement)
         problem.alwaysFails = certain && skippable == 0 && escapableChecks == 0 && mixedJoins == 0
+        problem.failsBy = ends.last ?? Int.max
         problems.append(problem)
     }
 
@@ -363,6 +369,7 @@ private struct Inferrer {
         var problem = TypeProblem(kind: .typeMismatch, offset: path.span.start, message: "'\(path: first)' is never set here")
         problem.alwaysFails = skippable == 0 && escapableChecks == 0 && mixedJoins == 0
         problem.reported = false
+        problem.failsBy = path.span.end
         problems.append(problem)
     }
 
@@ -375,13 +382,16 @@ private struct Inferrer {
 
     /// Runs `body` with `extra` paths guarded as well, for a part evaluation may skip (the right side of `&&` and
     /// `||`, a branch of `? :`, an item of `in`): what the part proves (see `nonNull`) does not hold after it.
-    mutating func guarding<T>(_ extra: Set<String>, _ body: (inout Inferrer) -> T) -> T {
+    /// With `skippable` false, the part is one evaluated whenever the expression gets to it (the branch a constant
+    /// condition picks): only the guards apply.
+    mutating func guarding<T>(_ extra: Set<String>, skippable counts: Bool = true, _ body: (inout Inferrer) -> T) -> T {
         let saved = guarded
         guarded.formUnion(extra)
-        skippable += 1
+        let step = counts ? 1 : 0
+        skippable += step
         defer {
             guarded = saved
-            skippable -= 1
+            skippable -= step
         }
         return body(&self)
     }
@@ -428,12 +438,14 @@ private struct Inferrer {
 
     /// Checks `node` against what its slot needs, branch by branch through `? :`.
     mutating func expect(_ node: ExpressionNode, _ expectation: Expectation) {
+        ends.append(node.span.end)
+        defer { ends.removeLast() }
         if case .conditional(let condition, let then, let otherwise, _) = node {
             requireBool(condition, what: "the condition of '? :'")
             // A branch a constant condition rules out is never evaluated: nothing in it is checked.
             let constant = ConstantCondition.value(of: condition)
-            if constant != false { guarding(PathGuards.whenTrue(condition)) { $0.expect(then, expectation) } }
-            if constant != true { guarding(PathGuards.whenFalse(condition)) { $0.expect(otherwise, expectation) } }
+            if constant != false { guarding(PathGuards.whenTrue(condition), skippable: constant == nil) { $0.expect(then, expectation) } }
+            if constant != true { guarding(PathGuards.whenFalse(condition), skippable: constant == nil) { $0.expect(otherwise, expectation) } }
             return
         }
         let type = infer(node)
@@ -494,6 +506,8 @@ private struct Inferrer {
     // MARK: - Nodes
 
     mutating func infer(_ node: ExpressionNode) -> StaticType {
+        ends.append(node.span.end)
+        defer { ends.removeLast() }
         switch node {
         case .literal(let value, _):
             switch value {
@@ -526,9 +540,11 @@ private struct Inferrer {
             return binary(op, lhs, rhs, at: span.start)
         case .conditional(let condition, let then, let otherwise, _):
             requireBool(condition, what: "the condition of '? :'")
+            // The branch a constant condition picks is evaluated whenever the condition is (it is no part evaluation
+            // may skip).
             switch ConstantCondition.value(of: condition) {
-            case true?: return guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
-            case false?: return guarding(PathGuards.whenFalse(condition)) { $0.infer(otherwise) }
+            case true?: return guarding(PathGuards.whenTrue(condition), skippable: false) { $0.infer(then) }
+            case false?: return guarding(PathGuards.whenFalse(condition), skippable: false) { $0.infer(otherwise) }
             case nil: break
             }
             let a = guarding(PathGuards.whenTrue(condition)) { $0.infer(then) }
@@ -559,11 +575,13 @@ private struct Inferrer {
             // The left side is needed not null before the right side is evaluated, and the right side only in its
             // own scope (evaluation may skip it).
             a = nonNull(a, lhs, "'\(op.rawValue)' needs a value")
-            // A right side a constant left side rules out is never evaluated (`false && …`, `true || …`).
-            if ConstantCondition.value(of: lhs) == (op == .or) {
+            // A right side a constant left side rules out is never evaluated (`false && …`, `true || …`); one it
+            // rules in always is (`true && …`, `false || …`).
+            let constant = ConstantCondition.value(of: lhs)
+            if constant == (op == .or) {
                 b = .bool
             } else {
-                b = guarding(op == .and ? PathGuards.whenTrue(lhs) : PathGuards.whenFalse(lhs)) { inferrer in
+                b = guarding(op == .and ? PathGuards.whenTrue(lhs) : PathGuards.whenFalse(lhs), skippable: constant == nil) { inferrer in
                     inferrer.nonNull(inferrer.infer(rhs), rhs, "'\(op.rawValue)' needs a value")
                 }
             }
@@ -576,9 +594,11 @@ private struct Inferrer {
         }
         switch op {
         case .and, .or:
-            // (The right side is evaluated only when the left does not decide.)
+            // (The right side is evaluated only when the left does not decide: always after a constant left side that
+            // rules it in.)
+            let rightAlways = ConstantCondition.value(of: lhs) == (op == .and)
             for (index, (node, type)) in [(lhs, a), (rhs, b)].enumerated() where type.unwrapped != .bool && type.unwrapped != .unknown {
-                mismatch("'\(name: op.rawValue)' needs bools, found \(verbatim: type.unwrapped.phrase)", at: node.span.start, certain: index == 0)
+                mismatch("'\(name: op.rawValue)' needs bools, found \(verbatim: type.unwrapped.phrase)", at: node.span.start, certain: index == 0 || rightAlways)
             }
             return .bool
         case .equal, .notEqual:
@@ -594,6 +614,14 @@ private struct Inferrer {
             return .bool
         case .add, .subtract, .multiply, .divide, .remainder:
             let (x, y) = (a.unwrapped, b.unwrapped)
+            // Dividing by a literal zero is a run error on every evaluation (not a finding of its own).
+            if op == .divide || op == .remainder, case .literal(let zero, _) = rhs, zero == .int(0) || zero == .number(0) {
+                var problem = TypeProblem(kind: .typeMismatch, offset: offset, message: "division by zero")
+                problem.alwaysFails = skippable == 0 && escapableChecks == 0 && mixedJoins == 0
+                problem.reported = false
+                problem.failsBy = ends.last ?? Int.max
+                problems.append(problem)
+            }
             if x == .unknown || y == .unknown { return .unknown }
             if x.isNumeric && y.isNumeric { return x == .int && y == .int ? .int : .number }
             if op == .add && x.isText && y.isText { return .string }

@@ -102,10 +102,13 @@ struct UnsetReads {
             guard case .success(let expression) = context.memo.parse(source) else { return [] }
             return Guards.mustReads(expression.root)
         }
+        // The parts no run evaluates, behind a run error every evaluation meets (docs/format.md, "Behind a certain
+        // run error"), read nothing.
+        let view = context.runView
         func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
             guard case .success(let expression) = context.memo.parse(source) else { return }
             var seen: Set<Int> = []
-            for path in Guards.reads(expression.root, guarded: guarded) {
+            for path in Guards.reads(expression.root, guarded: guarded) where !view.isBehind(source, offset: path.span.start) {
                 guard let key = keyIndex[path.keys[0]], seen.insert(key).inserted else { continue }
                 reads.append(Read(key: key, offset: path.span.start, source: source, place: place))
             }
@@ -213,7 +216,7 @@ struct UnsetReads {
             }
             ownKnown[id] = known
         }
-        let flowStepHandlers = FlowStepHandlers(flow)
+        let flowStepHandlers = FlowStepHandlers(flow, outcomes: context.nestedOutcomes)
         // A `"*"` handler sees only the derived events `"*"` handles (every step that uses it evaluates them); one a
         // `flow` step uses runs there for an outcome of that name, and `"*"`'s `next` runs for a `flow` step's
         // unhandled outcomes when one has no `next` of its own: then they prove nothing.
@@ -290,7 +293,9 @@ struct UnsetReads {
                 if let index = eventIndex[handler.event.text] { handlers[index, default: []].append(id) }
             }
         }
-        let evaluatesEvents = { (id: Int) in steps[id].kind != .finish && steps[id].kind != .flow }
+        // (A step whose own `set` always fails evaluates none: it does so only after that `set`, docs/format.md,
+        // "Behind a certain run error".)
+        let evaluatesEvents = { (id: Int) in steps[id].kind != .finish && steps[id].kind != .flow && !neverTaken.setAlwaysFails(id) }
 
         // A run that reads an unset key fails at that read, so on the moves after a read that is made on every
         // evaluation (docs/format.md, "one cause, one finding"), the key counts as set: a step's `set` and a `flow`

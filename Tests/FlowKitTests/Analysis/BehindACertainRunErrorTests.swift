@@ -356,6 +356,72 @@ struct BehindACertainRunErrorTests {
         #expect(passed.contains { $0.subject == "k" } && passed.contains { $0.rule == .unhandledOutcome }, "\(passed.map(\.message))")
     }
 
+    @Test func whatAConstantRulesInAndADivisionByALiteralZeroAlwaysFail() throws {
+        // Each option's `if` always fails: the right side of `true && …`, the branch a constant condition picks, and
+        // a division by a literal zero are evaluated on every evaluation. So 'b', which only they lead to, is no
+        // run's, and its read of 'k' (which nothing sets) is not reported.
+        for condition in ["true && 1", "(1 > 2) ? false : 'x'", "state.n / 0 > 1", "(state.n % 0) == 1"] {
+            let found = try places(Self.head + """
+                  a:
+                    result: { v: int }
+                    set: { n: result.v }
+                    next:
+                      - { forward: b, if: "\(condition)" }
+                  b: { next: { forward: z, set: { n: "state.k" } } }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """)
+            #expect(!found.contains { $0.hasPrefix("maybe_unset") }, "\(condition): \(found)")
+        }
+        // Without the constant, the right side of `&&` may be skipped: 'b' may be reached, and the read reported.
+        let found = try places(Self.head + """
+              a:
+                result: { v: int }
+                set: { n: result.v }
+                next:
+                  - { forward: b, if: "state.n > 1 && 1" }
+                  - { forward: b }
+              b: { next: { forward: z, set: { n: "state.k" } } }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """)
+        #expect(found.contains { $0.hasPrefix("maybe_unset 13:") }, "\(found)")
+    }
+
+    @Test func readsBehindWhereAnExpressionAlwaysFailsAreNotReported() throws {
+        // 'k' is read after the comparison of a number with text fails, in the same expression and in the assignment
+        // after it; read before it, it is reported.
+        let found = try places((Self.head + """
+              s: { on: { go: b }, next: a }
+              a:
+                result: { v: int }
+                set: { n: "(100.0 >= 'oops') ? state.k : 1", tier: "state.k > 1 ? 'gold' : 'basic'" }
+                next: z
+              b:
+                result: { v: int }
+                set: { n: "state.k + (1 > 'x' ? 1 : 2)" }
+                next: z
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """).replacingOccurrences(of: "start: a", with: "start: s"))
+        #expect(found.filter { $0.hasPrefix("maybe_unset") } == ["maybe_unset 14:16"], "\(found)")
+        // A step whose `set` always fails evaluates no derived event: 'flagged''s read of 'k' is never made there.
+        let events = try places(Self.head.replacingOccurrences(of: "events: { go: , other: }", with: "events: { go: , flagged: \"state.k > 1\" }") + """
+              a:
+                result: { v: int }
+                set: { n: "'x'" }
+                on: { flagged: z }
+                next: z
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """)
+        #expect(!events.contains { $0.hasPrefix("maybe_unset") }, "\(events)")
+    }
+
     @Test func soundnessHoldsBehindTheseRules() throws {
         // A list whose only option's `set` always fails can still fail its `if`: no option holds then, and that
         // run error is foreseen.

@@ -664,6 +664,32 @@ struct MaybeUnsetCascadeTests {
         let found = try lintFiles(["c.yaml": child, "t.yaml": parent], linting: "t.yaml").filter { $0.rule == .maybeUnset }.map { "\($0.step ?? "-") \($0.position)" }
         #expect(found.contains("a 7:55"), "\(found)")
     }
+
+    @Test func aStarHandlerOfADerivedEventSeesItsReadsUnlessAFlowStepUsesItForAnOutcome() throws {
+        // `"*"` handles `flagged`, which reads 'ok'; 'b' is a `flow` step without a handler of `flagged`. Its nested
+        // flow finishing only with 'f', 'b' never uses that handler: the handler's read of 'ok' comes after the
+        // event's, which fails first. A nested flow that can finish 'flagged' uses it there, with nothing read.
+        func found(_ finish: String) throws -> [String] {
+            let child = "flowkit: 1\nflow: c\nstart: s\nsteps:\n  s: { next: \(finish) }\n  \(finish): { kind: finish }\n"
+            let parent = """
+                flowkit: 1
+                flow: t
+                start: a
+                state: { ok: bool, n: int }
+                events: { flagged: "state.ok", go: , f: }
+                steps:
+                  "*": { on: { flagged: { forward: z, set: { n: "state.ok ? 1 : 2" } } } }
+                  a: { on: { go: b }, next: z }
+                  b: { kind: flow, flow: c.yaml, on: { f: z }, next: z }
+                  w: { next: { forward: z, set: { ok: "true" } } }
+                  z: { kind: finish }
+
+                """
+            return try lintFiles(["c.yaml": child, "t.yaml": parent], linting: "t.yaml").filter { $0.rule == .maybeUnset }.map { "\($0.step ?? "-") \($0.position)" }
+        }
+        #expect(try found("f") == ["a 5:21"])
+        #expect(try found("flagged") == ["a 5:21", "a 7:50"])
+    }
 }
 
 /// One cause, one finding for reads of `result` (issue 28, item 9): after an `if` or an assignment that reads the

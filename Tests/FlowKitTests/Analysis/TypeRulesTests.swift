@@ -325,18 +325,20 @@ struct TypeRulesTests {
                 set: { amount: state.amuont, amont: result.amount }
                 on: { small: b, go: c }
               c:
+                on: { small: b }
                 next: { forward: b, if: "exists(state.tarif)", set: { tariff: "state.plan" } }
               b: { kind: finish }
             """
             // (The write of 'amont' always fails: 'a' moves on by a result only through it, so 'c' is reached by an
-            // explicit event, which may come without a result; see "Behind a certain run error".)
+            // explicit event, which may come without a result, and 'a' evaluates no derived event: 'c' evaluates
+            // 'small'; see "Behind a certain run error".)
         #expect(summary(findings(text)) == [
             "8:10 undeclared_state - state key 'amout' is not declared; did you mean 'amount'?",
             "11:39 undeclared_state * step '*' sets 'tarif', which 'state' does not declare; did you mean 'tariff'?",
             "14:20 undeclared_state a state key 'amuont' is not declared; did you mean 'amount'?",
             "14:34 undeclared_state a step 'a' sets 'amont', which 'state' does not declare; did you mean 'amount'?",
-            "17:37 undeclared_state c state key 'tarif' is not declared; did you mean 'tariff'?",
-            "17:68 undeclared_state c state key 'plan' is not declared",
+            "18:37 undeclared_state c state key 'tarif' is not declared; did you mean 'tariff'?",
+            "18:68 undeclared_state c state key 'plan' is not declared",
         ])
     }
 

@@ -246,6 +246,7 @@ enum MaybeUnsetRule: Rule {
         let anyHandlers = Dictionary((flow.anyStep?.on ?? []).enumerated().map { ($0.element.event.text, ($0.element.targets, $0.offset)) },
                                      uniquingKeysWith: { first, _ in first })
         let neverTaken = context.neverTaken
+        let view = context.runView
         let isReachable = context.reachability()
         for (id, step) in flow.steps.enumerated() where step.kind == .flow && !neverTaken.neverCompletes(id) && isReachable(step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
@@ -268,7 +269,7 @@ enum MaybeUnsetRule: Rule {
             func check(_ source: ExpressionSource, guarded: Set<String>, for handled: [String]) {
                 guard case .success(let expression) = context.memo.parse(source) else { return }
                 var seen: Set<String> = []
-                for path in Guards.resultReads(expression.root, guarded: guarded) {
+                for path in Guards.resultReads(expression.root, guarded: guarded) where !view.isBehind(source, offset: path.span.start) {
                     let key = path.keys[0]
                     guard mayLack(key), seen.insert(key).inserted,
                           let missing = handled.first(where: { byOutcome[$0]?.contains(key) == false }) else { continue }

@@ -84,7 +84,7 @@ enum NonExhaustiveGuardsRule: Rule {
             if let source = event.expression, case .success(let expression) = context.memo.parse(source) { eventConditions[event.name.text] = expression }
         }
         // (A `"*"` handler a `flow` step uses also runs there for an outcome of that name, with no such assumption.)
-        let uses = FlowStepHandlers(flow)
+        let uses = FlowStepHandlers(flow, outcomes: context.nestedOutcomes)
         func flowStepsUse(_ event: String) -> Bool { uses.someFlowStepUsesTheShared(event) }
         var findings: [Diagnostic] = []
         // Lists written alike (the same guards over the same result shape) are decided once: the first failing
@@ -207,18 +207,21 @@ enum NonExhaustiveGuardsRule: Rule {
 /// Which events every `flow` step handles itself: a `"*"` handler of any other event runs at some `flow` step for an
 /// outcome of that name. Counted once, so that asking for each of many handlers costs no pass over the steps.
 struct FlowStepHandlers {
-    private var handledBy: [String: Int] = [:]
-    private let flowSteps: Int
+    /// Per `flow` step (by index): the events it handles itself, and the outcomes its nested flow can finish with
+    /// (nil when its nested flow is not known).
+    private var steps: [(handled: Set<String>, outcomes: Set<String>?)] = []
 
-    init(_ flow: Flow) {
-        var count = 0
+    /// `outcomes` gives the outcomes a `flow` step's nested flow has (those of its finish steps), nil when not known:
+    /// a `flow` step uses the `"*"` handler of an event only for an outcome of that name.
+    init(_ flow: Flow, outcomes: (Step) -> Set<String>? = { _ in nil }) {
         for step in flow.steps where step.kind == .flow {
-            count += 1
-            for event in Set(step.on.map(\.event.text)) { handledBy[event, default: 0] += 1 }
+            steps.append((Set(step.on.map(\.event.text)), outcomes(step)))
         }
-        flowSteps = count
     }
 
-    /// Whether some `flow` step uses the `"*"` handler of `event` (it does not handle `event` itself).
-    func someFlowStepUsesTheShared(_ event: String) -> Bool { (handledBy[event] ?? 0) < flowSteps }
+    /// Whether some `flow` step uses the `"*"` handler of `event`: it does not handle `event` itself, and its nested
+    /// flow may finish with an outcome of that name.
+    func someFlowStepUsesTheShared(_ event: String) -> Bool {
+        steps.contains { !$0.handled.contains(event) && ($0.outcomes?.contains(event) ?? true) }
+    }
 }

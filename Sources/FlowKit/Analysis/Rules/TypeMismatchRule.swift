@@ -36,6 +36,9 @@ enum TypeMismatchRule: Rule {
               cart:
                 result: { total: number, coupon: string? }
                 set: { total: ↓result.total }
+                on: { go: review }
+              review:
+                result: { total: number }
                 on: { big: done, go: plan }
               plan:
                 result: { total: number }

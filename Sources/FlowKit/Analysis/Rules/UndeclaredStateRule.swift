@@ -29,6 +29,7 @@ enum UndeclaredStateRule: Rule {
                 set: { ↓amout: result.amount }
                 on: { small: done, edit: note }
               note:
+                on: { small: done }
                 next: { forward: done, if: "exists(↓state.nte)" }
               done: { kind: finish }
             """,
