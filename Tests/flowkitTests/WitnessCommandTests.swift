@@ -293,6 +293,29 @@ struct FixtureWithoutAKeyTests {
         let (_, state) = try witnessStart("gate.yaml", in: folder) { $0["rule"] as? String == "back_target" }
         #expect(state["mode"] as? String == "slow")
     }
+
+    @Test func anOptionalKeyTheFlowSetsIsTheHostsToGiveToo() throws {
+        // 'b' is reached only with a 'total' above 100 at 'a', which no run of the flow sets ('w', which sets it, is
+        // no run's): the host gives it at the start.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: big
+            start: a
+            state: { total: number?, n: int }
+            steps:
+              a:
+                next:
+                  - { forward: b, if: "exists(state.total) && state.total > 100" }
+                  - z
+              b: { next: { forward: z, set: { n: "state.n + 1" } } }
+              w: { next: { forward: z, set: { total: "1.5", n: "1" } } }
+              z: { kind: finish }
+            """.write(toFile: folder + "/big.yaml", atomically: false, encoding: .utf8)
+        let (_, state) = try witnessStart("big.yaml", in: folder) { $0["rule"] as? String == "maybe_unset" }
+        #expect((state["total"] as? Double).map { $0 > 100 } == true || (state["total"] as? Int).map { $0 > 100 } == true, "\(state)")
+    }
 }
 
 /// A finding no witness can show because every run stops first at another finding's run error says where: at its

@@ -675,8 +675,9 @@ package struct ScenarioGenerator {
 
     /// The starts searched: `start` with host states, then each entry (nested ones too) with its parameters and
     /// host states, each set varied as results vary.
-    static func starts(_ flow: CompiledFlow, resolver: FlowResolver?, literals: Literals) -> [(Start, RunStart)] {
-        let host = hostKeys(flow.flow)
+    /// `host`: the keys the host gives (by default, `hostKeys`).
+    static func starts(_ flow: CompiledFlow, resolver: FlowResolver?, literals: Literals, host given: [Field]? = nil) -> [(Start, RunStart)] {
+        let host = given ?? hostKeys(flow.flow)
         var starts: [(Start, RunStart)] = []
         for state in results(host, literals: literals, limit: 48, unsetFirst: true) {
             starts.append((.state(state), .start(state: state)))

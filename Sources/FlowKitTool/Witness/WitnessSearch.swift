@@ -209,11 +209,19 @@ package struct WitnessSearch: Sendable {
             exhaustedBudget = exhaustedBudget || exploration.exhaustedBudget
             cut = cut ?? exploration.cut
         }
-        let starts = ScenarioGenerator.starts(flow, resolver: resolver, literals: literals)
+        // The host keys, and the optional keys the flow sets that its steps read: the host may give those too (lint's
+        // runs start with the host's other state unknown; they are no host keys of `generate scenarios` only because
+        // the flow sets them), and a value given at the start can be what a finding needs.
+        var hostFields = ScenarioGenerator.hostKeys(model)
+        var named = Set(hostFields.map(\.name.text))
+        for field in model.state where field.type.optional && places.readers[field.name.text] != nil && named.insert(field.name.text).inserted {
+            hostFields.append(field)
+        }
+        let starts = ScenarioGenerator.starts(flow, resolver: resolver, literals: literals, host: hostFields)
         search(starts, fixture: [])
         var lastStarts = starts
         var lastFixture: [String] = []
-        let host = Set(ScenarioGenerator.hostKeys(model).map(\.name.text))
+        let host = named
         // The keys runs read unset, then those `maybe_unset` findings say runs may read unset (the first search may
         // not get to them in a broad flow), each once.
         var given = unsetReads.filter { !host.contains($0) }
