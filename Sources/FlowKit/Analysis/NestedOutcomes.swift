@@ -1,58 +1,93 @@
 /// What a nested flow's final state holds for each way it can finish: the data flow of `maybe_unset` run on the
 /// nested flow, from its `start` with the keys its parent passes, met at its reachable finish steps by outcome.
 enum NestedOutcomes {
-    /// The non-optional keys of `child` that no run of it sets when a `flow` step passing `passed` starts it
-    /// (docs/format.md, "Behind a certain run error"): not passed, bound by no path parameter of its entries, and
-    /// written by no assignment that can write (one that does not always fail, with these keys' reads failing, and
-    /// that no assignment before it in its `set` keeps from running). Worked out as a greatest fixed point: a key
-    /// is kept while every assignment of it fails, so `level: state.level` never writes `level`.
-    static func neverSet(in child: Flow, passed: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> Set<String> {
-        var bound = passed
-        for entry in child.entries { bound.formUnion(EntryPath.parameters(entry.path)) }
-        var candidates = Set(child.state.filter { !$0.type.optional && !bound.contains($0.name.text) }.map(\.name.text))
-        guard !candidates.isEmpty else { return [] }
-        var sets: [[Assignment]] = []
-        for step in child.anyStepThenSteps {
-            if !step.set.isEmpty { sets.append(step.set) }
-            StepGraph.forEachTargetList(of: step) { _, list in
-                for target in list where !target.set.isEmpty { sets.append(target.set) }
-            }
-        }
-        var environment = TypeEnvironment(state: child.state)
-        // Each round drops the keys some assignment can write; at most one round per key.
-        while true {
-            environment.neverSet = candidates
-            var written: Set<String> = []
-            for set in sets {
-                for assignment in set {
-                    guard case .success(let expression) = parse(assignment.expression) else { break }
-                    if TypeInference.infer(expression, in: environment).problems.contains(where: \.alwaysFails) { break }
-                    if candidates.contains(assignment.key.text) { written.insert(assignment.key.text) }
-                }
-            }
-            guard !written.isEmpty else { return candidates }
-            candidates.subtract(written)
-            if candidates.isEmpty { return [] }
-        }
+    /// What a nested flow does as a `flow` step starts it (docs/format.md, "Behind a certain run error").
+    struct AsStarted: Sendable, Equatable {
+        /// The keys no run of it sets (non-optional ones always fail to read; optional ones always read `null`).
+        var neverSet: Set<String>
+        /// The outcomes of the finish steps its runs reach.
+        var outcomes: Set<String>
     }
 
-    /// The outcomes `child` can finish with when a `flow` step passing `passed` starts it (docs/format.md, "Behind a
-    /// certain run error"): those of the finish steps its graph reaches from its `start` and entries, without the
-    /// moves no run makes, its expressions judged with the keys it never sets (`neverSet`) failing to read, its own
-    /// nested flows' outcomes not judged. Nil when its `start` names no step.
-    static func finishing(_ child: Flow, passed: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> Set<String>? {
-        let written = NeverTaken(flow: child, parse: parse)
-        let never = neverSet(in: child, passed: passed, parse: parse)
-        let checked = FlowTypeChecker.checkFindingFailures(child, nestedState: { _ in nil }, parse: parse, neverTaken: written, neverSet: never)
-        let extended = written.addingRunErrors(of: child, alwaysFailing: checked.alwaysFailing, neverStarting: checked.neverStarting,
-                                               failingEvents: checked.failingEvents, alwaysHolding: NeverTaken.alwaysHolding(child, parse: parse))
-        let graph = FlowGraph(flow: child, neverTaken: extended)
-        guard graph.startID != nil else { return nil }
-        var outcomes: Set<String> = []
-        for (id, step) in child.steps.enumerated() where graph.isFinish[id] && graph.reachable[id] {
-            outcomes.insert(step.outcome?.text ?? step.name.text)
+    /// The most rounds of the fixed point in `asStarted`; past them, nothing is judged never set.
+    static let roundLimit = 8
+
+    /// What `child` does when a `flow` step passing `passed` starts it at its `start`, or at one of `entries` (the
+    /// nested entries of the parent's entries into the step), with nothing else set: no host gives a nested flow
+    /// state. A key is **never set** when it is not passed, no path parameter of those entries binds it, and no
+    /// assignment a run of it can make writes it: one of a step its runs reach, of an option they may take, that
+    /// does not always fail and comes after none that always fails in its `set`, judged with the keys never set
+    /// unset (or `null`). Runs reach steps over the child's graph without the moves no run makes, judged the same
+    /// way (its own nested flows' outcomes not judged). Both are worked out together, as a greatest fixed point: a
+    /// key is kept while every assignment of it that runs reach fails, so `level: state.level` never writes `level`,
+    /// nor does a step behind a read of it (a run that first writes such a key would have read them all unset on
+    /// its way, so its moves are among those kept). Nil when the child's `start` names no step.
+    static func asStarted(_ child: Flow, passed: Set<String>, entries: [String],
+                          parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> AsStarted? {
+        var roots = [child.start]
+        var bound = passed
+        for name in Set(entries).sorted() {
+            guard let entry = child.entries.first(where: { $0.name.text == name }) else { continue }
+            roots.append(entry.step)
+            bound.formUnion(EntryPath.parameters(entry.path))
         }
-        return outcomes
+        let written = NeverTaken(flow: child, parse: parse)
+        let alwaysHolding = NeverTaken.alwaysHolding(child, parse: parse)
+        var candidates = Set(child.state.filter { !bound.contains($0.name.text) }.map(\.name.text))
+        for round in 0...roundLimit {
+            // Past the limit, nothing is judged never set.
+            if round == roundLimit { candidates = [] }
+            let checked = FlowTypeChecker.checkFindingFailures(child, nestedState: { _ in nil }, parse: parse, neverTaken: written, neverSet: candidates)
+            let extended = written.addingRunErrors(of: child, alwaysFailing: checked.alwaysFailing, neverStarting: checked.neverStarting,
+                                                   failingEvents: checked.failingEvents, alwaysHolding: alwaysHolding)
+            guard let reached = reach(child, from: roots, neverTaken: extended) else { return nil }
+            var outcomes: Set<String> = []
+            for id in reached where child.steps[id].kind == .finish { outcomes.insert(child.steps[id].outcome?.text ?? child.steps[id].name.text) }
+            if candidates.isEmpty { return AsStarted(neverSet: [], outcomes: outcomes) }
+            // The assignments runs may make, in order, each `set` up to the first that always fails.
+            var environment = TypeEnvironment(state: child.state)
+            environment.neverSet = candidates
+            var writes: Set<String> = []
+            func run(_ set: [Assignment]) {
+                for assignment in set {
+                    guard case .success(let expression) = parse(assignment.expression),
+                          !TypeInference.infer(expression, in: environment).problems.contains(where: \.alwaysFails) else { break }
+                    writes.insert(assignment.key.text)
+                }
+            }
+            var owners: [(id: Int?, step: Step)] = reached.sorted().map { ($0, child.steps[$0]) }
+            if let any = child.anyStep, !reached.isEmpty { owners.insert((nil, any), at: 0) }
+            for (id, step) in owners where step.kind != .finish {
+                // (A step's own `set` runs on a `flow` step's completions and on a step with `result`'s, those with a
+                // result.)
+                if let id, step.kind == .flow || step.result != nil, !extended.setAlwaysFails(id), !extended.neverCompletes(id) { run(step.set) }
+                StepGraph.forEachTargetList(of: step) { list, targets in
+                    for (index, target) in targets.enumerated() where extended.reason(NeverTaken.Option(step: id, list: list, option: index))?.runsSet ?? true {
+                        run(target.set)
+                    }
+                }
+            }
+            let kept = candidates.subtracting(writes)
+            if kept == candidates { return AsStarted(neverSet: candidates, outcomes: outcomes) }
+            candidates = kept
+        }
+        return nil
+    }
+
+    /// The steps (by index) of `child` runs reach from `roots` over its graph without the moves `neverTaken` says no
+    /// run makes; nil when a root names no step.
+    static func reach(_ child: Flow, from roots: [Name], neverTaken: NeverTaken) -> Set<Int>? {
+        var reached: Set<Int> = []
+        for root in roots {
+            // The flow as if it began at `root` with no entries of its own.
+            var rooted = child
+            rooted.start = root
+            rooted.entries = []
+            let graph = FlowGraph(flow: rooted, neverTaken: neverTaken)
+            guard graph.startID != nil else { return nil }
+            for (id, reachable) in graph.reachable.enumerated() where reachable { reached.insert(id) }
+        }
+        return reached
     }
 
     /// For each outcome of a reachable finish step of `child`, the non-optional state keys set on every path to

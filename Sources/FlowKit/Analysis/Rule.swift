@@ -120,24 +120,27 @@ package struct LintContext: Sendable {
         var neverFinishing: Set<String> = []
         var finishing: [String: Set<String>] = [:]
         var nestedNeverSet: [Int: Set<String>] = [:]
-        var nested: [[String]: (neverSet: Set<String>, finishing: Set<String>?, outcomes: Int)?] = [:]
+        var nested: [[String]: (started: NestedOutcomes.AsStarted?, required: Set<String>, outcomes: Int)?] = [:]
         for (id, step) in flow.steps.enumerated() where step.kind == .flow && step.flowPath != nil {
             let passed = Set(step.input.map(\.key.text))
-            let key = [step.flowPath!] + passed.sorted()
+            // The nested entries of this flow's entries into the step start it there.
+            let entries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
+            let key = [step.flowPath!] + passed.sorted() + ["\u{1}"] + Set(entries).sorted()
             if nested[key] == nil {
                 nested[key] = .some(nestedFlow(of: step).map { child in
-                    (NestedOutcomes.neverSet(in: child, passed: passed, parse: memo.parse),
-                     NestedOutcomes.finishing(child, passed: passed, parse: memo.parse),
+                    (NestedOutcomes.asStarted(child, passed: passed, entries: entries, parse: memo.parse),
+                     Set(child.state.filter { !$0.type.optional }.map(\.name.text)),
                      Set(child.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text }).count)
                 })
             }
-            guard let known = nested[key]! else { continue }
-            if !known.neverSet.isEmpty { nestedNeverSet[id] = known.neverSet }
-            guard let reached = known.finishing else { continue }
-            if reached.isEmpty {
+            guard let known = nested[key]!, let started = known.started else { continue }
+            // (Its final state never has them: a read of a non-optional one always fails.)
+            let never = started.neverSet.intersection(known.required)
+            if !never.isEmpty { nestedNeverSet[id] = never }
+            if started.outcomes.isEmpty {
                 neverFinishing.insert(step.name.text)
-            } else if reached.count < known.outcomes {
-                finishing[step.name.text] = reached
+            } else if started.outcomes.count < known.outcomes {
+                finishing[step.name.text] = started.outcomes
             }
         }
         func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,

@@ -184,8 +184,9 @@ struct TypeEnvironment {
     package var result: ResultContext
     /// Did-you-mean over the declared state keys, built once and shared by copies.
     let stateKeys: SuggestionIndex
-    /// The non-optional keys never set where the expressions run (a nested flow's keys no run of it sets,
-    /// docs/format.md, "Behind a certain run error"): a read of one on every evaluation always fails.
+    /// The keys never set where the expressions run (a nested flow's keys no run of it sets, docs/format.md, "Behind
+    /// a certain run error"): a read of a non-optional one on every evaluation always fails, and an optional one
+    /// reads `null`.
     var neverSet: Set<String> = []
     /// The keys of a `flow` step's result (its nested flow's final state) that no run of the nested flow sets: a read
     /// of one on every evaluation always fails.
@@ -614,16 +615,24 @@ private struct Inferrer {
             return .bool
         case .add, .subtract, .multiply, .divide, .remainder:
             let (x, y) = (a.unwrapped, b.unwrapped)
-            // Dividing by a literal zero is a run error on every evaluation (not a finding of its own).
-            if op == .divide || op == .remainder, case .literal(let zero, _) = rhs, zero == .int(0) || zero == .number(0) {
+            // Dividing by a literal zero is a run error on every evaluation (not a finding of its own), after the
+            // operands' kinds are checked.
+            func byZero() {
+                guard op == .divide || op == .remainder, case .literal(let zero, _) = rhs, zero == .int(0) || zero == .number(0) else { return }
                 var problem = TypeProblem(kind: .typeMismatch, offset: offset, message: "division by zero")
                 problem.alwaysFails = skippable == 0 && escapableChecks == 0 && mixedJoins == 0
                 problem.reported = false
                 problem.failsBy = ends.last ?? Int.max
                 problems.append(problem)
             }
-            if x == .unknown || y == .unknown { return .unknown }
-            if x.isNumeric && y.isNumeric { return x == .int && y == .int ? .int : .number }
+            if x == .unknown || y == .unknown {
+                byZero()
+                return .unknown
+            }
+            if x.isNumeric && y.isNumeric {
+                byZero()
+                return x == .int && y == .int ? .int : .number
+            }
             if op == .add && x.isText && y.isText { return .string }
             let needs = op == .add ? "two numbers or two strings" : "two numbers"
             mismatch("'\(name: op.rawValue)' needs \(verbatim: needs), found \(verbatim: x.phrase) and \(verbatim: y.phrase)", at: offset)
@@ -684,7 +693,10 @@ private struct Inferrer {
                 return .unknown
             }
             let declared = StaticType(type)
-            if !exists, !type.optional, environment.neverSet.contains(key) { neverSetRead(path) }
+            if !exists, !environment.neverSet.isEmpty, environment.neverSet.contains(key) {
+                // An optional key never set reads `null`.
+                if !type.optional { neverSetRead(path) } else if !isGuarded(path) { return .null }
+            }
             return isGuarded(path) ? declared.unwrapped : declared
         case .result:
             switch environment.result {

@@ -191,8 +191,8 @@ struct UnsetReads {
         // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
         var ownKnown = [[[Set<String>]]](repeating: [], count: n)
         for (id, step) in steps.enumerated() where step.kind != .finish {
-            // A `set` that never runs (a step without `result`) reads nothing.
-            if graph.setNode(of: id) != nil {
+            // A `set` that never runs (a step without `result`, a `flow` step that never completes) reads nothing.
+            if graph.setNode(of: id) != nil && !neverTaken.neverCompletes(id) {
                 // Assignments are worked out in order: a key the ones before read on every evaluation is set here.
                 var earlier: Set<String> = []
                 for assignment in step.set {

@@ -356,6 +356,64 @@ struct BehindACertainRunErrorTests {
         #expect(passed.contains { $0.subject == "k" } && passed.contains { $0.rule == .unhandledOutcome }, "\(passed.map(\.message))")
     }
 
+    @Test func aNestedFlowThatNoRunOfItCanFinishAsStartedKeepsItsStepFromCompleting() throws {
+        // The parent's 'p' reads 'k' (which only 'w', no run's, sets) in its `set`: reported only when 'p' can
+        // complete. Each child below finishes, as 'p' starts it, only when `fix` is applied.
+        func parent(_ entries: String = "") -> String {
+            (Self.head + """
+                  p: { kind: flow, flow: child.yaml, set: { n: "state.k" }, next: z }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """).replacingOccurrences(of: "start: a", with: "start: p\(entries)")
+        }
+        func reported(_ child: String, _ parent: String) throws -> Bool {
+            try lintFiles(["child.yaml": child, "t.yaml": parent], linting: "t.yaml").contains { $0.rule == .maybeUnset && $0.subject == "k" }
+        }
+        let children: [(String, (String) -> String)] = [
+            // 'code' is written only behind the read of it that always fails first.
+            ("""
+            flowkit: 1
+            flow: child
+            start: a
+            state: { code: string }
+            steps:
+              a: { result: { v: int }, set: { code: "state.code + 'x'" }, next: b }
+              b: { result: { c: string }, set: { code: result.c }, next: done }
+              done: { kind: finish }
+            """, { $0.replacingOccurrences(of: "\"state.code + 'x'\"", with: "\"'x'\"") }),
+            // An optional key no run sets reads null, which '+' refuses.
+            ("""
+            flowkit: 1
+            flow: child
+            start: a
+            state: { token: string? }
+            steps:
+              a: { result: { v: int }, set: { token: "state.token + 'x'" }, next: done }
+              done: { kind: finish }
+            """, { $0.replacingOccurrences(of: "state.token + 'x'", with: "'x'") }),
+        ]
+        for (child, fix) in children {
+            #expect(try !reported(child, parent()), "\(child)")
+            #expect(try reported(fix(child), parent()), "\(fix(child))")
+        }
+        // A child that finishes only from its entry 'deep': only a parent that starts it there (its entry into 'p')
+        // sees it finish.
+        let deep = """
+            flowkit: 1
+            flow: child
+            start: a
+            state: { code: string }
+            entries: { deep: { step: b, path: "/deep/{code}" } }
+            steps:
+              a: { result: { v: int }, set: { code: "state.code + 'x'" }, next: b }
+              b: { next: done }
+              done: { kind: finish }
+            """
+        #expect(try !reported(deep, parent()))
+        #expect(try reported(deep, parent("\nentries: { into: { step: p, entry: deep, path: \"/p/{code}\" } }")))
+    }
+
     @Test func whatAConstantRulesInAndADivisionByALiteralZeroAlwaysFail() throws {
         // Each option's `if` always fails: the right side of `true && …`, the branch a constant condition picks, and
         // a division by a literal zero are evaluated on every evaluation. So 'b', which only they lead to, is no
@@ -388,6 +446,13 @@ struct BehindACertainRunErrorTests {
 
             """)
         #expect(found.contains { $0.hasPrefix("maybe_unset 13:") }, "\(found)")
+        // The operands' kinds are checked before the division: text divided by zero is a type error, reported.
+        let text = try places(Self.head + """
+              a: { result: { v: int }, set: { n: "'oops' / 0" }, next: z }
+              z: { kind: finish }
+
+            """)
+        #expect(text.contains { $0.hasPrefix("type_mismatch 7:") }, "\(text)")
     }
 
     @Test func readsBehindWhereAnExpressionAlwaysFailsAreNotReported() throws {
