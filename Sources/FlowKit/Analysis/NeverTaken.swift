@@ -204,6 +204,25 @@ struct NeverTaken: Sendable, Equatable {
                 }
             }
         }
+        // `"*"`'s lists: a derived event `"*"` handles is evaluated at every step that evaluates derived events, so
+        // when one always fails everywhere, no run gets past it anywhere: `"*"`'s handlers of it and of the derived
+        // events after it, and `"*"`'s `next`, are never tried there (unless a `flow` step may use them, for an
+        // outcome of that name or one it does not handle).
+        if let any = flow.anyStep, let first = order.handledByStar.firstIndex(where: { failingEvents.everywhere.contains($0.name.text) }) {
+            let stopped = Set(order.events[order.events.firstIndex(where: { $0.name.text == order.handledByStar[first].name.text })!...].map(\.name.text))
+            let uses = FlowStepHandlers(flow)
+            let flowStepUsesNext = flow.steps.contains { $0.kind == .flow && $0.next == nil }
+            StepGraph.forEachTargetList(of: any) { list, targets in
+                let event = list < any.on.count ? any.on[list].event.text : nil
+                let never = event.map { stopped.contains($0) && !uses.someFlowStepUsesTheShared($0) } ?? !flowStepUsesNext
+                guard never else { return }
+                for index in targets.indices {
+                    let option = Option(step: nil, list: list, option: index)
+                    if let prior = extended.options[option], !prior.isTried { continue }
+                    extended.options[option] = .stepFails
+                }
+            }
+        }
         return extended
     }
 

@@ -170,6 +170,26 @@ struct BehindACertainRunErrorTests {
         #expect(lines.contains("9") && lines.contains("11") && !lines.contains("10") && !lines.contains("12"), "\(found)")
     }
 
+    @Test func aDerivedEventStarHandlesThatAlwaysFailsStopsStarsListsAfterIt() throws {
+        // `"*"` handles `big`, which always fails (an int compared with text), so every step that evaluates derived
+        // events stops there: `"*"`'s handlers of `big` and `later` and its `next` are never tried, and their reads
+        // of 'k' are not reported. `early`, before it, may hold first.
+        let found = try places(Self.head.replacingOccurrences(of: "events: { go: , other: }",
+                                                              with: "events: { go: , early: \"state.n > 1\", big: \"1 > 'x'\", later: \"state.n > 2\" }") + """
+              "*":
+                on:
+                  early: { forward: z, set: { tier: "state.k > 1 ? 'gold' : 'basic'" } }
+                  big: { forward: z, set: { n: "state.k" } }
+                  later: { forward: z, set: { n: "state.k" } }
+                next: { forward: z, set: { n: "state.k" } }
+              a: { result: { v: int }, set: { n: result.v }, on: { go: z } }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """)
+        #expect(found.filter { $0.hasPrefix("maybe_unset") }.map { String($0.prefix(15)) } == ["maybe_unset 9:4"], "\(found)")
+    }
+
     @Test func aDerivedEventThatAlwaysHoldsPreemptsNextAndTheEventsAfterIt() throws {
         // `known` holds for every value of 'tier' (it fails only when 'tier' is unset): 'a''s handler of `later`
         // and its `next` are never tried, its own handler is. `maybe` (an optional key) can be false: no pre-emption.
