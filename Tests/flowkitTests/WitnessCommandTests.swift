@@ -294,6 +294,23 @@ struct FixtureWithoutAKeyTests {
         #expect(state["mode"] as? String == "slow")
     }
 
+    @Test func aNullStoredInAKeyThatTakesNoneIsShownAsTheTypeMismatchItIs() throws {
+        // `type_mismatch` finds `null` stored in a `bool` key; the run stops there with a null value's run error.
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            flowkit: 1
+            flow: vip
+            start: a
+            state: { vip: bool }
+            steps:
+              a: { next: { forward: z, set: { vip: "null" } } }
+              z: { kind: finish }
+            """.write(toFile: folder + "/vip.yaml", atomically: false, encoding: .utf8)
+        let finding = try #require(try witnessFindings("vip.yaml", in: folder).first { $0["rule"] as? String == "type_mismatch" })
+        #expect(finding["witness"] as? [String: Any] != nil, "\(finding)")
+    }
+
     @Test func anOptionalKeyTheFlowSetsIsTheHostsToGiveToo() throws {
         // 'b' is reached only with a 'total' above 100 at 'a', which no run of the flow sets ('w', which sets it, is
         // no run's): the host gives it at the start.

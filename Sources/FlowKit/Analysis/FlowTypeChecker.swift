@@ -415,6 +415,17 @@ private struct Walker {
         // its `result.…` paths, and its `state.K` paths whose K it does not write.
         var afterSet: Set<String> = []
         let setRuns = step.kind == .flow || step.result != nil
+        // The keys the `set` stores a literal `null` in (its last write of them): null for the options tried after it.
+        var nullAfterSet: Set<String> = []
+        if setRuns {
+            for assignment in step.set {
+                if let expression = parse(assignment.expression), case .literal(.null, _) = expression.root {
+                    nullAfterSet.insert("state." + assignment.key.text)
+                } else {
+                    nullAfterSet.remove("state." + assignment.key.text)
+                }
+            }
+        }
         // A `flow` step whose nested flow never starts or never finishes never completes: no run evaluates its `set`
         // (docs/format.md, "Behind a certain run error").
         if !step.set.isEmpty && !neverTaken.neverCompletes(id) {
@@ -427,17 +438,23 @@ private struct Walker {
         if step.kind == .flow {
             checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
         }
+        // A completion by an explicit event that may come without a result surely does when the `set`, which runs
+        // with one, always fails here (docs/format.md, "Behind a certain run error").
+        let setFailsHere = setRuns && step.kind != .flow && step.set.contains { checkedSources[$0.expression] == true }
         // A list with no `if` and no `set` (the usual one) has nothing to check: no environment is made for it.
         for (list, handler) in step.on.enumerated() where !Self.checksNothing(handler.targets) {
-            let environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
+            var environment = base.with(result: context(of: step, result: result, event: handler.event.text, derived: derived))
             let proved = step.kind == .flow ? [] : eventGuards[handler.event.text] ?? []
             // The `set` ran before these options on every move of a `flow` step, and on a derived event's.
-            let ranSet = step.kind == .flow || derived.contains(handler.event.text) ? afterSet : []
+            let setRan = step.kind == .flow || derived.contains(handler.event.text)
+            let ranSet = setRan ? afterSet : []
+            if setRan { environment.knownAbsent = nullAfterSet } else if setFailsHere { environment.resultSurelyAbsent = true }
             checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved.union(ranSet),
                          never: { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: id, list: list, option: $0)) })
         }
         if let next = step.next, !Self.checksNothing(next) {
-            let environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
+            var environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
+            environment.knownAbsent = nullAfterSet
             let list = step.on.count
             checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: afterSet,
                          never: { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: id, list: list, option: $0)) })
@@ -456,13 +473,20 @@ private struct Walker {
                                guarded: Set<String> = [], never: (Int) -> NeverTaken.Reason? = { _ in nil }) {
         var failed = guarded
         var slot: String?
+        // The paths known unset or null: before the options, then as the earlier options' `if`s failed.
+        var absentFailed = environment.knownAbsent
+        var environment = environment
         for (index, target) in targets.enumerated() {
             var holds = failed
             let reason = never(index)
             let tried = reason?.isTried ?? true
+            environment.knownAbsent = absentFailed.subtracting(failed)
+            var absentHolds = absentFailed
             if let source = target.condition, let expression = parse(source) {
                 if slot == nil { slot = what() }
                 if tried { add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step) }
+                absentHolds.formUnion(PathGuards.absentWhenTrue(expression.root))
+                absentFailed.formUnion(PathGuards.absentWhenFalse(expression.root))
                 holds.formUnion(PathGuards.whenTrue(expression.root))
                 failed.formUnion(PathGuards.whenFalse(expression.root))
                 // One cause, one finding: after an `if` that reads the result, a run without one has stopped.
@@ -471,6 +495,7 @@ private struct Walker {
                     failed.insert(PathGuards.resultRead)
                 }
             }
+            environment.knownAbsent = absentHolds.subtracting(holds)
             if reason?.runsSet ?? true { assignments(target.set, step: step, environment: environment, guarded: holds) }
         }
     }

@@ -191,6 +191,13 @@ struct TypeEnvironment {
     /// The keys of a `flow` step's result (its nested flow's final state) that no run of the nested flow sets: a read
     /// of one on every evaluation always fails.
     var resultNeverSet: Set<String> = []
+    /// The `state.K` paths known unset or null here (docs/format.md, "Behind a certain run error"): an `if` that held
+    /// or failed shows it (`!exists(state.k)` held), or the step's own `set` stored `null` in it before these
+    /// options. A read of one on every evaluation that needs a value always fails.
+    var knownAbsent: Set<String> = []
+    /// Whether a completion that may come without a result surely does (the step's own `set`, which runs with one,
+    /// always fails): a read of `result` there always fails.
+    var resultSurelyAbsent = false
 
     /// An environment over the declared `state` (in file order; the first of a repeated key wins).
     package init(state: [Field], result: ResultContext = .unknown) {
@@ -429,8 +436,14 @@ private struct Inferrer {
             }
             let path: String?
             if case .path(let read) = node { path = read.description } else { path = nil }
-            problems.append(TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(verbatim: subject) may be null, and \(verbatim: what())\(verbatim: hint)",
-                                        subject: path))
+            var problem = TypeProblem(kind: .maybeNull, offset: node.span.start, message: "\(verbatim: subject) may be null, and \(verbatim: what())\(verbatim: hint)",
+                                      subject: path)
+            // A path known unset or null here always is.
+            if let path, !environment.knownAbsent.isEmpty, environment.knownAbsent.contains(path) {
+                problem.alwaysFails = skippable == 0 && escapableChecks == 0 && mixedJoins == 0
+                problem.failsBy = ends.last ?? Int.max
+            }
+            problems.append(problem)
         }
         return wrapped
     }
@@ -693,6 +706,7 @@ private struct Inferrer {
                 return .unknown
             }
             let declared = StaticType(type)
+            if !exists, !type.optional, !environment.knownAbsent.isEmpty, environment.knownAbsent.contains(path.description) { neverSetRead(path) }
             if !exists, !environment.neverSet.isEmpty, environment.neverSet.contains(key) {
                 // An optional key never set reads `null`.
                 if !type.optional { neverSetRead(path) } else if !isGuarded(path) { return .null }
@@ -719,7 +733,7 @@ private struct Inferrer {
                 // A key the shape lacks is one mistake, reported as such.
                 if problems.count == before && !exists && !guarded.contains(where: { $0.hasPrefix("result.") }) {
                     mismatch("'\(path: path)' cannot be read \(verbatim: when.text): that completion may come without a result; guard it with exists(\(verbatim: path.description))",
-                             at: path.span.start, certain: false)
+                             at: path.span.start, certain: environment.resultSurelyAbsent)
                     // The later reads of this evaluation are not reached by a run without a result.
                     guarded.insert(PathGuards.resultRead)
                 }
@@ -788,6 +802,9 @@ enum PathGuards {
             return [path.description]
         case .binary(.notEqual, let lhs, let rhs, _):
             return nullComparison(lhs, rhs)
+        case .binary(.equal, let lhs, let rhs, _):
+            // Equal to a value that is not null: not null.
+            return valueComparison(lhs, rhs)
         case .unary(.not, let operand, _):
             return whenFalse(operand)
         case .binary(.and, let lhs, let rhs, _):
@@ -795,6 +812,9 @@ enum PathGuards {
         case .binary(.or, let lhs, let rhs, _):
             return whenTrue(lhs).intersection(whenTrue(rhs))
         case .conditional(let condition, let then, let otherwise, _):
+            // A branch that is the literal `false` is never the one that holds (`exists(p) ? p : false`).
+            if case .literal(.bool(false), _) = otherwise { return whenTrue(condition).union(whenTrue(then)) }
+            if case .literal(.bool(false), _) = then { return whenFalse(condition).union(whenTrue(otherwise)) }
             return whenTrue(condition).union(whenTrue(then)).intersection(whenFalse(condition).union(whenTrue(otherwise)))
         default:
             return []
@@ -806,6 +826,9 @@ enum PathGuards {
         switch node {
         case .binary(.equal, let lhs, let rhs, _):
             return nullComparison(lhs, rhs)
+        case .binary(.notEqual, let lhs, let rhs, _):
+            // Not unequal to a value that is not null: not null.
+            return valueComparison(lhs, rhs)
         case .unary(.not, let operand, _):
             return whenTrue(operand)
         case .binary(.or, let lhs, let rhs, _):
@@ -813,7 +836,54 @@ enum PathGuards {
         case .binary(.and, let lhs, let rhs, _):
             return whenFalse(lhs).intersection(whenFalse(rhs))
         case .conditional(let condition, let then, let otherwise, _):
+            // A branch that is the literal `true` is never the one that fails (`exists(p) ? !p : true`).
+            if case .literal(.bool(true), _) = otherwise { return whenTrue(condition).union(whenFalse(then)) }
+            if case .literal(.bool(true), _) = then { return whenFalse(condition).union(whenFalse(otherwise)) }
             return whenTrue(condition).union(whenFalse(then)).intersection(whenFalse(condition).union(whenFalse(otherwise)))
+        default:
+            return []
+        }
+    }
+
+    /// The path of `p == v` or `v == p` where `v` is a literal other than `null`.
+    private static func valueComparison(_ lhs: ExpressionNode, _ rhs: ExpressionNode) -> Set<String> {
+        switch (lhs, rhs) {
+        case (.path(let path), .literal(let value, _)), (.literal(let value, _), .path(let path)): return value == .null ? [] : [path.description]
+        default: return []
+        }
+    }
+
+    /// The `state.K` paths unset or null whenever `node` is true: `!exists(p)`, `p == null`, and `&&`, `||`, `!` of
+    /// these.
+    static func absentWhenTrue(_ node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .binary(.equal, let lhs, let rhs, _):
+            return nullComparison(lhs, rhs).filter { $0.hasPrefix("state.") }
+        case .unary(.not, let operand, _):
+            return absentWhenFalse(operand)
+        case .binary(.and, let lhs, let rhs, _):
+            return absentWhenTrue(lhs).union(absentWhenTrue(rhs))
+        case .binary(.or, let lhs, let rhs, _):
+            return absentWhenTrue(lhs).intersection(absentWhenTrue(rhs))
+        default:
+            return []
+        }
+    }
+
+    /// The `state.K` paths unset or null whenever `node` is false: `exists(p)`, `p != null`, and `&&`, `||`, `!` of
+    /// these.
+    static func absentWhenFalse(_ node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .exists(let path, _):
+            return path.root == .state ? [path.description] : []
+        case .binary(.notEqual, let lhs, let rhs, _):
+            return nullComparison(lhs, rhs).filter { $0.hasPrefix("state.") }
+        case .unary(.not, let operand, _):
+            return absentWhenTrue(operand)
+        case .binary(.or, let lhs, let rhs, _):
+            return absentWhenFalse(lhs).union(absentWhenFalse(rhs))
+        case .binary(.and, let lhs, let rhs, _):
+            return absentWhenFalse(lhs).intersection(absentWhenFalse(rhs))
         default:
             return []
         }

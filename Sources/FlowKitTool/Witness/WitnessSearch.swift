@@ -110,7 +110,8 @@ package struct WitnessSearch: Sendable {
     package static let foreseen: [RuleID: Set<RunError.Kind>] = [
         .maybeUnset: [.unsetState, .resultAbsent, .missingResultKey],
         .maybeNull: [.nullValue, .typeError],
-        .typeMismatch: [.typeError, .resultAbsent, .missingResultKey, .missingInput],
+        // (A type error with `null`, a value no kind of the slot takes, is a null value's run error.)
+        .typeMismatch: [.typeError, .nullValue, .resultAbsent, .missingResultKey, .missingInput],
         .backTarget: [.backAtFirstStep, .backNotOnHistory],
         .unhandledOutcome: [.unhandledOutcome],
         .undeclaredState: [.undeclaredState],
@@ -169,7 +170,9 @@ package struct WitnessSearch: Sendable {
                 // error does not point at.
                 let all = wanted.filter { places.isFinding($0, shownBy: error) }
                 let exact = all.filter { $0.position == error.position }
-                let claims = exact.isEmpty ? all : exact
+                var claims = exact.isEmpty ? all : exact
+                // A null value's run error is `type_mismatch`'s only when no `maybe_null` finding claims it.
+                if error.kind == .nullValue, claims.contains(where: { $0.rule == .maybeNull }) { claims.removeAll { $0.rule == .typeMismatch } }
                 guard let first = claims.first, claims.count == 1 || (first.subject != nil && claims.allSatisfy({ $0.subject == first.subject })) else {
                     ambiguous.formUnion(claims)
                     return

@@ -434,6 +434,53 @@ struct BehindACertainRunErrorTests {
         #expect(try reported(deep, parent("\nentries: { into: { step: p, entry: deep, path: \"/p/{code}\" } }")))
     }
 
+    @Test func aPathKnownUnsetOrNullAlwaysFailsWhereItNeedsAValue() throws {
+        // In each flow, the option to 'b' needs 'note' (optional) where it is known null: after an earlier option's
+        // `exists` failed, under its own `!exists` that held, or after the step's `set` stored null. So no run
+        // gets to 'b', and its read of 'k' (which no run sets) is not reported; with another first option, it is.
+        func flow(_ set: String, _ options: String) -> String {
+            Self.head + """
+                  a:
+                    result: { v: int }
+                    set: { \(set) }
+                    next: [\(options)]
+                  b: { next: { forward: z, set: { n: "state.k" } } }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """
+        }
+        let never = [
+            flow("n: result.v", "{ forward: z, if: \"exists(state.note)\" }, { forward: b, if: \"state.note > 'a'\" }"),
+            flow("n: result.v", "{ forward: b, if: \"!exists(state.note)\", set: { note: \"state.note + 'x'\" } }, { forward: z }"),
+            flow("note: null", "{ forward: b, if: \"(state.note + 'x') == 'y'\" }, { forward: z }"),
+        ]
+        for text in never { #expect(try !places(text).contains { $0.hasPrefix("maybe_unset") }, "\(text)") }
+        let reached = flow("n: result.v", "{ forward: z, if: \"state.n > 1\" }, { forward: b, if: \"state.note > 'a'\" }")
+        #expect(try places(reached).contains { $0.hasPrefix("maybe_unset") }, "\(reached)")
+    }
+
+    @Test func anExplicitEventPastASetThatAlwaysFailsComesWithoutAResult() throws {
+        // 'a''s `set` always fails, so a completion by 'go' gets past it only without a result: the `if` reading
+        // 'result.v' always fails, the option after it is never tried, and 'b' is no run's (its read of 'k', which
+        // no run sets, is not reported). With a `set` that can run, a completion with a result gets to 'b'.
+        func flow(_ set: String) -> String {
+            Self.head + """
+                  a:
+                    result: { v: int }
+                    set: { n: \(set) }
+                    on: { go: [{ forward: b, if: "result.v > 1" }, { forward: b }] }
+                    next: z
+                  b: { next: { forward: z, set: { n: "state.k" } } }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """
+        }
+        #expect(try !places(flow("\"'x'\"")).contains { $0.hasPrefix("maybe_unset") })
+        #expect(try places(flow("result.v")).contains { $0.hasPrefix("maybe_unset") })
+    }
+
     @Test func whatAConstantRulesInAndADivisionByALiteralZeroAlwaysFail() throws {
         // Each option's `if` always fails: the right side of `true && …`, the branch a constant condition picks, and
         // a division by a literal zero are evaluated on every evaluation. So 'b', which only they lead to, is no

@@ -776,6 +776,25 @@ struct MaybeNullRuleTests {
               b: { kind: finish }
             """)
         #expect(findings.isEmpty)
+        // Equal to a literal that is not null, and a `? :` whose other branch is the literal `false` (or `true`, where
+        // it must fail), prove it too; `== null` and a branch that may hold do not.
+        let more = nullFindings("""
+            flowkit: 1
+            flow: t
+            start: a
+            state: { last: string?, count: int?, flag: bool?, name: string }
+            steps:
+              a:
+                next:
+                  - { forward: b, if: "state.flag == true && state.flag" }
+                  - { forward: b, if: "state.count != 3 || state.count > 1" }
+                  - { forward: b, if: "(exists(state.flag) ? state.flag : false) && state.flag" }
+                  - { forward: b, if: "(exists(state.count) ? state.count < 2 : true) || state.count > 1" }
+                  - { forward: b, if: "state.last == null && state.last > 'a'" }
+                  - { forward: b, if: "(exists(state.flag) ? state.flag : true) && state.flag" }
+              b: { kind: finish }
+            """)
+        #expect(more.map { String($0.prefix(5)) } == ["12:50", "13:72"], "\(more)")
     }
 
     @Test func anEarlierOptionsFailedGuardCovers() {
