@@ -92,7 +92,9 @@ enum NestedOutcomes {
 
     /// For each outcome of a reachable finish step of `child`, the non-optional state keys set on every path to
     /// every such finish step with that outcome, when a run begins at `start` with `given` set.
-    static func keys(of child: Flow, given: Set<String>, parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>,
+    /// `entries`: the nested entries (of `child`) a run may start it at instead, with their path parameters set
+    /// (and nothing given: a nested entry demands no input), and then, after a restart, at `start` with them.
+    static func keys(of child: Flow, given: Set<String>, entries: [String] = [], parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>,
                      bitBudget: Int = MaybeUnsetRule.bitBudget) -> [String: Set<String>] {
         let graph = StepGraph(flow: StepSuggestions(flow: child).repaired(child))
         guard let start = graph.startID else { return [:] }
@@ -124,7 +126,13 @@ enum NestedOutcomes {
         let finishes = child.steps.indices.filter { child.steps[$0].kind == .finish }
         func outcome(_ id: Int) -> String { child.steps[id].outcome?.text ?? child.steps[id].name.text }
         var result: [String: Set<String>] = [:]
-        let roots = [DataFlow.Root(node: start, keys: tracked(given))]
+        var roots = [DataFlow.Root(node: start, keys: tracked(given))]
+        for name in Set(entries).sorted() {
+            guard let entry = child.entries.first(where: { $0.name.text == name }), let id = graph.ids[entry.step.text] else { continue }
+            let keys = tracked(EntryPath.parameters(entry.path))
+            roots.append(DataFlow.Root(node: id, keys: keys))
+            roots.append(DataFlow.Root(node: start, keys: keys))
+        }
         DataFlow.mustSetInChunks(in: graph.graph, keyCount: keyNames.count, gen: gen, roots: roots, bitBudget: bitBudget) { chunk, must in
             // Within a chunk, an outcome keeps the keys set before every finish step with it; chunks hold disjoint
             // keys, so the outcome's keys are the union of what each chunk keeps.

@@ -665,6 +665,44 @@ struct MaybeUnsetCascadeTests {
         #expect(found.contains("a 7:55"), "\(found)")
     }
 
+    @Test func aRunBegunAtANestedEntryGivesTheNestedFlowNoRequiredInput() throws {
+        // The entry 'e' starts 'p''s nested flow at its entry 'deep', which demands no input: it finishes without
+        // 'token', and 'p''s read of it fails there. Without the entry, a run that gets past 'p''s `input` passed it.
+        let child = """
+            flowkit: 1
+            flow: child
+            start: a
+            state: { token: string }
+            inputs: [token]
+            entries: { deep: { step: a, path: "/deep" } }
+            steps:
+              a: { next: done }
+              done: { kind: finish, outcome: ok }
+            """
+        func parent(_ entries: String) -> String {
+            """
+            flowkit: 1
+            flow: parent
+            start: p
+            state: { t: string }
+            \(entries)
+            events: { ok: }
+            steps:
+              p: { kind: flow, flow: child.yaml, input: { token: "'x'" }, set: { t: result.token }, on: { ok: end } }
+              end: { kind: finish }
+            """
+        }
+        func reads(_ entries: String) throws -> [String] {
+            try lintFiles(["child.yaml": child, "t.yaml": parent(entries)], linting: "t.yaml").filter { $0.rule == .maybeUnset }.compactMap(\.subject)
+        }
+        #expect(try reads("entries: { e: { step: p, entry: deep, path: /x } }") == [], "the input is passed at the nested entry too")
+        let unpassed = { (text: String) in text.replacingOccurrences(of: "input: { token: \"'x'\" }, ", with: "") }
+        let found = try lintFiles(["child.yaml": child, "t.yaml": unpassed(parent("entries: { e: { step: p, entry: deep, path: /x } }"))], linting: "t.yaml")
+        #expect(found.contains { $0.rule == .maybeUnset && $0.subject == "result.token" }, "\(found.map(\.message))")
+        let started = try lintFiles(["child.yaml": child, "t.yaml": unpassed(parent(""))], linting: "t.yaml")
+        #expect(!started.contains { $0.rule == .maybeUnset }, "\(started.map(\.message))")
+    }
+
     @Test func aStarHandlerOfADerivedEventSeesItsReadsUnlessAFlowStepUsesItForAnOutcome() throws {
         // `"*"` handles `flagged`, which reads 'ok'; 'b' is a `flow` step without a handler of `flagged`. Its nested
         // flow finishing only with 'f', 'b' never uses that handler: the handler's read of 'ok' comes after the

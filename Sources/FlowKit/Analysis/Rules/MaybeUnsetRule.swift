@@ -250,17 +250,22 @@ enum MaybeUnsetRule: Rule {
         let isReachable = context.reachability()
         for (id, step) in flow.steps.enumerated() where step.kind == .flow && !neverTaken.neverCompletes(id) && isReachable(step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
+            // The nested entries of this flow's entries into the step start it there, without its inputs.
+            let entries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
             // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
-            // the nested flow is analysed once per file, however many steps pass it different inputs.
-            let known = memo[reference] ?? NestedKnowledge(
-                byOutcome: NestedOutcomes.keys(of: child, given: [], parse: context.memo.parse),
+            // the nested flow is analysed once per file and set of nested entries, however many steps pass it
+            // different inputs.
+            let memoKey = ([reference] + Set(entries).sorted()).joined(separator: "\u{1}")
+            let known = memo[memoKey] ?? NestedKnowledge(
+                byOutcome: NestedOutcomes.keys(of: child, given: [], entries: entries, parse: context.memo.parse),
                 required: Set(child.state.filter { !$0.type.optional }.map(\.name.text)),
-                inputs: Set(child.requiredInputs))
-            memo[reference] = known
+                inputs: entries.isEmpty ? Set(child.requiredInputs) : [])
+            memo[memoKey] = known
             let byOutcome = known.byOutcome
             guard !byOutcome.isEmpty else { continue }
             let passed = Set(step.input.map(\.key.text))
-            // A non-optional key the nested flow may finish without: neither passed nor a required input.
+            // A non-optional key the nested flow may finish without: neither passed nor a required input (which a
+            // run begun at a nested entry is not given).
             func mayLack(_ key: String) -> Bool { known.required.contains(key) && !known.inputs.contains(key) && !passed.contains(key) }
             // Only the outcomes it can finish with, as the step starts it (docs/format.md, "Behind a certain run error").
             let outcomes = byOutcome.keys.sorted().filter { neverTaken.canFinish(id, with: $0) }
