@@ -46,7 +46,7 @@ enum FlowTypeChecker {
                                      sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
                                      neverTaken: NeverTaken = .none, neverSet: Set<String> = [], nestedNeverSet: [Int: Set<String>] = [:])
         -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
-            failurePoints: [ExpressionSource: Int]) {
+            failurePoints: [ExpressionSource: Int], neverHolding: Set<ExpressionSource>) {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable, neverSet: neverSet)
             walker.nestedNeverSet = nestedNeverSet
@@ -54,7 +54,8 @@ enum FlowTypeChecker {
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return (walker.findings, walker.alwaysFailing, walker.neverStarting,
-                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt), walker.alwaysFailingPoints)
+                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt, neverHoldingAt: walker.eventsNeverHoldingAt),
+                    walker.alwaysFailingPoints, walker.neverHolding)
         }
     }
 }
@@ -64,8 +65,11 @@ enum FlowTypeChecker {
 struct FailingEvents: Sendable, Equatable {
     var everywhere: Set<String> = []
     var at: [Int: Set<String>] = [:]
+    /// Per step (by index), the derived events whose condition holds only where its evaluation fails: never raised
+    /// there (the events after them, and `next`, may be).
+    var neverHoldingAt: [Int: Set<String>] = [:]
 
-    var isEmpty: Bool { everywhere.isEmpty && at.isEmpty }
+    var isEmpty: Bool { everywhere.isEmpty && at.isEmpty && neverHoldingAt.isEmpty }
 
     /// Whether `event` always fails when step `id` evaluates it.
     func fails(_ event: String, at id: Int) -> Bool { everywhere.contains(event) || at[id]?.contains(event) == true }
@@ -181,6 +185,12 @@ private struct Walker {
     /// that always fail with the result that step has.
     var eventsFailingEverywhere: Set<String> = []
     var eventsFailingAt: [Int: Set<String>] = [:]
+    /// Per step (by index), the derived events whose condition holds only where its evaluation fails
+    /// (`TypeInference.holdsOnlyByFailing`): never raised there.
+    var eventsNeverHoldingAt: [Int: Set<String>] = [:]
+    /// The `if`s that hold only where their evaluation fails, at every place a run tries them.
+    var holdingChecks: [ExpressionSource: Bool] = [:]
+    var neverHolding: Set<ExpressionSource> { Set(holdingChecks.lazy.filter(\.value).map(\.key)) }
     /// The `flow` steps whose `input` always fails (a required input not passed, a key the nested flow does not
     /// declare, an expression that always fails): their nested flow never starts.
     var neverStarting: Set<String> = []
@@ -322,6 +332,8 @@ private struct Walker {
                 // (Failing with the result the group's steps have: the event fails wherever they evaluate it.)
                 if problems.contains(where: \.alwaysFails) {
                     for id in group { walker.eventsFailingAt[id, default: []].insert(event.name.text) }
+                } else if TypeInference.holdsOnlyByFailing(expression, in: walker.base.with(result: result)) {
+                    for id in group { walker.eventsNeverHoldingAt[id, default: []].insert(event.name.text) }
                 }
                 walker.add(problems.filter { !general.contains($0) }.map { problem in
                     guard problem.kind == .typeMismatch else { return problem }
@@ -484,7 +496,10 @@ private struct Walker {
             var absentHolds = absentFailed
             if let source = target.condition, let expression = parse(source) {
                 if slot == nil { slot = what() }
-                if tried { add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step) }
+                if tried {
+                    add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step)
+                    holdingChecks[source] = (holdingChecks[source] ?? true) && TypeInference.holdsOnlyByFailing(expression, in: environment, guarded: failed)
+                }
                 absentHolds.formUnion(PathGuards.absentWhenTrue(expression.root))
                 absentFailed.formUnion(PathGuards.absentWhenFalse(expression.root))
                 holds.formUnion(PathGuards.whenTrue(expression.root))

@@ -39,7 +39,7 @@ enum NestedOutcomes {
             if round == roundLimit { candidates = [] }
             let checked = FlowTypeChecker.checkFindingFailures(child, nestedState: { _ in nil }, parse: parse, neverTaken: written, neverSet: candidates)
             let extended = written.addingRunErrors(of: child, alwaysFailing: checked.alwaysFailing, neverStarting: checked.neverStarting,
-                                                   failingEvents: checked.failingEvents, alwaysHolding: alwaysHolding)
+                                                   failingEvents: checked.failingEvents, alwaysHolding: alwaysHolding, neverHolding: checked.neverHolding)
             guard let reached = reach(child, from: roots, neverTaken: extended) else { return nil }
             var outcomes: Set<String> = []
             for id in reached where child.steps[id].kind == .finish { outcomes.insert(child.steps[id].outcome?.text ?? child.steps[id].name.text) }

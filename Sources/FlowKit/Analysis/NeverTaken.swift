@@ -38,12 +38,18 @@ struct NeverTaken: Sendable, Equatable {
         /// It is a `flow` step's, for outcomes its nested flow never finishes with (docs/format.md, "Behind a certain
         /// run error"): it is never tried.
         case outcomeNeverReached
+        /// Its own `if` holds only where its evaluation fails (a conjunct after the first always fails): it is tried,
+        /// and never taken.
+        case holdsOnlyByFailing
+        /// The derived event whose handler (the step's own) it is in holds at the step only where its evaluation
+        /// fails: it is never tried.
+        case eventHoldsOnlyByFailing
 
         /// Whether a run ever evaluates the option's `if` (the options before it may all fail).
         var isTried: Bool {
             switch self {
-            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails, .preempted, .outcomeNeverReached: false
-            case .neverHolds, .earlierFirst, .ifFails, .setFails: true
+            case .afterUnconditional, .eventNeverHolds, .earlierIfFails, .stepFails, .preempted, .outcomeNeverReached, .eventHoldsOnlyByFailing: false
+            case .neverHolds, .earlierFirst, .ifFails, .setFails, .holdsOnlyByFailing: true
             }
         }
 
@@ -54,7 +60,7 @@ struct NeverTaken: Sendable, Equatable {
         /// `unreachable_option` finding, and followed by the graph rules (one mistake, one finding).
         var isRunError: Bool {
             switch self {
-            case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted, .outcomeNeverReached: true
+            case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted, .outcomeNeverReached, .holdsOnlyByFailing, .eventHoldsOnlyByFailing: true
             case .afterUnconditional, .neverHolds, .eventNeverHolds, .earlierFirst: false
             }
         }
@@ -139,8 +145,9 @@ struct NeverTaken: Sendable, Equatable {
     /// every outcome it can finish with.
     func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = [],
                          failingEvents: FailingEvents = FailingEvents(), alwaysHolding: Set<String> = [],
-                         finishing: [String: Set<String>] = [:]) -> NeverTaken {
-        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty || !finishing.isEmpty else { return self }
+                         finishing: [String: Set<String>] = [:], neverHolding: Set<ExpressionSource> = []) -> NeverTaken {
+        guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty || !finishing.isEmpty
+            || !neverHolding.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         let order = DerivedEventOrder(flow)
@@ -174,6 +181,8 @@ struct NeverTaken: Sendable, Equatable {
                 let isResultMove = step.kind == .flow || list >= step.on.count || derived.contains(step.on[list].event.text)
                 let eventFails = failedFrom.map { events in list >= step.on.count || events.contains(step.on[list].event.text) } ?? false
                 let unreached = outcomeNeverReached(list)
+                // A derived event never raised here: its own handler is never tried.
+                let neverRaised = list < step.on.count && failingEvents.neverHoldingAt[id]?.contains(step.on[list].event.text) == true
                 var failedBefore = false
                 for (index, target) in targets.enumerated() {
                     let option = Option(step: id, list: list, option: index)
@@ -187,6 +196,10 @@ struct NeverTaken: Sendable, Equatable {
                         extended.options[option] = .outcomeNeverReached
                         continue
                     }
+                    if neverRaised {
+                        extended.options[option] = .eventHoldsOnlyByFailing
+                        continue
+                    }
                     if eventFails {
                         extended.options[option] = preempted ? .preempted : .stepFails
                         continue
@@ -198,6 +211,8 @@ struct NeverTaken: Sendable, Equatable {
                     if let condition = target.condition, alwaysFailing.contains(condition) {
                         extended.options[option] = .ifFails
                         failedBefore = true
+                    } else if prior == nil, let condition = target.condition, neverHolding.contains(condition) {
+                        extended.options[option] = .holdsOnlyByFailing
                     } else if prior == nil, target.set.contains(where: { alwaysFailing.contains($0.expression) }) {
                         extended.options[option] = .setFails
                     }

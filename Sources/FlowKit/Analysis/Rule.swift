@@ -144,7 +144,7 @@ package struct LintContext: Sendable {
             }
         }
         func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
-                                        failurePoints: [ExpressionSource: Int]) {
+                                        failurePoints: [ExpressionSource: Int], neverHolding: Set<ExpressionSource>) {
             FlowTypeChecker.checkFindingFailures(flow, nestedState: { nestedFlow(of: $0)?.state },
                                                  nestedInputs: { nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: memo.parse,
                                                  reachable: view.reachable, neverTaken: view.neverTaken, nestedNeverSet: nestedNeverSet)
@@ -153,7 +153,8 @@ package struct LintContext: Sendable {
         let behind = Self.behind(flow, failurePoints: first.failurePoints)
         let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
                                                          failingEvents: first.failingEvents,
-                                                         alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse), finishing: finishing)
+                                                         alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse), finishing: finishing,
+                                                         neverHolding: first.neverHolding)
         guard extended != writtenNeverTaken else {
             return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings,
                            behind: behind)

@@ -307,6 +307,35 @@ enum TypeInference {
         return inferrer.problems
     }
 
+    /// Whether `expression`, as a condition, holds only when it does not get that far: a conjunct of its top-level
+    /// `&&` chain after the first always fails when it is evaluated (with what the conjuncts before it prove, and
+    /// `guarded`), so whenever the ones before it hold, the evaluation fails there (docs/format.md, "Behind a
+    /// certain run error").
+    package static func holdsOnlyByFailing(_ expression: FlowExpression, in environment: TypeEnvironment, guarded: Set<String> = []) -> Bool {
+        var conjuncts: [ExpressionNode] = []
+        func flatten(_ node: ExpressionNode) {
+            if case .binary(.and, let lhs, let rhs, _) = node {
+                flatten(lhs)
+                flatten(rhs)
+            } else {
+                conjuncts.append(node)
+            }
+        }
+        flatten(expression.root)
+        guard conjuncts.count > 1 else { return false }
+        var proved = guarded
+        for (index, conjunct) in conjuncts.enumerated() {
+            if index > 0 {
+                var inferrer = Inferrer(environment: environment)
+                inferrer.guarded = proved
+                inferrer.expect(conjunct, .condition("'&&'"))
+                if inferrer.problems.contains(where: \.alwaysFails) { return true }
+            }
+            proved.formUnion(PathGuards.whenTrue(conjunct))
+        }
+        return false
+    }
+
     /// The problems of `expression` stored in a key of type `type` (a `set`, an `input`), with `TypeCheck.coerce`'s
     /// rules: an int fits `number`, a number never fits `int`, null fits only optionals, a text literal must be one
     /// of an enum's values, an enum fits another that shares a value. The branches of a `? :` are checked one by

@@ -481,6 +481,28 @@ struct BehindACertainRunErrorTests {
         #expect(try places(flow("result.v")).contains { $0.hasPrefix("maybe_unset") })
     }
 
+    @Test func aConditionThatHoldsOnlyWhereItFailsIsNeverTaken() throws {
+        // The right side of each `&&` always fails when it is evaluated ('a' has no 'tier' in its result; text
+        // compared with a number), so the `if` and the derived event `big` are false or fail: 'b' is no run's, and its
+        // read of 'k' (which no run sets) is not reported. The options after them are still tried.
+        let found = try places(Self.head.replacingOccurrences(of: "events: { go: , other: }",
+                                                              with: "events: { go: , big: \"state.n > 1 && result.tier == 'gold'\" }") + """
+              a:
+                result: { v: int }
+                set: { n: result.v }
+                on: { big: b }
+                next:
+                  - { forward: b, if: "state.n > 2 && (state.n + 'x') == 'y'" }
+                  - { forward: z, set: { n: "state.k" } }
+              b: { next: { forward: z, set: { n: "state.k" } } }
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """)
+        #expect(found.filter { $0.hasPrefix("maybe_unset") }.map { String($0.prefix(14)) } == ["maybe_unset 13"], "\(found)")
+        #expect(!found.contains { $0.hasPrefix("unreachable_option") }, "\(found)")
+    }
+
     @Test func whatAConstantRulesInAndADivisionByALiteralZeroAlwaysFail() throws {
         // Each option's `if` always fails: the right side of `true && …`, the branch a constant condition picks, and
         // a division by a literal zero are evaluated on every evaluation. So 'b', which only they lead to, is no

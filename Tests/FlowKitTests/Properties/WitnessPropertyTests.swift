@@ -108,7 +108,7 @@ struct WitnessPropertyTests {
         // Issue 31 asks for 90%; this is the figure reached, kept from falling (the closing note gives the classes
         // of the rest: what lies behind a run error every run meets first is no longer reported when lint sees that
         // error always happen, "Behind a certain run error", but not when it depends on values).
-        #expect(share >= 0.85, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
+        #expect(share >= 0.86, Comment(rawValue: "\(shown) of \(total) witnessed; unwitnessed, e.g.:\n" + unwitnessed.prefix(3).joined(separator: "\n\n")))
     }
 
     /// Whether `finding` is inside an expression of the `set` of a step with no `result` (not a `flow` step): a

@@ -122,7 +122,7 @@ enum NonExhaustiveGuardsRule: Rule {
                 return (0..<count).contains { option in
                     switch neverTaken.reason(NeverTaken.Option(step: id, list: listIndex, option: option)) {
                     // (An option whose `set` always fails can still fail its `if`: then the next is tried.)
-                    case .ifFails?, .stepFails?, .preempted?, .outcomeNeverReached?: true
+                    case .ifFails?, .stepFails?, .preempted?, .outcomeNeverReached?, .eventHoldsOnlyByFailing?: true
                     default: false
                     }
                 }

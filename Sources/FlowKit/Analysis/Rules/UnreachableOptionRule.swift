@@ -107,7 +107,7 @@ package enum UnreachableOptionRule: Rule {
                         why = target.condition == nil
                             ? "an earlier option's 'if' always holds, or fails, before it is tried"
                             : "whenever its 'if' holds, an earlier option's 'if' holds too, or fails"
-                    case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted, .outcomeNeverReached: continue
+                    case .earlierIfFails, .ifFails, .setFails, .stepFails, .preempted, .outcomeNeverReached, .holdsOnlyByFailing, .eventHoldsOnlyByFailing: continue
                     }
                     findings.append(context.finding(self, at: target.position, step: name,
                                                     "this option of \(verbatim: listName()) in step '\(name: name)' is never taken: \(why)"))
