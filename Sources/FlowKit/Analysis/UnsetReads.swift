@@ -120,7 +120,11 @@ struct UnsetReads {
         // `owner` and `listIndex` name the list's options for `neverTaken`: the `set` of an option never taken, and
         // the `if` of one never tried, are not read by any run (docs/format.md, "Options never taken").
         let neverTaken = context.neverTaken
-        func collect(_ list: [Target], place: Place, proved: Set<String> = [], owner: Int?, listIndex: Int) -> [Set<String>] {
+        // `withResult`: for an explicit event's list at a step with `result`, the keys its `set` writes or reads on
+        // every evaluation: an option tried after an `if` that reads `result` on every evaluation (its own, for its
+        // `set`) is on a move with a result, so that `set` has run (docs/format.md, `maybe_unset`).
+        func collect(_ list: [Target], place: Place, proved: Set<String> = [], owner: Int?, listIndex: Int,
+                     withResult: Set<String> = []) -> [Set<String>] {
             func never(_ index: Int) -> NeverTaken.Reason? {
                 neverTaken.isEmpty ? nil : neverTaken.reason(NeverTaken.Option(step: owner, list: listIndex, option: index))
             }
@@ -134,22 +138,28 @@ struct UnsetReads {
             // The options' `if`s are evaluated in order, then the taken option's `set`: a key read on every
             // evaluation of an earlier one is set (or the run stopped there).
             var read: Set<String> = []
+            var hasResult = false
+            var taken: [Set<String>] = []
             for (index, (target, guarding)) in zip(list, guards).enumerated() {
+                defer { taken.append(guarding.holds.union(proved).union(hasResult ? withResult : [])) }
                 let reason = never(index)
                 if let reason, !reason.isTried { continue }
                 if let condition = target.condition {
-                    collect(condition, guarded: guarding.failed.union(proved).union(read), place: place)
+                    collect(condition, guarded: guarding.failed.union(proved).union(read).union(hasResult ? withResult : []), place: place)
                     // (Bounded: fewer keys counted as read only reports more.)
                     if read.count < Self.readSetLimit { read.formUnion(mustReads(condition)) }
+                    if !withResult.isEmpty && !hasResult, case .success(let expression) = context.memo.parse(condition) {
+                        hasResult = Guards.mustReadPaths(expression.root).contains { $0.hasPrefix("result.") }
+                    }
                 }
                 guard reason?.runsSet ?? true else { continue }
-                var earlier = read
+                var earlier = read.union(hasResult ? withResult : [])
                 for assignment in target.set {
                     collect(assignment.expression, guarded: guarding.holds.union(proved).union(earlier), place: place)
                     if earlier.count < Self.readSetLimit { earlier.formUnion(mustReads(assignment.expression)) }
                 }
             }
-            return guards.map { $0.holds.union(proved) }
+            return taken
         }
         // The derived events a step evaluates (docs/format.md, "One cause, one finding"): on a move without an
         // explicit event, those the step or `"*"` handles, in `events` order, until one holds. A handler of one runs
@@ -188,6 +198,7 @@ struct UnsetReads {
             return event == nil ? proved : []
         }
 
+        let derivedNames = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         // Per step and per "*" slot, per target list and option: the keys its `if` proves set.
         var ownKnown = [[[Set<String>]]](repeating: [], count: n)
         for (id, step) in steps.enumerated() where step.kind != .finish {
@@ -208,11 +219,21 @@ struct UnsetReads {
             // (A `flow` step's handlers run for its nested flow's outcomes, and its `next` for those it does not
             // handle: it evaluates no derived event.)
             let handled = facts.isEmpty ? [] : order.evaluated(at: step).compactMap { facts[$0.name.text] }
+            // What a move with a result has set at an explicit event of a step with `result`: its `set` ran.
+            var withResult: Set<String> = []
+            if step.kind != .flow && step.result != nil && !neverTaken.setAlwaysFails(id) {
+                for assignment in step.set {
+                    withResult.insert(assignment.key.text)
+                    withResult.formUnion(mustReads(assignment.expression))
+                }
+            }
             var known: [[Set<String>]] = []
             StepGraph.forEachTargetList(of: step) { listIndex, list in
                 let event = listIndex < step.on.count ? step.on[listIndex].event.text : nil
                 let seen = handled.isEmpty ? [] : proved(handled, handler: event)
-                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: seen, owner: id, listIndex: listIndex))
+                let explicit = event.map { !derivedNames.contains($0) } ?? false
+                known.append(collect(list, place: .leaving(step: id, node: graph.node(of: id, list: listIndex)), proved: seen, owner: id, listIndex: listIndex,
+                                     withResult: explicit ? withResult : []))
             }
             ownKnown[id] = known
         }

@@ -665,6 +665,32 @@ struct MaybeUnsetCascadeTests {
         #expect(found.contains("a 7:55"), "\(found)")
     }
 
+    @Test func anExplicitEventsOptionBehindAReadOfTheResultComesAfterTheStepsSet() throws {
+        // 'go' may come without a result, and then 'a''s `set` does not run; but its first option reads 'result.v'
+        // on every evaluation, so a move through it, or through an option after it, has a result: the `set` ran and
+        // wrote 'k'. An option tried before any such read may come without one.
+        func reads(_ options: String) throws -> [String] {
+            let yaml = """
+                flowkit: 1
+                flow: t
+                start: a
+                state: { n: int, k: int }
+                events: { go: }
+                steps:
+                  a:
+                    result: { v: int }
+                    set: { k: result.v }
+                    on: { go: [\(options)] }
+                    next: z
+                  b: { next: { forward: z, set: { n: "state.k" } } }
+                  z: { kind: finish }
+                """
+            return Linter.lint(FlowLoader.load(bytes: Array(yaml.utf8), file: "r.yaml")).filter { $0.rule == .maybeUnset }.compactMap(\.subject)
+        }
+        #expect(try reads("{ forward: b, if: \"result.v > 1\" }, { forward: b }") == [])
+        #expect(try reads("{ forward: b, if: \"exists(result.v)\" }, { forward: b }") == ["k"])
+    }
+
     @Test func aRunBegunAtANestedEntryGivesTheNestedFlowNoRequiredInput() throws {
         // The entry 'e' starts 'p''s nested flow at its entry 'deep', which demands no input: it finishes without
         // 'token', and 'p''s read of it fails there. Without the entry, a run that gets past 'p''s `input` passed it.
