@@ -484,7 +484,10 @@ private struct Inferrer {
         ends.append(node.span.end)
         defer { ends.removeLast() }
         if case .conditional(let condition, let then, let otherwise, _) = node {
+            // (A condition that fails stops the evaluation before either branch.)
+            ends.append(condition.span.end)
             requireBool(condition, what: "the condition of '? :'")
+            ends.removeLast()
             // A branch a constant condition rules out is never evaluated: nothing in it is checked.
             let constant = ConstantCondition.value(of: condition)
             if constant != false { guarding(PathGuards.whenTrue(condition), skippable: constant == nil) { $0.expect(then, expectation) } }
@@ -582,7 +585,10 @@ private struct Inferrer {
         case .binary(let op, let lhs, let rhs, let span):
             return binary(op, lhs, rhs, at: span.start)
         case .conditional(let condition, let then, let otherwise, _):
+            // (A condition that fails stops the evaluation before either branch.)
+            ends.append(condition.span.end)
             requireBool(condition, what: "the condition of '? :'")
+            ends.removeLast()
             // The branch a constant condition picks is evaluated whenever the condition is (it is no part evaluation
             // may skip).
             switch ConstantCondition.value(of: condition) {

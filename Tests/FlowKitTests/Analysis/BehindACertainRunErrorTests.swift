@@ -574,6 +574,17 @@ struct BehindACertainRunErrorTests {
 
             """)
         #expect(!events.contains { $0.hasPrefix("maybe_unset") }, "\(events)")
+        // A `? :` whose condition is not a bool stops before either branch: the branch's read of 'k' is never made.
+        let branch = try places(Self.head + """
+              a:
+                result: { v: int }
+                set: { n: "(1 ? state.k : 2) + 1" }
+                next: z
+              z: { kind: finish }
+              w: { next: { forward: z, set: { k: "1" } } }
+
+            """)
+        #expect(!branch.contains { $0.hasPrefix("maybe_unset") } && branch.contains { $0.hasPrefix("type_mismatch") }, "\(branch)")
     }
 
     @Test func soundnessHoldsBehindTheseRules() throws {
