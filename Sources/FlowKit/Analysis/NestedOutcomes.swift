@@ -1,5 +1,20 @@
 /// What a nested flow's final state holds for each way it can finish: the data flow of `maybe_unset` run on the
 /// nested flow, from its `start` with the keys its parent passes, met at its reachable finish steps by outcome.
+extension Flow {
+    /// The nested entries that this flow's entries into step `name` (a `flow` step) start its nested flow at.
+    func nestedEntries(into name: String) -> [String] {
+        entries.compactMap { $0.step.text == name ? $0.nestedEntry?.text : nil }
+    }
+
+    /// The outcomes of its finish steps.
+    var outcomes: Set<String> { Set(steps.lazy.filter { $0.kind == .finish }.map(\.outcomeName)) }
+}
+
+extension Step {
+    /// The outcome a finish step ends its flow with: its `outcome`, else its name.
+    var outcomeName: String { outcome?.text ?? name.text }
+}
+
 enum NestedOutcomes {
     /// What a nested flow does as a `flow` step starts it (docs/format.md, "Behind a certain run error").
     struct AsStarted: Sendable, Equatable {
@@ -42,7 +57,7 @@ enum NestedOutcomes {
                                                    failingEvents: checked.failingEvents, alwaysHolding: alwaysHolding, neverHolding: checked.neverHolding)
             guard let reached = reach(child, from: roots, neverTaken: extended) else { return nil }
             var outcomes: Set<String> = []
-            for id in reached where child.steps[id].kind == .finish { outcomes.insert(child.steps[id].outcome?.text ?? child.steps[id].name.text) }
+            for id in reached where child.steps[id].kind == .finish { outcomes.insert(child.steps[id].outcomeName) }
             if candidates.isEmpty { return AsStarted(neverSet: [], outcomes: outcomes) }
             // The assignments runs may make, in order, each `set` up to the first that always fails.
             var environment = TypeEnvironment(state: child.state)

@@ -124,13 +124,13 @@ package struct LintContext: Sendable {
         for (id, step) in flow.steps.enumerated() where step.kind == .flow && step.flowPath != nil {
             let passed = Set(step.input.map(\.key.text))
             // The nested entries of this flow's entries into the step start it there.
-            let entries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
+            let entries = flow.nestedEntries(into: step.name.text)
             let key = [step.flowPath!] + passed.sorted() + ["\u{1}"] + Set(entries).sorted()
             if nested[key] == nil {
                 nested[key] = .some(nestedFlow(of: step).map { child in
                     (NestedOutcomes.asStarted(child, passed: passed, entries: entries, parse: memo.parse),
                      Set(child.state.filter { !$0.type.optional }.map(\.name.text)),
-                     Set(child.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text }).count)
+                     child.outcomes.count)
                 })
             }
             guard let known = nested[key]!, let started = known.started else { continue }
@@ -280,7 +280,7 @@ package struct LintContext: Sendable {
 
     /// The outcomes of the finish steps of the nested flow `step` (a `flow` step) runs, nil when it does not load.
     func nestedOutcomes(of step: Step) -> Set<String>? {
-        nestedFlow(of: step).map { child in Set(child.steps.filter { $0.kind == .finish }.map { $0.outcome?.text ?? $0.name.text }) }
+        nestedFlow(of: step)?.outcomes
     }
 
     /// The loader's findings for `rule`.

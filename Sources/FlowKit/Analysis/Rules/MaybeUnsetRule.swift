@@ -251,7 +251,7 @@ enum MaybeUnsetRule: Rule {
         for (id, step) in flow.steps.enumerated() where step.kind == .flow && !neverTaken.neverCompletes(id) && isReachable(step.name.text) {
             guard let child = context.nestedFlow(of: step), let reference = step.flowPath else { continue }
             // The nested entries of this flow's entries into the step start it there, without its inputs.
-            let entries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
+            let entries = flow.nestedEntries(into: step.name.text)
             // The data flow only adds keys, so a run given the passed keys has them plus what a run given none has:
             // the nested flow is analysed once per file and set of nested entries, however many steps pass it
             // different inputs.

@@ -55,7 +55,7 @@ enum UnhandledOutcomeRule: Rule {
             if step.next != nil || flow.anyStep?.next != nil { continue }
             // The step starts the nested flow at its `start`, and at the nested entries of this flow's entries
             // into it; outcomes only the nested flow's other entries reach never come back here.
-            let nestedEntries = flow.entries.compactMap { $0.step.text == step.name.text ? $0.nestedEntry?.text : nil }
+            let nestedEntries = flow.nestedEntries(into: step.name.text)
             let outcomes = reachableOutcomes(of: child, from: nestedEntries)
             // Only the outcomes it can finish with, as the step starts it (docs/format.md, "Behind a certain run error").
             for outcome in outcomes where step.handler(for: outcome) == nil && flow.anyStep?.handler(for: outcome) == nil
@@ -72,26 +72,21 @@ enum UnhandledOutcomeRule: Rule {
     /// to `start`, whose outcomes are counted anyway: the step starts the nested flow there whenever it is shown
     /// by a move or the back button.)
     static func reachableOutcomes(of child: Flow, from entries: [String]) -> [String] {
-        var reached = Set<Int>()
         // Options the nested flow never takes lead nowhere, as its own lint says (docs/format.md, "Options never
         // taken"); moving the start changes none of them.
         let neverTaken = NeverTaken(flow: child, parse: ExpressionParser.parse)
-        func reach(from step: Name) {
-            // The flow as if it began at `step` with no entries of its own.
-            var rooted = child
-            rooted.start = step
-            rooted.entries = []
-            let graph = FlowGraph(flow: rooted, neverTaken: neverTaken)
-            for (id, reachable) in graph.reachable.enumerated() where reachable { reached.insert(id) }
-        }
-        reach(from: child.start)
+        var roots = [child.start]
         for name in Set(entries).sorted() {
             guard let entry = child.entries.first(where: { $0.name.text == name }) else { continue }
-            reach(from: entry.step)
+            roots.append(entry.step)
+        }
+        // (A root that names no step reaches nothing.)
+        let reached = roots.reduce(into: Set<Int>()) { reached, root in
+            reached.formUnion(NestedOutcomes.reach(child, from: [root], neverTaken: neverTaken) ?? [])
         }
         var outcomes: [String] = []
         for (id, finish) in child.steps.enumerated() where finish.kind == .finish && reached.contains(id) {
-            let outcome = finish.outcome?.text ?? finish.name.text
+            let outcome = finish.outcomeName
             if !outcomes.contains(outcome) { outcomes.append(outcome) }
         }
         return outcomes
