@@ -40,16 +40,19 @@ enum FlowTypeChecker {
     /// `check`, with the expressions that always fail where a run evaluates them (docs/format.md, "Behind a certain
     /// run error"); `neverSet`: the non-optional keys no run sets (a nested flow's, as a `flow` step starts it), whose
     /// reads on every evaluation always fail; `nestedNeverSet`: per `flow` step (by index), those of its nested flow,
-    /// whose `result.…` reads on every evaluation always fail.
+    /// whose `result.…` reads on every evaluation always fail; `entryAbsent`: the paths known unset or null where
+    /// steps begin (docs/format.md, "Known across steps").
     static func checkFindingFailures(_ flow: Flow, nestedState: (Step) -> [Field]?, nestedInputs: (Step) -> [String] = { _ in [] },
                                      parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError> = ExpressionParser.parse,
                                      sharedCheckLimit: Int = FlowTypeChecker.sharedCheckLimit, reachable: [Bool]? = nil,
-                                     neverTaken: NeverTaken = .none, neverSet: Set<String> = [], nestedNeverSet: [Int: Set<String>] = [:])
+                                     neverTaken: NeverTaken = .none, neverSet: Set<String> = [], nestedNeverSet: [Int: Set<String>] = [:],
+                                     entryAbsent: EntryAbsence = .none)
         -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
             failurePoints: [ExpressionSource: Int], neverHolding: Set<ExpressionSource>) {
         withoutActuallyEscaping(parse) { parse in
             var walker = Walker(flow: flow, parser: parse, reachable: reachable, neverSet: neverSet)
             walker.nestedNeverSet = nestedNeverSet
+            walker.entryAbsent = entryAbsent
             walker.neverTaken = neverTaken
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
@@ -113,6 +116,8 @@ private struct Walker {
     /// The options no run takes: the parts of them no run evaluates are not checked (docs/format.md, "Options never
     /// taken").
     var neverTaken: NeverTaken = .none
+    /// The paths known unset or null where steps begin (docs/format.md, "Known across steps").
+    var entryAbsent: EntryAbsence = .none
 
     init(flow: Flow, parser: @escaping (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>, reachable: [Bool]?,
          neverSet: Set<String> = []) {
@@ -302,7 +307,7 @@ private struct Walker {
         if flow.events.contains(where: { $0.expression != nil && starEvents.contains($0.name.text) }) {
             let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish && isReachable($0)
                 && !neverTaken.setAlwaysFails($0) }
-            groupsOfAll = groups(everyStep, results: results)
+            groupsOfAll = groups(everyStep, results: results, absent: eventAbsent)
         } else {
             groupsOfAll = []
         }
@@ -317,7 +322,7 @@ private struct Walker {
             if add(general, in: source, step: nil) { eventsFailingEverywhere.insert(event.name.text) }
             let stepGroups: [[Int]]
             if !starEvents.contains(event.name.text) {
-                stepGroups = groups(handlers[event.name.text] ?? [], results: results)
+                stepGroups = groups(handlers[event.name.text] ?? [], results: results, absent: eventAbsent)
             } else if index < budget {
                 stepGroups = groupsOfAll
             } else {
@@ -328,11 +333,14 @@ private struct Walker {
             merging(stepGroups) { walker, group in
                 let first = walker.flow.steps[group[0]].name.text
                 let result = walker.context(of: walker.flow.steps[group[0]], result: results[group[0]], event: nil, derived: [])
-                let problems = TypeInference.checkCondition(expression, in: walker.base.with(result: result), what: what)
-                // (Failing with the result the group's steps have: the event fails wherever they evaluate it.)
+                var environment = walker.base.with(result: result)
+                environment.knownAbsent = walker.eventAbsent(group[0])
+                let problems = TypeInference.checkCondition(expression, in: environment, what: what)
+                // (Failing with the result the group's steps have, and what is known unset or null there: the event
+                // fails wherever they evaluate it.)
                 if problems.contains(where: \.alwaysFails) {
                     for id in group { walker.eventsFailingAt[id, default: []].insert(event.name.text) }
-                } else if TypeInference.holdsOnlyByFailing(expression, in: walker.base.with(result: result)) {
+                } else if TypeInference.holdsOnlyByFailing(expression, in: environment) {
                     for id in group { walker.eventsNeverHoldingAt[id, default: []].insert(event.name.text) }
                 }
                 walker.add(problems.filter { !general.contains($0) }.map { problem in
@@ -346,12 +354,27 @@ private struct Walker {
         }
     }
 
-    /// Steps grouped by what `result` holds there (its shape, or its absence), in file order of each group's first step.
-    func groups(_ ids: [Int], results: [ResultContext]) -> [[Int]] {
-        var index: [ResultShape: Int] = [:]
+    /// The paths known unset or null where step `id` evaluates derived events (docs/format.md, "Known across
+    /// steps"): after its `set`, which a step with `result` runs first on those moves.
+    func eventAbsent(_ id: Int) -> Set<String> {
+        let step = flow.steps[id]
+        let entry = entryAbsent.at(id)
+        guard step.result != nil, !step.set.isEmpty else { return entry }
+        let written = Set(step.set.map { "state." + $0.key.text })
+        return EntryAbsence.removing(written, from: entry).union(EntryAbsence.nulled(step.set, parse: parser))
+    }
+
+    /// Steps grouped by what `result` holds there (its shape, or its absence), and by `absent` (what is known unset
+    /// or null there) when given, in file order of each group's first step.
+    func groups(_ ids: [Int], results: [ResultContext], absent: ((Int) -> Set<String>)? = nil) -> [[Int]] {
+        struct Key: Hashable {
+            let shape: ResultShape
+            let absent: Set<String>
+        }
+        var index: [Key: Int] = [:]
         var groups: [[Int]] = []
         for id in ids {
-            let shape = ResultShape(flow.steps[id], results[id])
+            let shape = Key(shape: ResultShape(flow.steps[id], results[id]), absent: absent?(id) ?? [])
             if let existing = index[shape] {
                 groups[existing].append(id)
             } else {
@@ -420,6 +443,8 @@ private struct Walker {
         let name = step.name.text
         var base = self.base
         if let keys = nestedNeverSet[id] { base.resultNeverSet = keys }
+        let entry = entryAbsent.at(id)
+        base.knownAbsent = entry
         // A `set` runs only with a result; a step without `result` never runs it (`set_without_result` says so),
         // but what it writes is still checked, with nothing known of `result`; a `null` it would meet is not (no run
         // evaluates it, so `maybe_null` would warn of a run error no run can have).
@@ -448,8 +473,13 @@ private struct Walker {
             }
         }
         if step.kind == .flow {
-            checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step))
+            checkInput(step, nested: nested, required: nested == nil ? [] : requiredInputs(step), absent: entry)
         }
+        // What is known unset or null after the `set` surely ran (it stored `null` in some keys; the others it writes
+        // are no longer known), and after it may have run (an explicit event's move).
+        let written = setRuns ? Set(step.set.map { "state." + $0.key.text }) : []
+        let absentAfterSet = EntryAbsence.removing(written, from: entry).union(nullAfterSet)
+        let absentMaybeAfterSet = EntryAbsence.removing(written.subtracting(nullAfterSet), from: entry)
         // A completion by an explicit event that may come without a result surely does when the `set`, which runs
         // with one, always fails here (docs/format.md, "Behind a certain run error").
         let setFailsHere = setRuns && step.kind != .flow && step.set.contains { checkedSources[$0.expression] == true }
@@ -460,13 +490,14 @@ private struct Walker {
             // The `set` ran before these options on every move of a `flow` step, and on a derived event's.
             let setRan = step.kind == .flow || derived.contains(handler.event.text)
             let ranSet = setRan ? afterSet : []
-            if setRan { environment.knownAbsent = nullAfterSet } else if setFailsHere { environment.resultSurelyAbsent = true }
+            environment.knownAbsent = setRan ? absentAfterSet : absentMaybeAfterSet
+            if !setRan && setFailsHere { environment.resultSurelyAbsent = true }
             checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved.union(ranSet),
                          never: { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: id, list: list, option: $0)) })
         }
         if let next = step.next, !Self.checksNothing(next) {
             var environment = base.with(result: context(of: step, result: result, event: nil, derived: derived))
-            environment.knownAbsent = nullAfterSet
+            environment.knownAbsent = absentAfterSet
             let list = step.on.count
             checkTargets(next, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: afterSet,
                          never: { [neverTaken] in neverTaken.reason(NeverTaken.Option(step: id, list: list, option: $0)) })
@@ -568,9 +599,10 @@ private struct Walker {
 
     /// A `flow` step's `input`: evaluated against the parent's state before the step has a result; each key must be
     /// declared in the nested flow's state and take the value's type.
-    mutating func checkInput(_ step: Step, nested: [Field]?, required: [String]) {
+    mutating func checkInput(_ step: Step, nested: [Field]?, required: [String], absent: Set<String>) {
         let name = step.name.text
-        let environment = base.with(result: .absent(reason: .inputBeforeResult(step: name)))
+        var environment = base.with(result: .absent(reason: .inputBeforeResult(step: name)))
+        environment.knownAbsent = absent
         let child = nested.map { TypeEnvironment(state: $0) }
         let file = step.flowPath ?? ""
         let passed = Set(step.input.map(\.key.text))

@@ -143,18 +143,47 @@ package struct LintContext: Sendable {
                 finishing[step.name.text] = started.outcomes
             }
         }
-        func check(_ view: RunView) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
-                                        failurePoints: [ExpressionSource: Int], neverHolding: Set<ExpressionSource>) {
+        func check(_ view: RunView, _ absence: EntryAbsence) -> (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>,
+                                                               failingEvents: FailingEvents, failurePoints: [ExpressionSource: Int],
+                                                               neverHolding: Set<ExpressionSource>) {
             FlowTypeChecker.checkFindingFailures(flow, nestedState: { nestedFlow(of: $0)?.state },
                                                  nestedInputs: { nestedFlow(of: $0)?.requiredInputs ?? [] }, parse: memo.parse,
-                                                 reachable: view.reachable, neverTaken: view.neverTaken, nestedNeverSet: nestedNeverSet)
+                                                 reachable: view.reachable, neverTaken: view.neverTaken, nestedNeverSet: nestedNeverSet,
+                                                 entryAbsent: absence)
         }
-        let first = check(written)
+        let alwaysHolding = NeverTaken.alwaysHolding(flow, parse: memo.parse)
+        // What is known unset or null where steps begin (docs/format.md, "Known across steps"), used at the steps no
+        // run pops back to in the model it gives: worked out again without the others until none is left (at most
+        // `EntryAbsence.rounds` rounds; past them, nothing is known across steps).
+        var absence = EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, parse: memo.parse)
+        var first = check(written, absence)
+        func extending(_ first: (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
+                                 failurePoints: [ExpressionSource: Int], neverHolding: Set<ExpressionSource>)) -> NeverTaken {
+            writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
+                                              failingEvents: first.failingEvents, alwaysHolding: alwaysHolding, finishing: finishing,
+                                              neverHolding: first.neverHolding)
+        }
+        var extended = extending(first)
+        if !absence.isEmpty {
+            let order = DerivedEventOrder(flow)
+            var ids: [String: Int] = [:]
+            for (id, step) in flow.steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
+            var popped: Set<Int> = []
+            var rounds = 1
+            while !absence.isEmpty {
+                let found = absence.paths.keys.filter { id in
+                    EntryAbsence.poppable(id, of: flow, neverTaken: extended, failingEvents: first.failingEvents, alwaysHolding: alwaysHolding,
+                                          order: order, ids: ids)
+                }
+                if found.isEmpty { break }
+                popped.formUnion(found)
+                rounds += 1
+                absence = rounds > EntryAbsence.rounds ? .none : EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, popped: popped, parse: memo.parse)
+                first = check(written, absence)
+                extended = extending(first)
+            }
+        }
         let behind = Self.behind(flow, failurePoints: first.failurePoints)
-        let extended = writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
-                                                         failingEvents: first.failingEvents,
-                                                         alwaysHolding: NeverTaken.alwaysHolding(flow, parse: memo.parse), finishing: finishing,
-                                                         neverHolding: first.neverHolding)
         guard extended != writtenNeverTaken else {
             return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings,
                            behind: behind)
@@ -162,7 +191,7 @@ package struct LintContext: Sendable {
         let stepGraph = writtenStepGraph == nil ? nil : analysisFlow.map { StepGraph(flow: $0, neverTaken: extended) }
         let reachable = reachabilityInput.map { input in FlowGraph(flow: flow, suggestions: input.graph.suggestions, neverTaken: extended).reachable }
         let view = RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: [])
-        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view).findings, behind: behind)
+        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view, absence).findings, behind: behind)
     }
 
     /// The parts of `flow`'s expressions no run evaluates (docs/format.md, "Behind a certain run error"): what follows
