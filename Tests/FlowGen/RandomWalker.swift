@@ -24,6 +24,8 @@ public struct WalkCompletion: Hashable, Sendable, CustomStringConvertible {
     public var event: String?
     /// The result given, if any.
     public var result: [String: Value]?
+    /// Whether it is no completion but the back button (docs/format.md, "The back button"): no event, no result.
+    public var backButton = false
 
     /// Creates a completion.
     public init(step: String, event: String?, result: [String: Value]?) {
@@ -32,8 +34,16 @@ public struct WalkCompletion: Hashable, Sendable, CustomStringConvertible {
         self.result = result
     }
 
-    /// `step: result {…}, event E`, or `step: (neither)`.
+    /// The back button pressed at `step`.
+    public static func backButton(at step: String) -> WalkCompletion {
+        var move = WalkCompletion(step: step, event: nil, result: nil)
+        move.backButton = true
+        return move
+    }
+
+    /// `step: result {…}, event E`, `step: (neither)`, or `step: back button`.
     public var description: String {
+        if backButton { return step + ": back button" }
         var parts: [String] = []
         if let result { parts.append("result " + Value.object(result).description) }
         if let event { parts.append("event " + event) }
@@ -135,14 +145,19 @@ public struct RandomWalker: Sendable {
     public let optionalInputs: [String]
     /// The most completions a walk makes.
     public let maxCompletions: Int
+    /// How often a walk presses the back button where the run can go back (0: never).
+    public let backButtonChance: Double
 
-    /// A walker over `flow`; `requiredInputs` are always given at `start`, `optionalInputs` sometimes.
-    public init(flow: CompiledFlow, resolver: FlowResolver?, requiredInputs: [String] = [], optionalInputs: [String] = [], maxCompletions: Int = 60) {
+    /// A walker over `flow`; `requiredInputs` are always given at `start`, `optionalInputs` sometimes; the back
+    /// button is pressed with `backButtonChance` where the run can go back (its moves count as completions).
+    public init(flow: CompiledFlow, resolver: FlowResolver?, requiredInputs: [String] = [], optionalInputs: [String] = [], maxCompletions: Int = 60,
+                backButtonChance: Double = 0) {
         self.flow = flow
         self.resolver = resolver
         self.requiredInputs = requiredInputs
         self.optionalInputs = optionalInputs
         self.maxCompletions = maxCompletions
+        self.backButtonChance = backButtonChance
     }
 
     /// The compiled step and its flow for a qualified step name (`P/x` is step `x` of the flow step `P` names).
@@ -230,6 +245,15 @@ public struct RandomWalker: Sendable {
             guard let name = run.currentStep, let (stepFlow, step) = locate(name) else {
                 return Walk(start: begin, completions: completions, end: .stuck)
             }
+            if backButtonChance > 0, run.canGoBack, rng.chance(backButtonChance) {
+                completions.append(.backButton(at: name))
+                do {
+                    try run.goBack()
+                } catch {
+                    return Walk(start: begin, completions: completions, end: .failed(error))
+                }
+                continue
+            }
             let options = Self.allowed(step, in: stepFlow)
             guard !options.isEmpty else { return Walk(start: begin, completions: completions, end: .stuck) }
             let choice = rng.pick(options)
@@ -260,6 +284,15 @@ public struct RandomWalker: Sendable {
             if let outcome = run.outcome { return Walk(start: begin, completions: completions, end: .finished(outcome)) }
             guard run.currentStep == completion.step, let (stepFlow, step) = locate(completion.step) else {
                 return Walk(start: begin, completions: completions, end: .diverged)
+            }
+            if completion.backButton {
+                completions.append(completion)
+                do {
+                    try run.goBack()
+                } catch {
+                    return Walk(start: begin, completions: completions, end: .failed(error))
+                }
+                continue
             }
             let options = Self.allowed(step, in: stepFlow)
             guard options.contains(where: { $0.event == completion.event && $0.withResult == (completion.result != nil) }) else {

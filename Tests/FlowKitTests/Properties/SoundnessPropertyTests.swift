@@ -172,7 +172,8 @@ struct SoundnessPropertyTests {
 /// nested flows as files of their own), lint every file (`Linter.lint` with a `LintWorkspace` over the bundle's
 /// folder, so the nested-flow rules see the children), then make M random walks (`RandomWalker`: only
 /// completions the completion table of docs/format.md allows, results that fit, required inputs given, entries
-/// with generated path parameters). Flows with `syntax`, `schema` or `expression` errors do not run (the spec) and
+/// with generated path parameters, and the back button now and then where the run can go back: what lint knows
+/// across steps must hold when a step is shown again). Flows with `syntax`, `schema` or `expression` errors do not run (the spec) and
 /// are only counted. Every run error is classified ("Running a flow", "Inputs", "Expressions" in docs/format.md):
 ///
 /// Foreseeable (lint must report a finding of one of the listed rules):
@@ -288,7 +289,7 @@ enum Soundness {
         let inputs = main.root?["inputs"]?.items?.compactMap { $0.scalar?.text } ?? []
         let walker = RandomWalker(flow: compiled[mainFile]!, resolver: InMemoryResolver(children),
                                   requiredInputs: inputs.filter { types[$0].map { !$0.optional } ?? false },
-                                  optionalInputs: inputs.filter { types[$0]?.optional ?? false })
+                                  optionalInputs: inputs.filter { types[$0]?.optional ?? false }, backButtonChance: 0.1)
         return .ready(Prepared(mainFile: mainFile, findings: findings, flows: flows, walker: walker, stepCount: stepCount))
     }
 
