@@ -57,7 +57,8 @@ enum FlowTypeChecker {
             walker.sharedCheckLimit = sharedCheckLimit
             walker.run(nestedState: nestedState, nestedInputs: nestedInputs)
             return (walker.findings, walker.alwaysFailing, walker.neverStarting,
-                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt, neverHoldingAt: walker.eventsNeverHoldingAt),
+                    FailingEvents(everywhere: walker.eventsFailingEverywhere, at: walker.eventsFailingAt, neverHoldingAt: walker.eventsNeverHoldingAt,
+                                  stops: walker.eventStops),
                     walker.alwaysFailingPoints, walker.neverHolding)
         }
     }
@@ -71,8 +72,25 @@ struct FailingEvents: Sendable, Equatable {
     /// Per step (by index), the derived events whose condition holds only where its evaluation fails: never raised
     /// there (the events after them, and `next`, may be).
     var neverHoldingAt: [Int: Set<String>] = [:]
+    /// Per step (by index), the first derived event (by its index in `Flow.events`) that always fails there, and the
+    /// offset in its expression from which no evaluation there goes on: the events after it are not evaluated there,
+    /// nor the part of it past that offset.
+    var stops: [Int: Stop] = [:]
+
+    /// Where a step's evaluation of derived events always stops.
+    struct Stop: Sendable, Equatable {
+        let event: Int
+        let offset: Int
+    }
 
     var isEmpty: Bool { everywhere.isEmpty && at.isEmpty && neverHoldingAt.isEmpty }
+
+    /// Whether step `id` never evaluates the part at `offset` of the expression of event `event` (by index in
+    /// `Flow.events`): an event before it always fails there, or it does before that part.
+    func isBehind(event: Int, at id: Int, offset: Int) -> Bool {
+        guard let stop = stops[id] else { return false }
+        return event > stop.event || (event == stop.event && offset >= stop.offset)
+    }
 
     /// Whether `event` always fails when step `id` evaluates it.
     func fails(_ event: String, at id: Int) -> Bool { everywhere.contains(event) || at[id]?.contains(event) == true }
@@ -193,6 +211,8 @@ private struct Walker {
     /// Per step (by index), the derived events whose condition holds only where its evaluation fails
     /// (`TypeInference.holdsOnlyByFailing`): never raised there.
     var eventsNeverHoldingAt: [Int: Set<String>] = [:]
+    /// Per step (by index), where its evaluation of derived events always stops (`FailingEvents.stops`).
+    var eventStops: [Int: FailingEvents.Stop] = [:]
     /// The `if`s that hold only where their evaluation fails, at every place a run tries them.
     var holdingChecks: [ExpressionSource: Bool] = [:]
     var neverHolding: Set<ExpressionSource> { Set(holdingChecks.lazy.filter(\.value).map(\.key)) }
@@ -303,9 +323,10 @@ private struct Walker {
             }
         }
         // Every step's result shape is grouped only when a derived event that "*" handles is checked at all of them.
+        var everyStep: [Int] = []
         let groupsOfAll: [[Int]]
         if flow.events.contains(where: { $0.expression != nil && starEvents.contains($0.name.text) }) {
-            let everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish && isReachable($0)
+            everyStep = flow.steps.indices.filter { flow.steps[$0].kind != .flow && flow.steps[$0].kind != .finish && isReachable($0)
                 && !neverTaken.setAlwaysFails($0) }
             groupsOfAll = groups(everyStep, results: results, absent: eventAbsent)
         } else {
@@ -314,17 +335,25 @@ private struct Walker {
         let budget = sharedCheckLimit / max(groupsOfAll.count, 1)
         for (index, event) in flow.events.enumerated() {
             guard let source = event.expression, let expression = parse(source) else { continue }
+            // The steps that evaluate it: not those where an event before it always fails (docs/format.md, "Behind a
+            // certain run error").
+            let star = starEvents.contains(event.name.text)
+            var live = star ? everyStep : handlers[event.name.text] ?? []
+            if !eventStops.isEmpty { live.removeAll { eventStops[$0] != nil } }
             // An event no reachable step evaluates is not checked at all: no run evaluates it.
-            let evaluated = starEvents.contains(event.name.text) ? !groupsOfAll.isEmpty : handlers[event.name.text] != nil
-            guard reachable == nil || evaluated else { continue }
+            guard reachable == nil || !live.isEmpty else { continue }
             let what = "the expression of event '\(event.name.text)'"
             let general = TypeInference.checkCondition(expression, in: base, what: what)
-            if add(general, in: source, step: nil) { eventsFailingEverywhere.insert(event.name.text) }
+            if add(general, in: source, step: nil) {
+                eventsFailingEverywhere.insert(event.name.text)
+                let offset = general.first(where: \.alwaysFails)?.failsBy ?? Int.max
+                for id in live { eventStops[id] = FailingEvents.Stop(event: index, offset: offset) }
+            }
             let stepGroups: [[Int]]
-            if !starEvents.contains(event.name.text) {
-                stepGroups = groups(handlers[event.name.text] ?? [], results: results, absent: eventAbsent)
+            if !star {
+                stepGroups = groups(live, results: results, absent: eventAbsent)
             } else if index < budget {
-                stepGroups = groupsOfAll
+                stepGroups = live.count == everyStep.count ? groupsOfAll : groups(live, results: results, absent: eventAbsent)
             } else {
                 stepGroups = []
                 pastSharedLimit = true
@@ -338,8 +367,11 @@ private struct Walker {
                 let problems = TypeInference.checkCondition(expression, in: environment, what: what)
                 // (Failing with the result the group's steps have, and what is known unset or null there: the event
                 // fails wherever they evaluate it.)
-                if problems.contains(where: \.alwaysFails) {
-                    for id in group { walker.eventsFailingAt[id, default: []].insert(event.name.text) }
+                if let failure = problems.first(where: \.alwaysFails) {
+                    for id in group {
+                        walker.eventsFailingAt[id, default: []].insert(event.name.text)
+                        if walker.eventStops[id] == nil { walker.eventStops[id] = FailingEvents.Stop(event: index, offset: failure.failsBy) }
+                    }
                 } else if TypeInference.holdsOnlyByFailing(expression, in: environment) {
                     for id in group { walker.eventsNeverHoldingAt[id, default: []].insert(event.name.text) }
                 }
@@ -610,9 +642,13 @@ private struct Walker {
         // "Entries into nested flows"): then nothing here keeps it from starting.
         let enteredDeep = flow.entries.contains { $0.step.text == name && $0.nestedEntry != nil }
         defer { if enteredDeep { neverStarting.remove(name) } }
-        for key in required where !passed.contains(key) {
+        // One finding names them all (the engine stops at the first, in the nested flow's `inputs` order).
+        let missing = required.filter { !passed.contains($0) }
+        if !missing.isEmpty {
+            let names = Message.listed(missing, atMost: 8).text
             add(.typeMismatch, at: step.flowPathPosition ?? step.name.position, step: name,
-                "step '\(name: name)' does not pass '\(name: key)' in its 'input', and nested flow '\(name: file)' requires that input")
+                missing.count == 1 ? "step '\(name: name)' does not pass \(verbatim: names) in its 'input', and nested flow '\(name: file)' requires that input"
+                    : "step '\(name: name)' does not pass \(verbatim: names) in its 'input', and nested flow '\(name: file)' requires those inputs")
             neverStarting.insert(name)
         }
         for assignment in step.input {

@@ -94,6 +94,15 @@ package struct LintContext: Sendable {
         /// Per expression some of which no run evaluates: the offset from which none does (after the point where it
         /// always fails; 0 for an assignment after one that always fails in its `set`).
         var behind: [ExpressionSource: Int] = [:]
+        /// Where steps' evaluations of derived events always stop (`FailingEvents.stops`).
+        var eventStops: [Int: FailingEvents.Stop] = [:]
+
+        /// Whether step `id` never evaluates the part at `offset` of the expression of the derived event `event` (by
+        /// index in `Flow.events`): an event before it always fails there, or it does before that part.
+        func isBehind(event: Int, at id: Int, offset: Int) -> Bool {
+            guard !eventStops.isEmpty else { return false }
+            return FailingEvents(stops: eventStops).isBehind(event: event, at: id, offset: offset)
+        }
 
         /// Whether no run evaluates the part of `source` at `offset` (docs/format.md, "Behind a certain run error").
         func isBehind(_ source: ExpressionSource, offset: Int) -> Bool {
@@ -134,9 +143,8 @@ package struct LintContext: Sendable {
                 })
             }
             guard let known = nested[key]!, let started = known.started else { continue }
-            // (Its final state never has them: a read of a non-optional one always fails.)
-            let never = started.neverSet.intersection(known.required)
-            if !never.isEmpty { nestedNeverSet[id] = never }
+            // (Its final state never has them: a read of a non-optional one always fails, an optional one reads null.)
+            if !started.neverSet.isEmpty { nestedNeverSet[id] = started.neverSet }
             if started.outcomes.isEmpty {
                 neverFinishing.insert(step.name.text)
             } else if started.outcomes.count < known.outcomes {
@@ -186,12 +194,13 @@ package struct LintContext: Sendable {
         let behind = Self.behind(flow, failurePoints: first.failurePoints)
         guard extended != writtenNeverTaken else {
             return RunView(neverTaken: written.neverTaken, stepGraph: written.stepGraph, reachable: written.reachable, typeFindings: first.findings,
-                           behind: behind)
+                           behind: behind, eventStops: first.failingEvents.stops)
         }
         let stepGraph = writtenStepGraph == nil ? nil : analysisFlow.map { StepGraph(flow: $0, neverTaken: extended) }
         let reachable = reachabilityInput.map { input in FlowGraph(flow: flow, suggestions: input.graph.suggestions, neverTaken: extended).reachable }
         let view = RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: [])
-        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view, absence).findings, behind: behind)
+        return RunView(neverTaken: extended, stepGraph: stepGraph, reachable: reachable, typeFindings: check(view, absence).findings, behind: behind,
+                       eventStops: first.failingEvents.stops)
     }
 
     /// The parts of `flow`'s expressions no run evaluates (docs/format.md, "Behind a certain run error"): what follows

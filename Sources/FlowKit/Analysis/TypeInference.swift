@@ -189,7 +189,7 @@ struct TypeEnvironment {
     /// reads `null`.
     var neverSet: Set<String> = []
     /// The keys of a `flow` step's result (its nested flow's final state) that no run of the nested flow sets: a read
-    /// of one on every evaluation always fails.
+    /// of a non-optional one on every evaluation always fails, and an optional one reads `null`.
     var resultNeverSet: Set<String> = []
     /// The `state.K` paths known unset or null here (docs/format.md, "Behind a certain run error"): an `if` that held
     /// or failed shows it (`!exists(state.k)` held), or the step's own `set` stored `null` in it before these
@@ -759,7 +759,14 @@ private struct Inferrer {
                 if !exists { guarded.insert(PathGuards.resultRead) }
                 return .unknown
             case .fields(let fields, let owner):
-                if !exists, !path.keys.isEmpty, environment.resultNeverSet.contains(path.keys[0]) { neverSetRead(path) }
+                if !exists, !path.keys.isEmpty, environment.resultNeverSet.contains(path.keys[0]) {
+                    // An optional key never set reads `null`.
+                    if case .optional = fields[path.keys[0]] {
+                        if path.keys.count == 1 && !isGuarded(path) { return .null }
+                    } else {
+                        neverSetRead(path)
+                    }
+                }
                 let type = readResult(path, fields: fields, owner: owner, exists: exists)
                 return isGuarded(path) ? type.unwrapped : type
             case .fieldsUnlessAbsent(let fields, let owner, let when):

@@ -389,16 +389,21 @@ struct UnsetReads {
                         step = isLive(id) && lacks(key, leaving: node) ? id : nil
                     case .event(let eventNumber):
                         let event = flow.events[eventNumber].name.text
+                        // (Not at a step whose evaluation of derived events stops before this read.)
+                        let evaluates = { (id: Int) in
+                            evaluatesEvents(id) && isLive(id) && !view.isBehind(event: eventNumber, at: id, offset: read.offset)
+                        }
                         if starEvents.contains(event) {
-                            // Every step evaluates a '*' event: the witness depends on the key alone, so find it once.
-                            if let known = starWitness[key] {
+                            // Every step evaluates a '*' event: the witness depends on the key alone, so find it once
+                            // (unless some step's evaluation stops early).
+                            if view.eventStops.isEmpty, let known = starWitness[key] {
                                 step = known
                             } else {
-                                step = witness((0..<n).lazy.filter { evaluatesEvents($0) && isLive($0) }) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                                step = witness((0..<n).lazy.filter(evaluates)) { lacks(key, leaving: graph.eventNode(of: $0)) }
                                 starWitness[key] = .some(step)
                             }
                         } else {
-                            step = witness((handlers[eventNumber] ?? []).lazy.filter { evaluatesEvents($0) && isLive($0) }) { lacks(key, leaving: graph.eventNode(of: $0)) }
+                            step = witness((handlers[eventNumber] ?? []).lazy.filter(evaluates)) { lacks(key, leaving: graph.eventNode(of: $0)) }
                         }
                     case .slot(let slot):
                         // The slot's leaf holds what every step using the slot has set: scan only when it lacks the key.

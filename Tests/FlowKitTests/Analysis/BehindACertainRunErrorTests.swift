@@ -170,6 +170,26 @@ struct BehindACertainRunErrorTests {
         #expect(lines.contains("9") && lines.contains("11") && !lines.contains("10") && !lines.contains("12"), "\(found)")
     }
 
+    @Test func aStepEvaluatesNoDerivedEventAfterOneThatAlwaysFailsThere() throws {
+        // At 'a' (no result), `late` always fails at its read of `result.v`: its read of 'k' after that, and the
+        // event `after` (not a bool) that only 'a' evaluates, are evaluated by no run there. At 'b', which has a
+        // result (an explicit event at 'a' leads there), both are: the read of 'k' (which no run sets) and `after`'s
+        // type error are reported.
+        func flow(_ more: String) -> String {
+            Self.head.replacingOccurrences(of: "events: { go: , other: }", with: "events: { go: , late: \"result.v > 1 && state.k > 1\", after: \"'x'\" }") + """
+                  a: { on: { late: z, after: z, go: \(more) }, next: z }
+                  z: { kind: finish }
+                  b: { result: { v: int }, on: { late: z, after: z }, next: z }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """
+        }
+        let alone = try places(flow("z"))
+        #expect(!alone.contains { $0.hasPrefix("maybe_unset") } && !alone.contains("type_mismatch 5:62"), "\(alone)")
+        let both = try places(flow("b"))
+        #expect(both.contains { $0.hasPrefix("maybe_unset 5:") } && both.contains("type_mismatch 5:62"), "\(both)")
+    }
+
     @Test func aDerivedEventStarHandlesThatAlwaysFailsStopsStarsListsAfterIt() throws {
         // `"*"` handles `big`, which always fails (an int compared with text), so every step that evaluates derived
         // events stops there: `"*"`'s handlers of `big` and `later` and its `next` are never tried, and their reads
@@ -374,6 +394,53 @@ struct BehindACertainRunErrorTests {
         #expect(never.map(\.subject) == ["result.level"], "\(never.map(\.message))")
         let passed = try lintFiles(["child.yaml": child, "t.yaml": parent("level: \"2\"")], linting: "t.yaml").filter { Self.foreseeing.contains($0.rule) }
         #expect(passed.contains { $0.subject == "k" } && passed.contains { $0.rule == .unhandledOutcome }, "\(passed.map(\.message))")
+    }
+
+    @Test func anOptionalResultKeyTheNestedFlowNeverSetsReadsNull() throws {
+        // Without 'tier' passed, the nested flow never sets it (nothing writes it): `result.tier` is null on every
+        // completion, so storing it in 'n' (an int) always fails, the step's handlers never run, and the read of 'k'
+        // (which no run sets) in one is not reported. Passed, 'tier' may be set: a `maybe_null` warning, and the read.
+        func parent(_ input: String) -> String {
+            (Self.head + """
+                  p:
+                    kind: flow
+                    flow: child.yaml
+                    input: { level: "2"\(input) }
+                    set: { n: "result.tier" }
+                    on: { cancelled: { forward: z, set: { k: "state.k + 1" } }, done: z }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """).replacingOccurrences(of: "start: a", with: "start: p").replacingOccurrences(of: "events: { go: , other: }", with: "events: { done: , cancelled: }")
+        }
+        let child = Self.nestedChild()
+        let never = try lintFiles(["child.yaml": child, "t.yaml": parent("")], linting: "t.yaml").filter { Self.foreseeing.contains($0.rule) }
+        #expect(never.map(\.rule) == [.typeMismatch] && never.first?.message.contains("found null") == true, "\(never.map(\.message))")
+        let passed = try lintFiles(["child.yaml": child, "t.yaml": parent(", tier: \"3\"")], linting: "t.yaml").filter { Self.foreseeing.contains($0.rule) }
+        #expect(passed.contains { $0.rule == .maybeNull } && passed.contains { $0.subject == "k" }, "\(passed.map(\.message))")
+    }
+
+    @Test func aFlowStepThatPassesNoneOfSeveralRequiredInputsHasOneFinding() throws {
+        // The engine stops at the first required input not passed; one finding names them all, in the nested
+        // flow's `inputs` order.
+        let child = """
+            flowkit: 1
+            flow: child
+            start: a
+            state: { level: int, tier: int }
+            inputs: [tier, level]
+            steps:
+              a: { next: done }
+              done: { kind: finish }
+            """
+        let parent = (Self.head + """
+              p: { kind: flow, flow: child.yaml, next: z }
+              z: { kind: finish }
+
+            """).replacingOccurrences(of: "start: a", with: "start: p")
+        let found = try lintFiles(["child.yaml": child, "t.yaml": parent], linting: "t.yaml").filter { $0.rule == .typeMismatch }
+        #expect(found.map(\.message) == ["step 'p' does not pass 'tier' and 'level' in its 'input', and nested flow 'child.yaml' requires those inputs"],
+                "\(found.map(\.message))")
     }
 
     @Test func aNestedFlowThatNoRunOfItCanFinishAsStartedKeepsItsStepFromCompleting() throws {
