@@ -522,6 +522,9 @@ private struct Walker {
             // The `set` ran before these options on every move of a `flow` step, and on a derived event's.
             let setRan = step.kind == .flow || derived.contains(handler.event.text)
             let ranSet = setRan ? afterSet : []
+            // On an explicit event's move, the `set` ran when there is a result: the `result.…` paths it proved are
+            // not null there (without a result, reading one is another run error, which they do not rule out).
+            if !setRan && setRuns { environment.resultNotNull = afterSet.filter { $0.hasPrefix("result.") } }
             environment.knownAbsent = setRan ? absentAfterSet : absentMaybeAfterSet
             if !setRan && setFailsHere { environment.resultSurelyAbsent = true }
             checkTargets(handler.targets, step: name, environment: environment, what: "the 'if' of step '\(name)'", guarded: proved.union(ranSet),
@@ -560,8 +563,12 @@ private struct Walker {
             if let source = target.condition, let expression = parse(source) {
                 if slot == nil { slot = what() }
                 if tried {
-                    add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: failed), in: source, step: step)
+                    // What its evaluation needed not null is not null after it, held or not (one cause, one finding).
+                    var proved = failed
+                    add(TypeInference.checkCondition(expression, in: environment, what: slot!, guarded: &proved), in: source, step: step)
                     holdingChecks[source] = (holdingChecks[source] ?? true) && TypeInference.holdsOnlyByFailing(expression, in: environment, guarded: failed)
+                    holds.formUnion(proved)
+                    failed.formUnion(proved)
                 }
                 absentHolds.formUnion(PathGuards.absentWhenTrue(expression.root))
                 absentFailed.formUnion(PathGuards.absentWhenFalse(expression.root))

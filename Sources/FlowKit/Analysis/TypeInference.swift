@@ -195,6 +195,9 @@ struct TypeEnvironment {
     /// or failed shows it (`!exists(state.k)` held), or the step's own `set` stored `null` in it before these
     /// options. A read of one on every evaluation that needs a value always fails.
     var knownAbsent: Set<String> = []
+    /// The `result.…` paths not null when there is a result (the step's own `set`, which runs with one, needed them
+    /// not null): a read of one is no `maybe_null` finding, though the completion may come without a result.
+    var resultNotNull: Set<String> = []
     /// Whether a completion that may come without a result surely does (the step's own `set`, which runs with one,
     /// always fails): a read of `result` there always fails.
     var resultSurelyAbsent = false
@@ -301,9 +304,18 @@ enum TypeInference {
     /// of a `? :` are checked one by one; `what` names the slot ("the 'if' of step 'a'").
     package static func checkCondition(_ expression: FlowExpression, in environment: TypeEnvironment, what: String,
                                       guarded: Set<String> = []) -> [TypeProblem] {
+        var carried = guarded
+        return checkCondition(expression, in: environment, what: what, guarded: &carried)
+    }
+
+    /// `checkCondition`, giving back in `guarded` the paths also proved not null once the condition is worked out,
+    /// whether it held or not (an operand the evaluation needed not null, in a part it always evaluates).
+    package static func checkCondition(_ expression: FlowExpression, in environment: TypeEnvironment, what: String,
+                                      guarded: inout Set<String>) -> [TypeProblem] {
         var inferrer = Inferrer(environment: environment)
         inferrer.guarded = guarded
         inferrer.expect(expression.root, .condition(what))
+        guarded = inferrer.guarded
         return inferrer.problems
     }
 
@@ -450,7 +462,7 @@ private struct Inferrer {
     mutating func nonNull(_ type: StaticType, _ node: ExpressionNode, _ what: @autoclosure () -> String) -> StaticType {
         guard case .optional(let wrapped) = type else { return type }
         if case .path(let path) = node {
-            if isGuarded(path) { return wrapped }
+            if isGuarded(path) || (!environment.resultNotNull.isEmpty && environment.resultNotNull.contains(path.description)) { return wrapped }
             guarded.insert(path.description)
         }
         if wrapped != .unknown {

@@ -494,9 +494,54 @@ struct OneCauseOneNullTests {
               done: { kind: finish }
             """
         let nulls = try lintExample(flow).filter { $0.rule == .maybeNull }.map { "\($0.position.line):\($0.position.column)" }
-        // The set's reads (lines 11, 12); the explicit event's 'if' (line 14: no set ran); 'state.w', which the
-        // set wrote (line 17). Not the first 'next' option's reads of result.age and state.x (line 16).
-        #expect(nulls == ["11:11", "11:24", "12:11", "14:33", "17:31"], "\(nulls)")
+        // The set's reads (lines 11, 12); 'state.w', which the set wrote (line 17). Not the first 'next' option's
+        // reads of result.age and state.x (line 16), nor the explicit event's read of result.age (line 14: a
+        // completion with a result ran the set; without one, the read is another run error).
+        #expect(nulls == ["11:11", "11:24", "12:11", "17:31"], "\(nulls)")
+    }
+
+    @Test func theOptionsAfterAnIfSeeWhatItsEvaluationNeeded() throws {
+        // The first option's `if` needs 'result.age' and 'state.x' (not in `exists`, on every evaluation): the
+        // options tried after it, and its own `set`, see them not null, held or not. Not 'state.w', which only the
+        // right side of its `||` may read.
+        let flow = """
+            flowkit: 1
+            flow: after
+            start: a
+            state: { x: "int?", n: int, m: int, w: "int?" }
+            inputs: [x, w]
+            steps:
+              a:
+                result: { age: "int?" }
+                next:
+                  - { forward: done, if: "result.age > state.x || state.w > 1", set: { m: "result.age + state.x" } }
+                  - { forward: done, if: "result.age > 2 && state.x > 2", set: { n: "state.w + 1" } }
+                  - done
+              done: { kind: finish }
+            """
+        let nulls = try lintExample(flow).filter { $0.rule == .maybeNull }.map { "\($0.position.line):\($0.position.column)" }
+        #expect(nulls == ["10:31", "10:44", "10:55", "11:74"], "\(nulls)")
+    }
+
+    @Test func anExplicitEventsOptionsSeeTheResultPathsTheSetNeeded() throws {
+        // A completion by 'go' with a result ran the `set`, which needed 'result.age' not null: its option's read of
+        // it is no maybe_null finding. Without a result, the read is another run error, still reported.
+        let flow = """
+            flowkit: 1
+            flow: after
+            start: a
+            state: { n: int }
+            events: { go: null }
+            steps:
+              a:
+                result: { age: "int?" }
+                set: { n: "result.age + 1" }
+                on: { go: { forward: done, if: "result.age > 1" } }
+                next: done
+              done: { kind: finish }
+            """
+        let found = try lintExample(flow).filter { $0.rule == .maybeNull || $0.rule == .typeMismatch }.map { "\($0.rule.rawValue) \($0.position)" }
+        #expect(found == ["maybe_null 9:16", "type_mismatch 10:37"], "\(found)")
     }
 }
 

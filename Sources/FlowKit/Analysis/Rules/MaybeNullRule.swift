@@ -32,7 +32,7 @@ enum MaybeNullRule: Rule {
                   - forward: done
                     if: "↓state.count > 1"
                   - forward: done
-                    set: { total: "state.total + ↓state.count" }
+                    set: { label: "↓state.last + '!'" }
               done: { kind: finish }
             """,
         ],
