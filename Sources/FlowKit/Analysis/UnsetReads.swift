@@ -141,7 +141,14 @@ struct UnsetReads {
             var hasResult = false
             var taken: [Set<String>] = []
             for (index, (target, guarding)) in zip(list, guards).enumerated() {
-                defer { taken.append(guarding.holds.union(proved).union(hasResult ? withResult : [])) }
+                // Whether this option's move has a result: its own `if` held in a way that shows one (`exists` of a
+                // result path); and whether the options after it do: it failed in such a way (`!exists(result.x)`).
+                var ownResult = false
+                var laterResult = false
+                defer {
+                    taken.append(guarding.holds.union(proved).union(hasResult || ownResult ? withResult : []))
+                    if laterResult { hasResult = true }
+                }
                 let reason = never(index)
                 if let reason, !reason.isTried { continue }
                 if let condition = target.condition {
@@ -150,6 +157,8 @@ struct UnsetReads {
                     if read.count < Self.readSetLimit { read.formUnion(mustReads(condition)) }
                     if !withResult.isEmpty && !hasResult, case .success(let expression) = context.memo.parse(condition) {
                         hasResult = Guards.mustReadPaths(expression.root).contains { $0.hasPrefix("result.") }
+                        ownResult = PathGuards.whenTrue(expression.root).contains { $0.hasPrefix("result.") }
+                        laterResult = PathGuards.whenFalse(expression.root).contains { $0.hasPrefix("result.") }
                     }
                 }
                 guard reason?.runsSet ?? true else { continue }

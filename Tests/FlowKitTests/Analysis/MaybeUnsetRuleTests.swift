@@ -337,6 +337,55 @@ struct MaybeUnsetCompletionTests {
         ])
     }
 
+    @Test func anExplicitEventsOptionsPastAnIfThatFailsOnlyWithAResultHaveOne() {
+        // 'skip' without a result takes the first option (`!exists(result.name)` holds): the second is tried only
+        // with a result, so the step's `set` ran and 'name' is set at 'hello'; through the first, it may not be.
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: ask
+            state: { name: string, seen: int }
+            events: { skip: }
+            steps:
+              ask:
+                result: { name: string? }
+                set: { name: "exists(result.name) ? result.name : ''" }
+                on: { skip: [{ forward: other, if: "!exists(result.name)" }, hello] }
+                next: hello
+              hello: { next: { forward: done, if: "state.name != ''" } }
+              other: { next: { forward: done, if: "↓state.name != ''" } }
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings == [
+            "warning other: step 'other' reads 'name', which is not set on every path to it (not when 'ask' completes with event 'skip', on the path 'ask' -> 'other')",
+        ])
+    }
+
+    @Test func aReadInBothBranchesOfAConditionalIsMadeOnEveryEvaluation() {
+        // 'seen' is read in both branches of the `? :` of 'a''s first assignment: a run where it is unset stops
+        // there, so the second assignment's read of it is not another finding. A read in one branch only proves
+        // nothing: the fourth assignment's read of 'j' is one.
+        let findings = markedFindings("""
+            flowkit: 1
+            flow: t
+            start: s
+            state: { seen: int, j: int, n: int, m: int, k: int, l: int, ok: bool }
+            inputs: [ok]
+            steps:
+              s: { next: [{ forward: a, if: "state.ok", set: { seen: "1", j: "2" } }, a] }
+              a:
+                result: { v: int }
+                set:
+                  n: "state.ok ? ↓state.seen + 1 : state.seen - 1"
+                  m: "state.seen"
+                  k: "state.ok ? ↓state.j : 2"
+                  l: "↓state.j"
+                next: done
+              done: { kind: finish }
+            """, rule: MaybeUnsetRule.self)
+        #expect(findings.count == 3, "\(findings)")
+    }
+
     @Test func derivedEventsAndNextCompleteWithAResult() {
         let findings = markedFindings("""
             flowkit: 1

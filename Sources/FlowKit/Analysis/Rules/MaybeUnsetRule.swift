@@ -374,8 +374,9 @@ enum Guards {
 
     /// The state keys that are set whenever `node` evaluates to true (what `PathGuards` proves of `state.…` paths).
     /// The paths (`state.k`, `result.k.f`) `node` reads on every evaluation that does not stop with a run error:
-    /// outside `exists(…)`, the right side of `&&` and `||`, the branches of `? :` and the items of an `in` list
-    /// (which evaluation may skip). After such a read, the path is set, or the run has stopped there.
+    /// outside `exists(…)`, the right side of `&&` and `||`, the branches of `? :` (but what both read so) and the
+    /// items of an `in` list (which evaluation may skip). After such a read, the path is set, or the run has stopped
+    /// there.
     static func mustReadPaths(_ node: ExpressionNode) -> Set<String> {
         var found: Set<String> = []
         var pending = [node]
@@ -385,7 +386,12 @@ enum Guards {
                 found.insert(path.description)
             case .exists, .literal:
                 break
-            case .binary(.and, let lhs, _, _), .binary(.or, let lhs, _, _), .conditional(let lhs, _, _, _), .membership(let lhs, _, _):
+            case .conditional(let condition, let then, let otherwise, _):
+                pending.append(condition)
+                // (Recursion bounded by the parser's nesting limit.)
+                let both = mustReadPaths(then)
+                if !both.isEmpty { found.formUnion(both.intersection(mustReadPaths(otherwise))) }
+            case .binary(.and, let lhs, _, _), .binary(.or, let lhs, _, _), .membership(let lhs, _, _):
                 pending.append(lhs)
             default:
                 pending.append(contentsOf: node.children)
