@@ -116,7 +116,13 @@ struct GuardSpace {
 
     private static func isNumeric(_ type: TypeRef) -> Bool { type.base == .int || type.base == .number }
 
-    /// A literal, a negative number (`-3`, parsed as `-` of `3`) included.
+    /// Whether `condition` is in the decided forms (over `stateTypes` and `resultTypes`) with few enough combinations.
+    static func isDecided(_ condition: ExpressionNode, stateTypes: [String: TypeRef], resultTypes: [String: TypeRef]?) -> Bool {
+        GuardSpace(conditions: [condition], stateTypes: stateTypes, resultTypes: resultTypes, resultMayBeAbsent: false) != nil
+    }
+
+    /// A literal, a negative number (`-3`, parsed as `-` of `3`) included, or a part that reads nothing (literals
+    /// and the operators on them, `100 + 250`) with the value the evaluator gives it (nil when it fails).
     static func literal(_ node: ExpressionNode) -> Value? {
         switch node {
         case .literal(let value, _):
@@ -126,9 +132,23 @@ struct GuardSpace {
             return overflow ? nil : .int(negated)
         case .unary(.negate, .literal(.number(let value), _), _):
             return .number(-value)
-        default:
+        case .path, .exists:
             return nil
+        default:
+            return readsNothing(node) ? node.valueReadingNothing() : nil
         }
+    }
+
+    /// Whether `node` reads no path (it is literals and operators only).
+    static func readsNothing(_ node: ExpressionNode) -> Bool {
+        var pending = [node]
+        while let next = pending.popLast() {
+            switch next {
+            case .path, .exists: return false
+            default: pending.append(contentsOf: next.children)
+            }
+        }
+        return true
     }
 
     private mutating func collect(_ node: ExpressionNode, asCondition: Bool) -> Bool {

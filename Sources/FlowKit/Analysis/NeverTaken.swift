@@ -298,15 +298,22 @@ struct NeverTaken: Sendable, Equatable {
             for index in (firstUnconditional + 1)..<targets.count { found.append((index, .afterUnconditional)) }
         }
         // The options tried before any unconditional one, and it: their `if`s decide which is taken.
-        let tried = firstUnconditional.map { $0 + 1 } ?? targets.count
+        var tried = firstUnconditional.map { $0 + 1 } ?? targets.count
         // A list whose only option has no `if`, and no assumption that could fail, takes it whenever it runs.
         guard judge, tried > 1 || proposed != nil || targets[0].condition != nil else { return found }
         var expressions: [FlowExpression] = []
-        for target in targets[..<tried] {
+        for (index, target) in targets[..<tried].enumerated() {
             guard let source = target.condition else { continue }
             guard case .success(let expression) = parse(source) else { return found }
+            // An option's fate depends only on the `if`s up to it: the options before the first `if` outside the
+            // decided forms are decided over those before it.
+            guard GuardSpace.isDecided(expression.root, stateTypes: stateTypes, resultTypes: resultTypes) else {
+                tried = index
+                break
+            }
             expressions.append(expression)
         }
+        guard tried > 0 else { return found }
         // The event's name too, when its condition is assumed: a reason names it.
         let signature = GuardSpace.signature(expressions.map(\.source.text) + ["\u{1}", String(tried), proposed?.source.text ?? "",
                                                                             proposed == nil ? "" : "of " + (eventName ?? ""),

@@ -578,6 +578,29 @@ struct NeverTakenPartsTests {
         // second 'go' option, 'state.vip' in the second 'next' option's 'set'. 'count' is read where runs read it.
         #expect(findings == ["4:24 maybe_unset", "10:12 unreachable_option", "13:11 unreachable_option", "16:9 unreachable_option"], "\(findings)")
     }
+
+    @Test func theOptionsBeforeAnIfOutsideTheDecidedFormsAreDecided() throws {
+        // The first option's `if` reads nothing and is false (`100 + 1` is a literal of the decided forms): it is
+        // never taken, and its `set` (a text in an int key) is not checked, though the second option's `if` is
+        // outside the decided forms; the second and third are not decided.
+        let flow = """
+            flowkit: 1
+            flow: never
+            start: a
+            state: { n: int }
+            inputs: [n]
+            steps:
+              a:
+                next:
+                  - { forward: done, if: "(100 + 1) < 2", set: { n: "'x'" } }
+                  - { forward: done, if: "state.n > state.n * state.n" }
+                  - { forward: done, if: "state.n > (100 + 250)" }
+                  - done
+              done: { kind: finish }
+            """
+        let findings = try lintExample(flow).map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue)" }
+        #expect(findings == ["9:9 unreachable_option"], "\(findings)")
+    }
 }
 
 /// A known value of a bool key rules out a part of a later expression, as a constant condition does
