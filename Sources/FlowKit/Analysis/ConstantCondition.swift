@@ -1,8 +1,8 @@
 /// Conditions whose value their text decides (docs/format.md, "Parts of an expression no run evaluates"), and the
 /// parts of an expression they rule out: a branch of `? :`, the right side of `&&` or `||`.
 enum ConstantCondition {
-    /// The value `node` has whenever it evaluates, when its text decides it: `true`, `false`, two literals
-    /// compared, a path compared with itself, and `!`, `&&`, `||`, `? :` of these; nil otherwise.
+    /// The value `node` has whenever it evaluates, when its text decides it: `true`, `false`, two constants
+    /// compared (`constant(_:)`), two sides written alike compared, and `!`, `&&`, `||`, `? :` of these; nil otherwise.
     static func value(of node: ExpressionNode) -> Bool? {
         switch node {
         case .literal(.bool(let flag), _):
@@ -26,20 +26,53 @@ enum ConstantCondition {
                 return a != nil && a == value(of: otherwise) ? a : nil
             }
         case .binary(let op, let lhs, let rhs, let span) where op.isComparison:
-            if let x = GuardSpace.literal(lhs), let y = GuardSpace.literal(rhs) {
+            if let x = constant(lhs), let y = constant(rhs) {
                 // The evaluator's answer; a comparison it refuses is a type error, not a constant.
                 guard case .bool(let flag)? = ExpressionNode.binary(op, .literal(x, lhs.span), .literal(y, rhs.span), span).valueReadingNothing() else {
                     return nil
                 }
                 return flag
             }
-            if case .path(let a) = lhs, case .path(let b) = rhs, a.root == b.root, a.keys == b.keys {
-                // Whenever both reads succeed they give the same value, which equals itself (numbers are finite).
+            if alike(lhs, rhs) {
+                // Two sides written alike (a path compared with itself, `state.a / state.a != state.a / state.a`):
+                // whenever both evaluate they give the same value (expressions read and change nothing else), which
+                // equals itself (numbers are finite).
                 return op == .equal || op == .lessOrEqual || op == .greaterOrEqual
             }
             return nil
         default:
             return nil
+        }
+    }
+
+    /// The value `node` has whenever it evaluates, when its text decides it: a literal, a part that reads nothing
+    /// (`GuardSpace.literal`), or a `? :` whose branches have the same such value (or whose constant condition picks
+    /// one that has one).
+    static func constant(_ node: ExpressionNode) -> Value? {
+        if let literal = GuardSpace.literal(node) { return literal }
+        guard case .conditional(let condition, let then, let otherwise, _) = node else { return nil }
+        switch value(of: condition) {
+        case true?: return constant(then)
+        case false?: return constant(otherwise)
+        case nil:
+            guard let a = constant(then), let b = constant(otherwise), a == b else { return nil }
+            return a
+        }
+    }
+
+    /// Whether two nodes are written alike: the same operators, paths and literals in the same shape (spacing and
+    /// parentheses aside). Stops at the first difference.
+    static func alike(_ a: ExpressionNode, _ b: ExpressionNode) -> Bool {
+        switch (a, b) {
+        case (.literal(let x, _), .literal(let y, _)): return x == y
+        case (.path(let x), .path(let y)): return x.root == y.root && x.keys == y.keys
+        case (.exists(let x, _), .exists(let y, _)): return x.root == y.root && x.keys == y.keys
+        case (.unary(let o, let x, _), .unary(let p, let y, _)): return o == p && alike(x, y)
+        case (.binary(let o, let x1, let x2, _), .binary(let p, let y1, let y2, _)): return o == p && alike(x1, y1) && alike(x2, y2)
+        case (.conditional(let x1, let x2, let x3, _), .conditional(let y1, let y2, let y3, _)): return alike(x1, y1) && alike(x2, y2) && alike(x3, y3)
+        case (.membership(let x, let xs, _), .membership(let y, let ys, _)):
+            return xs.count == ys.count && alike(x, y) && zip(xs, ys).allSatisfy { alike($0, $1) }
+        default: return false
         }
     }
 

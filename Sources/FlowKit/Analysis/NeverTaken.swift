@@ -304,7 +304,11 @@ struct NeverTaken: Sendable, Equatable {
         var expressions: [FlowExpression] = []
         for (index, target) in targets[..<tried].enumerated() {
             guard let source = target.condition else { continue }
-            guard case .success(let expression) = parse(source) else { return found }
+            guard case .success(var expression) = parse(source) else { return found }
+            // A constant condition (docs/format.md, "Parts of an expression no run evaluates") is decided as its value.
+            if let constant = ConstantCondition.value(of: expression.root), GuardSpace.literal(expression.root) == nil {
+                expression = FlowExpression(source: expression.source, root: .literal(.bool(constant), expression.root.span))
+            }
             // An option's fate depends only on the `if`s up to it: the options before the first `if` outside the
             // decided forms are decided over those before it.
             guard GuardSpace.isDecided(expression.root, stateTypes: stateTypes, resultTypes: resultTypes) else {

@@ -601,6 +601,26 @@ struct NeverTakenPartsTests {
         let findings = try lintExample(flow).map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue)" }
         #expect(findings == ["9:9 unreachable_option"], "\(findings)")
     }
+
+    @Test func anIfThatIsAConstantConditionIsDecidedAsItsValue() throws {
+        // Both sides of the first `if` are written alike: it never holds (it is not in the decided forms, but its
+        // text decides it), and its `set` is not checked.
+        let flow = """
+            flowkit: 1
+            flow: never
+            start: a
+            state: { n: int }
+            inputs: [n]
+            steps:
+              a:
+                next:
+                  - { forward: done, if: "(state.n / state.n) != (state.n / state.n)", set: { n: "'x'" } }
+                  - done
+              done: { kind: finish }
+            """
+        let findings = try lintExample(flow).map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue)" }
+        #expect(findings == ["9:9 unreachable_option"], "\(findings)")
+    }
 }
 
 /// A known value of a bool key rules out a part of a later expression, as a constant condition does

@@ -59,6 +59,24 @@ enum ConstantConditionRule: Rule {
                 next: done
               done: { kind: finish }
             """,
+            // Parts that read nothing are worked out; sides written alike always compare equal; a `? :` whose
+            // branches are the same is that value.
+            """
+            flowkit: 1
+            flow: folds
+            start: a
+            state: { n: int, m: int, k: int }
+            inputs: [n]
+            steps:
+              a:
+                result: { v: int }
+                set:
+                  m: "↓(100 + 1) < 2 ? result.v : 0"
+                  k: "↓(state.n / state.n) != (state.n / state.n) ? result.v : 1"
+                  n: "↓(result.v > 1 ? 5 : 5) == 5 ? 3 : result.v"
+                next: done
+              done: { kind: finish }
+            """,
         ],
         nonTriggeringExamples: [
             """
