@@ -3,28 +3,38 @@
 enum ConstantCondition {
     /// The value `node` has whenever it evaluates, when its text decides it: `true`, `false`, two constants
     /// compared (`constant(_:)`), two sides written alike compared, and `!`, `&&`, `||`, `? :` of these; nil otherwise.
-    static func value(of node: ExpressionNode) -> Bool? {
+    /// `domains`, when given, tells the values of a path whose declared type is an enum that is not optional: then
+    /// `p in [...]` listing every one of them holds whenever it evaluates (docs/format.md, "Parts of an expression no
+    /// run evaluates").
+    static func value(of node: ExpressionNode, domains: ((ExpressionPath) -> [String]?)? = nil) -> Bool? {
         switch node {
         case .literal(.bool(let flag), _):
             return flag
         case .unary(.not, let operand, _):
-            return value(of: operand).map { !$0 }
+            return value(of: operand, domains: domains).map { !$0 }
         case .binary(.and, let lhs, let rhs, _):
-            let (a, b) = (value(of: lhs), value(of: rhs))
+            let (a, b) = (value(of: lhs, domains: domains), value(of: rhs, domains: domains))
             if a == false || b == false { return false }
             return a == true && b == true ? true : nil
         case .binary(.or, let lhs, let rhs, _):
-            let (a, b) = (value(of: lhs), value(of: rhs))
+            let (a, b) = (value(of: lhs, domains: domains), value(of: rhs, domains: domains))
             if a == true || b == true { return true }
             return a == false && b == false ? false : nil
         case .conditional(let condition, let then, let otherwise, _):
-            switch value(of: condition) {
-            case true?: return value(of: then)
-            case false?: return value(of: otherwise)
+            switch value(of: condition, domains: domains) {
+            case true?: return value(of: then, domains: domains)
+            case false?: return value(of: otherwise, domains: domains)
             case nil:
-                let a = value(of: then)
-                return a != nil && a == value(of: otherwise) ? a : nil
+                let a = value(of: then, domains: domains)
+                return a != nil && a == value(of: otherwise, domains: domains) ? a : nil
             }
+        case .membership(.path(let path), let items, _):
+            guard let domains, let values = domains(path) else { return nil }
+            let listed = Set(items.compactMap { item -> String? in
+                if case .literal(.string(let text), _) = item { return text }
+                return nil
+            })
+            return values.allSatisfy(listed.contains) ? true : nil
         case .binary(let op, let lhs, let rhs, let span) where op.isComparison:
             if let x = constant(lhs), let y = constant(rhs) {
                 // The evaluator's answer; a comparison it refuses is a type error, not a constant.

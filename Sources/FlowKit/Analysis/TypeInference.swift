@@ -209,6 +209,14 @@ struct TypeEnvironment {
         self.stateKeys = SuggestionIndex(state.map(\.name.text))
     }
 
+    /// The values of `path` when it is a `state.K` path of a declared enum that is not optional (a read of it
+    /// that does not fail gives one of them).
+    func enumDomain(_ path: ExpressionPath) -> [String]? {
+        guard path.root == .state, path.keys.count == 1, let type = state[path.keys[0]], !type.optional,
+              case .enumeration(let values) = type.base else { return nil }
+        return values
+    }
+
     /// The same state with `result` holding `result`.
     package func with(result: ResultContext) -> TypeEnvironment {
         var copy = self
@@ -501,7 +509,7 @@ private struct Inferrer {
             requireBool(condition, what: "the condition of '? :'")
             ends.removeLast()
             // A branch a constant condition rules out is never evaluated: nothing in it is checked.
-            let constant = ConstantCondition.value(of: condition)
+            let constant = ConstantCondition.value(of: condition, domains: environment.enumDomain)
             if constant != false { guarding(PathGuards.whenTrue(condition), skippable: constant == nil) { $0.expect(then, expectation) } }
             if constant != true { guarding(PathGuards.whenFalse(condition), skippable: constant == nil) { $0.expect(otherwise, expectation) } }
             return
@@ -603,7 +611,7 @@ private struct Inferrer {
             ends.removeLast()
             // The branch a constant condition picks is evaluated whenever the condition is (it is no part evaluation
             // may skip).
-            switch ConstantCondition.value(of: condition) {
+            switch ConstantCondition.value(of: condition, domains: environment.enumDomain) {
             case true?: return guarding(PathGuards.whenTrue(condition), skippable: false) { $0.infer(then) }
             case false?: return guarding(PathGuards.whenFalse(condition), skippable: false) { $0.infer(otherwise) }
             case nil: break
@@ -638,7 +646,7 @@ private struct Inferrer {
             a = nonNull(a, lhs, "'\(op.rawValue)' needs a value")
             // A right side a constant left side rules out is never evaluated (`false && …`, `true || …`); one it
             // rules in always is (`true && …`, `false || …`).
-            let constant = ConstantCondition.value(of: lhs)
+            let constant = ConstantCondition.value(of: lhs, domains: environment.enumDomain)
             if constant == (op == .or) {
                 b = .bool
             } else {
@@ -657,7 +665,7 @@ private struct Inferrer {
         case .and, .or:
             // (The right side is evaluated only when the left does not decide: always after a constant left side that
             // rules it in.)
-            let rightAlways = ConstantCondition.value(of: lhs) == (op == .and)
+            let rightAlways = ConstantCondition.value(of: lhs, domains: environment.enumDomain) == (op == .and)
             for (index, (node, type)) in [(lhs, a), (rhs, b)].enumerated() where type.unwrapped != .bool && type.unwrapped != .unknown {
                 mismatch("'\(name: op.rawValue)' needs bools, found \(verbatim: type.unwrapped.phrase)", at: node.span.start, certain: index == 0 || rightAlways)
             }

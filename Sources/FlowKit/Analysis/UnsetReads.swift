@@ -105,10 +105,12 @@ struct UnsetReads {
         // The parts no run evaluates, behind a run error every evaluation meets (docs/format.md, "Behind a certain
         // run error"), read nothing.
         let view = context.runView
+        // The values of the enums that are not optional: `state.mode in [every value]` always holds.
+        let domains = TypeEnvironment(state: flow.state).enumDomain
         func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
             guard case .success(let expression) = context.memo.parse(source) else { return }
             var seen: Set<Int> = []
-            for path in Guards.reads(expression.root, guarded: guarded) where !view.isBehind(source, offset: path.span.start) {
+            for path in Guards.reads(expression.root, guarded: guarded, domains: domains) where !view.isBehind(source, offset: path.span.start) {
                 guard let key = keyIndex[path.keys[0]], seen.insert(key).inserted else { continue }
                 reads.append(Read(key: key, offset: path.span.start, source: source, place: place))
             }

@@ -628,6 +628,30 @@ struct NeverTakenPartsTests {
 /// later option reads no `city`; the option's own `if` that held shows its value to its `set`.
 @Suite("maybe_unset: the values earlier ifs show")
 struct BoolFactsTests {
+    @Test func anEnumInEveryOneOfItsValuesRulesOutTheElseBranch() throws {
+        // 'mode' (an enum, not optional) is always one of its values: the else branch is never evaluated, so its
+        // reads of 'total' (optional) and 'k' (set nowhere on the way) are no findings; with 'mode' a string it is.
+        func flow(_ mode: String) -> String {
+            """
+            flowkit: 1
+            flow: enums
+            start: a
+            state: { mode: \(mode), total: "int?", k: int, n: int }
+            inputs: [mode, total]
+            steps:
+              a:
+                result: { v: int }
+                set: { n: "state.mode in ['fast', 'slow'] ? 1 : state.total + state.k" }
+                next: done
+              w: { next: { forward: done, set: { k: "1" } } }
+              done: { kind: finish }
+            """
+        }
+        let rules: Set<RuleID> = [.maybeNull, .maybeUnset]
+        #expect(try lintExample(flow("[fast, slow]")).filter { rules.contains($0.rule) && $0.step != nil }.isEmpty)
+        #expect(try lintExample(flow("string")).filter { rules.contains($0.rule) && $0.step != nil }.count == 2)
+    }
+
     @Test func aBranchAKnownValueRulesOutReadsNothing() throws {
         let flow = """
             flowkit: 1

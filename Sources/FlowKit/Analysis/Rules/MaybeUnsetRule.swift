@@ -343,7 +343,8 @@ enum MaybeUnsetRule: Rule {
 enum Guards {
     /// The `state.…` paths read by `node` outside `exists(…)` whose key is not in `guarded` or proved set by an
     /// enclosing guard (`exists(p) && …`, `!exists(p) || …`, `exists(p) ? … : …`, and their combinations).
-    static func reads(_ node: ExpressionNode, guarded: Set<String>) -> [ExpressionPath] {
+    /// `domains`: the values of paths of enums that are not optional (see `ConstantCondition.value(of:domains:)`).
+    static func reads(_ node: ExpressionNode, guarded: Set<String>, domains: ((ExpressionPath) -> [String]?)? = nil) -> [ExpressionPath] {
         var found: [ExpressionPath] = []
         func walk(_ node: ExpressionNode, _ guarded: Set<String>) {
             switch node {
@@ -355,13 +356,13 @@ enum Guards {
                 walk(lhs, guarded)
                 // A part a constant condition rules out is never evaluated: what it reads is no read. So is one a
                 // known value of a bool key rules out (an earlier option's failed `if: state.ok`).
-                if decided(lhs, guarded) != false { walk(rhs, guarded.union(whenTrue(lhs))) }
+                if decided(lhs, guarded, domains: domains) != false { walk(rhs, guarded.union(whenTrue(lhs))) }
             case .binary(.or, let lhs, let rhs, _):
                 walk(lhs, guarded)
-                if decided(lhs, guarded) != true { walk(rhs, guarded.union(whenFalse(lhs))) }
+                if decided(lhs, guarded, domains: domains) != true { walk(rhs, guarded.union(whenFalse(lhs))) }
             case .conditional(let condition, let then, let otherwise, _):
                 walk(condition, guarded)
-                let constant = decided(condition, guarded)
+                let constant = decided(condition, guarded, domains: domains)
                 if constant != false { walk(then, guarded.union(whenTrue(condition))) }
                 if constant != true { walk(otherwise, guarded.union(whenFalse(condition))) }
             default:
@@ -418,15 +419,15 @@ enum Guards {
 
     /// What the value of `node` is, when it is decided: by its text (`ConstantCondition`), or by a known value of a
     /// bool key, which `guarded` holds as a fact (`valueFacts`).
-    static func decided(_ node: ExpressionNode, _ guarded: Set<String>) -> Bool? {
-        if let constant = ConstantCondition.value(of: node) { return constant }
+    static func decided(_ node: ExpressionNode, _ guarded: Set<String>, domains: ((ExpressionPath) -> [String]?)? = nil) -> Bool? {
+        if let constant = ConstantCondition.value(of: node, domains: domains) { return constant }
         switch node {
         case .path(let path) where path.root == .state && path.keys.count == 1:
             if guarded.contains(fact(path.keys[0], true)) { return true }
             if guarded.contains(fact(path.keys[0], false)) { return false }
             return nil
         case .unary(.not, let operand, _):
-            return decided(operand, guarded).map { !$0 }
+            return decided(operand, guarded, domains: domains).map { !$0 }
         default:
             return nil
         }
