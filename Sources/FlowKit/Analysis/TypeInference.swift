@@ -537,7 +537,12 @@ private struct Inferrer {
         case .unknown:
             return nil
         case .null:
-            return declared.optional ? nil : "expected \(verbatim: expected), found null (the type is not optional)"
+            guard !declared.optional else { return nil }
+            // A result key the nested flow never sets is why it is null: say so.
+            if case .path(let path) = node, path.root == .result, path.keys.count == 1, environment.resultNeverSet.contains(path.keys[0]) {
+                return "expected \(verbatim: expected), found null (the type is not optional): the nested flow never sets '\(name: path.keys[0])' when this step starts it"
+            }
+            return "expected \(verbatim: expected), found null (the type is not optional)"
         case .optional(let wrapped):
             return assignability(of: wrapped, node: node, to: declared)
         default:

@@ -600,7 +600,7 @@ struct NestedOutcomeTests {
         let never = try String(contentsOfFile: folder + "/parent.yaml", encoding: .utf8).replacingOccurrences(of: ", note: \"'n'\"", with: "")
         try never.write(toFile: folder + "/parent.yaml", atomically: true, encoding: .utf8)
         let always = Linter.lint(try FlowLoader.load(path: folder + "/parent.yaml")).map { "\($0.rule) \($0.message)" }
-        #expect(always == ["type_mismatch step 'pay' sets 'label': expected a string, found null (the type is not optional)"])
+        #expect(always == ["type_mismatch step 'pay' sets 'label': expected a string, found null (the type is not optional): the nested flow never sets 'note' when this step starts it"])
     }
 
     @Test func aRequiredInputTheParentDoesNotPassIsAnError() throws {
