@@ -145,9 +145,10 @@ struct NeverTaken: Sendable, Equatable {
     /// every outcome it can finish with.
     func addingRunErrors(of flow: Flow, alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String> = [],
                          failingEvents: FailingEvents = FailingEvents(), alwaysHolding: Set<String> = [],
+                         alwaysHoldingAt: [Int: Set<String>] = [:],
                          finishing: [String: Set<String>] = [:], neverHolding: Set<ExpressionSource> = []) -> NeverTaken {
         guard !alwaysFailing.isEmpty || !neverStarting.isEmpty || !failingEvents.isEmpty || !alwaysHolding.isEmpty || !finishing.isEmpty
-            || !neverHolding.isEmpty else { return self }
+            || !neverHolding.isEmpty || !alwaysHoldingAt.isEmpty else { return self }
         var extended = self
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         let order = DerivedEventOrder(flow)
@@ -156,9 +157,9 @@ struct NeverTaken: Sendable, Equatable {
             // Or from the one after the first that always holds.
             var failedFrom: Set<String>?
             var preempted = false
-            if !failingEvents.isEmpty || !alwaysHolding.isEmpty {
+            if !failingEvents.isEmpty || !alwaysHolding.isEmpty || !alwaysHoldingAt.isEmpty {
                 let handled = order.evaluated(at: step).map(\.name.text)
-                if let first = handled.firstIndex(where: { failingEvents.fails($0, at: id) || alwaysHolding.contains($0) }) {
+                if let first = handled.firstIndex(where: { failingEvents.fails($0, at: id) || alwaysHolding.contains($0) || alwaysHoldingAt[id]?.contains($0) == true }) {
                     preempted = !failingEvents.fails(handled[first], at: id)
                     failedFrom = Set(handled[(preempted ? first + 1 : first)...])
                 }

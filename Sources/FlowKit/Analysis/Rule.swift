@@ -163,13 +163,18 @@ package struct LintContext: Sendable {
         // What is known unset or null where steps begin (docs/format.md, "Known across steps"), used at the steps no
         // run pops back to in the model it gives: worked out again without the others until none is left (at most
         // `EntryAbsence.rounds` rounds; past them, nothing is known across steps).
-        var absence = EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, parse: memo.parse)
+        var absence = EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) })
         var first = check(written, absence)
+        // The derived events what is known where steps begin decides there: those that always hold, and those
+        // never raised (docs/format.md, "Known across steps").
+        var decidedEvents = absence.decidedEvents(flow, parse: memo.parse)
         func extending(_ first: (findings: [TypeFinding], alwaysFailing: Set<ExpressionSource>, neverStarting: Set<String>, failingEvents: FailingEvents,
                                  failurePoints: [ExpressionSource: Int], neverHolding: Set<ExpressionSource>)) -> NeverTaken {
-            writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
-                                              failingEvents: first.failingEvents, alwaysHolding: alwaysHolding, finishing: finishing,
-                                              neverHolding: first.neverHolding)
+            var failingEvents = first.failingEvents
+            for (id, events) in decidedEvents.neverRaised { failingEvents.neverHoldingAt[id, default: []].formUnion(events) }
+            return writtenNeverTaken.addingRunErrors(of: flow, alwaysFailing: first.alwaysFailing, neverStarting: first.neverStarting.union(neverFinishing),
+                                                     failingEvents: failingEvents, alwaysHolding: alwaysHolding, alwaysHoldingAt: decidedEvents.holding,
+                                                     finishing: finishing, neverHolding: first.neverHolding)
         }
         var extended = extending(first)
         if !absence.isEmpty {
@@ -179,14 +184,26 @@ package struct LintContext: Sendable {
             var popped: Set<Int> = []
             var rounds = 1
             while !absence.isEmpty {
-                let found = absence.paths.keys.filter { id in
-                    EntryAbsence.poppable(id, of: flow, neverTaken: extended, failingEvents: first.failingEvents, alwaysHolding: alwaysHolding,
-                                          order: order, ids: ids)
+                let moves = EntryAbsence.Moves(flow: flow, neverTaken: extended, failingEvents: first.failingEvents, alwaysHolding: alwaysHolding,
+                                               alwaysHoldingAt: decidedEvents.holding, order: order, ids: ids)
+                // (At most `EntryAbsence.localRuns` steps are judged so a round; the others count as popped back to.)
+                var runs = 0
+                let found = absence.paths.keys.sorted().filter { id in
+                    guard moves.poppable(id) else { return false }
+                    runs += 1
+                    return runs > EntryAbsence.localRuns || !moves.keeps(absence.facts(at: id), above: id) { root, facts in
+                        EntryAbsence(flow: flow, neverTaken: extended, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) }, roots: [root: facts])
+                    }
                 }
-                if found.isEmpty { break }
                 popped.formUnion(found)
+                // Worked out again over the moves this model makes (each model's moves are a run's possible ones),
+                // without the steps a run may pop back to.
+                let next = rounds >= EntryAbsence.rounds ? .none
+                    : EntryAbsence(flow: flow, neverTaken: extended, popped: popped, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) })
+                if found.isEmpty && next == absence { break }
                 rounds += 1
-                absence = rounds > EntryAbsence.rounds ? .none : EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, popped: popped, parse: memo.parse)
+                absence = next
+                decidedEvents = absence.decidedEvents(flow, parse: memo.parse)
                 first = check(written, absence)
                 extended = extending(first)
             }

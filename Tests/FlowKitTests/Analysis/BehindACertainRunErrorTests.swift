@@ -563,6 +563,37 @@ struct BehindACertainRunErrorTests {
         for text in reported { #expect(try places(text).contains { $0.hasPrefix("maybe_unset") }, "\(text)") }
     }
 
+    @Test func aValueKnownWhereAStepBeginsDecidesItsDerivedEvents() throws {
+        // docs/format.md, "Known across steps": 's' is shown only where `big` (`state.ok`) held, or by an `if` that
+        // held on it, so 'ok' is true there and its own evaluation of `big` always holds: its `next` is never tried,
+        // 'b' is no run's, and b's read of 'k' (which no run sets) is not reported. When 'c', above 's', sets 'ok'
+        // as it goes back to it, or a way into 's' knows nothing of 'ok', the read is reported.
+        func flow(_ a: String, c: String = "{ next: z }") -> String {
+            (Self.head.replacingOccurrences(of: "note: string? }", with: "note: string?, ok: bool }\ninputs: [ok]")
+                .replacingOccurrences(of: "events: { go: , other: }", with: "events: { go: , other: , big: \"state.ok\" }")) + """
+                  "*": { on: { big: s } }
+                  a: \(a)
+                  s: { on: { go: c }, next: b }
+                  c: \(c)
+                  b: { next: { forward: z, set: { n: "state.k" } } }
+                  z: { kind: finish }
+                  w: { next: { forward: z, set: { k: "1" } } }
+
+                """
+        }
+        let withheld = [
+            flow("{ next: z }"),
+            flow("{ next: [{ forward: s, if: \"state.ok\" }, z] }"),
+            flow("{ next: [{ forward: z, if: \"!state.ok\" }, s] }"),
+        ]
+        for text in withheld { #expect(try !places(text).contains { $0.hasPrefix("maybe_unset") }, "\(text)") }
+        let reported = [
+            flow("{ next: z }", c: "{ on: { go: { back: true, set: { ok: \"false\" } } }, next: z }"),
+            flow("{ on: { go: s }, next: z }"),
+        ]
+        for text in reported { #expect(try places(text).contains { $0.hasPrefix("maybe_unset") }, "\(text)") }
+    }
+
     @Test func anExplicitEventPastASetThatAlwaysFailsComesWithoutAResult() throws {
         // 'a''s `set` always fails, so a completion by 'go' gets past it only without a result: the `if` reading
         // 'result.v' always fails, the option after it is never tried, and 'b' is no run's (its read of 'k', which
