@@ -18,6 +18,12 @@ struct EntryAbsence: Sendable, Equatable {
     /// With `roots`: the steps the moves from them reach (by index).
     private(set) var reached: [Int] = []
 
+    /// A target list: its owner (a step's index, -1 for `"*"`) and its index among the owner's lists.
+    struct ListKey: Hashable {
+        let owner: Int
+        let list: Int
+    }
+
     /// Nothing known anywhere.
     static let none = EntryAbsence()
 
@@ -143,11 +149,22 @@ struct EntryAbsence: Sendable, Equatable {
         for (id, step) in steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
         guard let start = ids[flow.start.text] else { return }
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
+        // Values are used only to decide derived events: only those of the keys their conditions read are kept.
+        var eventPaths: Set<String> = []
+        for event in flow.events {
+            guard let source = event.expression, case .success(let expression) = parse(source) else { continue }
+            for path in expression.paths where path.root == .state && !path.keys.isEmpty { eventPaths.insert("state." + path.keys[0]) }
+        }
+        func values(_ node: ExpressionNode, _ truth: Bool) -> Set<String> {
+            eventPaths.isEmpty ? [] : Self.values(node, truth).filter { fact in eventPaths.contains(String(fact[..<(fact.firstIndex(of: "=") ?? fact.endIndex)])) }
+        }
         // The paths each list's options know: per option, what the earlier `if`s failing and its own holding show
         // (known unset or null, and proved not null), worked out once per list.
-        var guardsMemo: [[Target]: [(absent: Set<String>, proved: Set<String>)]] = [:]
-        func guards(_ targets: [Target]) -> [(absent: Set<String>, proved: Set<String>)] {
-            if let known = guardsMemo[targets] { return known }
+        // (Keyed by the list's owner and index: hashing the lists themselves would cost more than working them out.)
+        var guardsMemo: [ListKey: [(absent: Set<String>, proved: Set<String>)]] = [:]
+        func guards(_ targets: [Target], _ key: ListKey) -> [(absent: Set<String>, proved: Set<String>)] {
+            if targets.allSatisfy({ $0.condition == nil }) { return Array(repeating: ([], []), count: targets.count) }
+            if let known = guardsMemo[key] { return known }
             var failedAbsent: Set<String> = []
             var failedProved: Set<String> = []
             var result: [(absent: Set<String>, proved: Set<String>)] = []
@@ -156,13 +173,13 @@ struct EntryAbsence: Sendable, Equatable {
                     result.append((failedAbsent, failedProved))
                     continue
                 }
-                result.append((failedAbsent.union(PathGuards.absentWhenTrue(expression.root)).union(Self.values(expression.root, true)),
+                result.append((failedAbsent.union(PathGuards.absentWhenTrue(expression.root)).union(values(expression.root, true)),
                                failedProved.union(PathGuards.whenTrue(expression.root))))
                 failedAbsent.formUnion(PathGuards.absentWhenFalse(expression.root))
-                failedAbsent.formUnion(Self.values(expression.root, false))
+                failedAbsent.formUnion(values(expression.root, false))
                 failedProved.formUnion(PathGuards.whenFalse(expression.root))
             }
-            guardsMemo[targets] = result
+            guardsMemo[key] = result
             return result
         }
         // The derived events in order, and what each shows held and not held.
@@ -172,10 +189,28 @@ struct EntryAbsence: Sendable, Equatable {
         for event in order.events {
             guard let source = event.expression, case .success(let expression) = parse(source) else { continue }
             conditions[event.name.text] = expression
-            shown[event.name.text] = (PathGuards.absentWhenTrue(expression.root).union(Self.values(expression.root, true)),
-                                      PathGuards.absentWhenFalse(expression.root).union(Self.values(expression.root, false)))
+            shown[event.name.text] = (PathGuards.absentWhenTrue(expression.root).union(values(expression.root, true)),
+                                      PathGuards.absentWhenFalse(expression.root).union(values(expression.root, false)))
+        }
+        // Without a move that shows a fact (an `if` or a derived event that shows one, a `set` of a literal),
+        // nothing is known anywhere: the flow's moves need not be followed.
+        if roots == nil && shown.values.allSatisfy({ $0.held.isEmpty && $0.failed.isEmpty }) {
+            var source = false
+            for step in flow.anyStepThenSteps where !source {
+                if !Self.written(step.set, parse: parse).isEmpty { source = true }
+                StepGraph.forEachTargetList(of: step) { _, targets in
+                    for target in targets where !source {
+                        if !target.set.isEmpty && !Self.written(target.set, parse: parse).isEmpty { source = true }
+                        guard let condition = target.condition, case .success(let expression) = parse(condition) else { continue }
+                        if !PathGuards.absentWhenTrue(expression.root).isEmpty || !PathGuards.absentWhenFalse(expression.root).isEmpty
+                            || !values(expression.root, true).isEmpty || !values(expression.root, false).isEmpty { source = true }
+                    }
+                }
+            }
+            if !source { return }
         }
         var known: [Set<String>?] = Array(repeating: nil, count: steps.count)
+        var stepInfo: [(written: Set<String>, nulled: Set<String>, evaluated: [String])?] = Array(repeating: nil, count: steps.count)
         var queued = Array(repeating: false, count: steps.count)
         var queue: [Int] = []
         func meet(_ id: Int, _ paths: Set<String>) {
@@ -206,11 +241,18 @@ struct EntryAbsence: Sendable, Equatable {
             let step = steps[id]
             guard step.kind != .finish, let here = known[id] else { continue }
             // (A step known nothing of leaves nothing known along a move but what the move shows itself.)
-            let setRuns = step.kind == .flow || step.result != nil
-            let written = setRuns ? Set(step.set.map { "state." + $0.key.text }) : []
-            let nulled = setRuns ? Self.written(step.set, parse: parse) : []
-            // The derived events the step evaluates, in order (none at a `flow` step).
-            let evaluated = order.evaluated(at: step).map(\.name.text)
+            // What the step's `set` writes and leaves known, and the derived events it evaluates in order (none at a
+            // `flow` step): worked out once per step.
+            let info: (written: Set<String>, nulled: Set<String>, evaluated: [String])
+            if let known = stepInfo[id] {
+                info = known
+            } else {
+                let setRuns = (step.kind == .flow || step.result != nil) && !step.set.isEmpty
+                info = (setRuns ? Set(step.set.map { "state." + $0.key.text }) : [], setRuns ? Self.written(step.set, parse: parse) : [],
+                        order.evaluated(at: step).map(\.name.text))
+                stepInfo[id] = info
+            }
+            let (written, nulled, evaluated) = info
             func leave(_ targets: [Target], owner: Int?, list: Int, event: String?) {
                 let sure = step.kind == .flow || (step.result != nil && (event == nil || derived.contains(event!)))
                 // (A write it may make or not leaves the key known only as it was, unless it writes that.)
@@ -232,12 +274,14 @@ struct EntryAbsence: Sendable, Equatable {
                         afterSet.formUnion(facts.failed)
                     }
                 }
-                let known = guards(targets)
+                let known = guards(targets, ListKey(owner: owner ?? -1, list: list))
                 for (index, target) in targets.enumerated() {
                     guard case .forward(let name) = target.move, let to = ids[name.text],
                           neverTaken.reason(NeverTaken.Option(step: owner, list: list, option: index)) == nil else { continue }
                     var paths = afterSet.union(known[index].absent).subtracting(known[index].proved)
-                    paths = Self.removing(Set(target.set.map { "state." + $0.key.text }), from: paths).union(Self.written(target.set, parse: parse))
+                    if !target.set.isEmpty {
+                        paths = Self.removing(Set(target.set.map { "state." + $0.key.text }), from: paths).union(Self.written(target.set, parse: parse))
+                    }
                     work += paths.count + 1
                     // Facts that contradict each other (a key unset or null and holding a value, or two values) show
                     // a move no run makes.

@@ -182,6 +182,8 @@ package struct LintContext: Sendable {
             var ids: [String: Int] = [:]
             for (id, step) in flow.steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
             var popped: Set<Int> = []
+            // The moves `absence` was worked out over.
+            var model = writtenNeverTaken
             var rounds = 1
             while !absence.isEmpty {
                 let moves = EntryAbsence.Moves(flow: flow, neverTaken: extended, failingEvents: first.failingEvents, alwaysHolding: alwaysHolding,
@@ -197,9 +199,11 @@ package struct LintContext: Sendable {
                 }
                 popped.formUnion(found)
                 // Worked out again over the moves this model makes (each model's moves are a run's possible ones),
-                // without the steps a run may pop back to.
+                // without the steps a run may pop back to; nothing to do when neither changed.
+                if found.isEmpty && extended == model { break }
                 let next = rounds >= EntryAbsence.rounds ? .none
                     : EntryAbsence(flow: flow, neverTaken: extended, popped: popped, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) })
+                model = extended
                 if found.isEmpty && next == absence { break }
                 rounds += 1
                 absence = next
