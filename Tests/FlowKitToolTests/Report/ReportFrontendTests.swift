@@ -69,6 +69,7 @@ import FlowGen
     /// as one carries the findings of every option it draws; a script with lint errors is not run.
     @Test func scenariosMarkTheOptionsTheyTookAndLoopsCarryTheirFindings() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try """
             flowkit: 1
             flow: twins
@@ -129,6 +130,7 @@ import FlowGen
     /// the loader does, so a U+2028 in a string is no line break), each cut at 300 characters as shown.
     @Test func excerptsCountLinesAsLintAndCutWhatIsShown() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let json = "{\n  \"a\": \"x\u{2028}y\",\n  \"b\": 1,\n  \"c\": 2\n}\n"
         try json.write(toFile: folder + "/f.flow", atomically: true, encoding: .utf8)
         let lines = Excerpts(file: folder + "/f.flow").around(3)
@@ -144,6 +146,7 @@ import FlowGen
     /// A script whose flow cannot be read names no flow that can run: a failed scenario (exit 1), not work undone.
     @Test func aScriptWhoseFlowIsMissingFailsAScenario() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: packageRoot + "/flows/signup.yaml", toPath: folder + "/signup.yaml")
         try "flowkit-script: 1\nflow: gone.yaml\nscenarios:\n  - name: x\n    steps: []\n".write(toFile: folder + "/s.yaml", atomically: true, encoding: .utf8)
         var options = ReportFrontend.Options(paths: [folder + "/signup.yaml"])
@@ -158,6 +161,7 @@ import FlowGen
     /// A configuration's `coverage: { minimum: … }` holds a flow file to its percentages; `--min-coverage` wins.
     @Test func configuredCoverageMinimum() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: packageRoot + "/flows/transfer.yaml", toPath: folder + "/transfer.yaml")
         let script = try String(contentsOfFile: packageRoot + "/flows/scripts/transfer.yaml", encoding: .utf8)
             .replacingOccurrences(of: "flow: ../transfer.yaml", with: "flow: transfer.yaml")
@@ -195,6 +199,7 @@ import FlowGen
         for seed in UInt64(1)...30 {
             let bundle = BlueprintGenerator.bundle(seed: seed)
             let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
             let mainName = Self.hostileName(&generator, seed: seed, allowControl: false).replacingOccurrences(of: "/", with: "|") + ".yaml"
             var mainText = bundle.main.text
             if bundle.main.format == .json { mainText = bundle.main.flow.render(.yaml) }

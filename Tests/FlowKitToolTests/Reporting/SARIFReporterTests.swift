@@ -170,6 +170,7 @@ struct SARIFReporterTests {
         ]
         let paths = try logs.map { try CIReportFixture.temporaryFile($0, suffix: ".sarif") }
         defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
+        defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
         let script = """
             import importlib.resources, json, sys
             from jsonschema import Draft4Validator
