@@ -1,9 +1,10 @@
 import Foundation
 
-/// The `state.K` paths known unset or null where a step begins (docs/format.md, "Known across steps"): those every
-/// move that pops nothing into the step leaves so. They hold at every showing of a step no run pops back to; which
-/// steps those are is the caller's to work out (`poppable`), and the steps that are not are passed back as `popped`
-/// (nothing is known where they begin, nor along their moves).
+/// What is known where a step begins (docs/format.md, "Known across steps"): the `state.K` paths unset or null, and
+/// the bool and text values of keys, that every move that pops nothing into the step leaves so. They hold at every
+/// showing of a step no run pops back to with other state; which steps those are is the caller's to work out
+/// (`Moves.poppable`, `Moves.keeps`), and the steps that are not are passed back as `popped` (nothing is known where
+/// they begin, nor along their moves).
 struct EntryAbsence: Sendable, Equatable {
     /// The most path operations (set sizes summed over the moves worked out) before the fixed point gives up.
     static let workLimit = 1 << 20
@@ -13,10 +14,17 @@ struct EntryAbsence: Sendable, Equatable {
     static let localRuns = 64
 
     /// Per step (by index in `Flow.steps`), the facts, for the steps where there are some: `state.K` paths known
-    /// unset or null, and `state.K=V` for a key known to hold the bool or text `V` (its JSON text).
+    /// unset or null, and `fact(_:_:)`'s `state.K=V` for a key known to hold a bool or a text.
     private(set) var paths: [Int: Set<String>] = [:]
     /// With `roots`: the steps the moves from them reach (by index).
     private(set) var reached: [Int] = []
+
+    /// Each step's index by name (the first of a repeated name), as moves name them; `ids` for the initialiser.
+    static func ids(of flow: Flow) -> [String: Int] {
+        var ids: [String: Int] = [:]
+        for (id, step) in flow.steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
+        return ids
+    }
 
     /// A target list: its owner (a step's index, -1 for `"*"`) and its index among the owner's lists.
     struct ListKey: Hashable {
@@ -40,7 +48,8 @@ struct EntryAbsence: Sendable, Equatable {
     /// Every fact known where step `id` begins (unset or null paths, and values).
     func facts(at id: Int) -> Set<String> { paths[id] ?? [] }
 
-    /// The fact that `path` holds `value` (a bool or a text).
+    /// The fact that `path` holds `value`: `state.ok=true`, `state.tier='gold` (the text follows the quote as it
+    /// is); values of other kinds are never facts, and `decided` ignores them.
     static func fact(_ path: String, _ value: Value) -> String {
         switch value {
         case .bool(let flag): return path + "=" + (flag ? "true" : "false")
@@ -141,12 +150,11 @@ struct EntryAbsence: Sendable, Equatable {
     /// `outcomes`: the outcomes a `flow` step's nested flow can finish with, when known (its `"*"` handlers of other
     /// events are never used there).
     /// `roots`, when given, are the only places runs begin, with what is known there (a run of the moves from a
-    /// step: `reached` then lists the steps they reach).
+    /// step: `reached` then lists the steps they reach). `ids`: `ids(of: flow)`, when the caller has it.
     init(flow: Flow, neverTaken: NeverTaken, popped: Set<Int> = [], parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>,
-         outcomes: (Step) -> Set<String>? = { _ in nil }, roots: [Int: Set<String>]? = nil) {
+         outcomes: (Step) -> Set<String>? = { _ in nil }, roots: [Int: Set<String>]? = nil, ids given: [String: Int]? = nil) {
         let steps = flow.steps
-        var ids: [String: Int] = [:]
-        for (id, step) in steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
+        let ids = given ?? Self.ids(of: flow)
         guard let start = ids[flow.start.text] else { return }
         let derived = Set(flow.events.lazy.filter { $0.expression != nil }.map(\.name.text))
         // Values are used only to decide derived events: only those of the keys their conditions read are kept.
@@ -376,15 +384,7 @@ struct EntryAbsence: Sendable, Equatable {
 
     /// The `state.K` paths of the keys `set` stores a literal `null` in (its last write of them).
     static func nulled(_ set: [Assignment], parse: (ExpressionSource) -> Result<FlowExpression, ExpressionParseError>) -> Set<String> {
-        var nulled: Set<String> = []
-        for assignment in set {
-            if case .success(let expression) = parse(assignment.expression), case .literal(.null, _) = expression.root {
-                nulled.insert("state." + assignment.key.text)
-            } else {
-                nulled.remove("state." + assignment.key.text)
-            }
-        }
-        return nulled
+        written(set, parse: parse).filter { !$0.contains("=") }
     }
 
     /// The model a run's moves are judged in: the options never taken, the derived events that always fail or

@@ -485,16 +485,7 @@ private struct Walker {
         var afterSet: Set<String> = []
         let setRuns = step.kind == .flow || step.result != nil
         // The keys the `set` stores a literal `null` in (its last write of them): null for the options tried after it.
-        var nullAfterSet: Set<String> = []
-        if setRuns {
-            for assignment in step.set {
-                if let expression = parse(assignment.expression), case .literal(.null, _) = expression.root {
-                    nullAfterSet.insert("state." + assignment.key.text)
-                } else {
-                    nullAfterSet.remove("state." + assignment.key.text)
-                }
-            }
-        }
+        let nullAfterSet = setRuns ? EntryAbsence.nulled(step.set, parse: parser) : []
         // A `flow` step whose nested flow never starts or never finishes never completes: no run evaluates its `set`
         // (docs/format.md, "Behind a certain run error").
         if !step.set.isEmpty && !neverTaken.neverCompletes(id) {

@@ -303,22 +303,15 @@ struct NeverTaken: Sendable, Equatable {
         // A list whose only option has no `if`, and no assumption that could fail, takes it whenever it runs.
         guard judge, tried > 1 || proposed != nil || targets[0].condition != nil else { return found }
         var expressions: [FlowExpression] = []
-        for (index, target) in targets[..<tried].enumerated() {
+        for target in targets[..<tried] {
             guard let source = target.condition else { continue }
             guard case .success(var expression) = parse(source) else { return found }
             // A constant condition (docs/format.md, "Parts of an expression no run evaluates") is decided as its value.
             if let constant = ConstantCondition.value(of: expression.root), GuardSpace.literal(expression.root) == nil {
                 expression = FlowExpression(source: expression.source, root: .literal(.bool(constant), expression.root.span))
             }
-            // An option's fate depends only on the `if`s up to it: the options before the first `if` outside the
-            // decided forms are decided over those before it.
-            guard GuardSpace.isDecided(expression.root, stateTypes: stateTypes, resultTypes: resultTypes) else {
-                tried = index
-                break
-            }
             expressions.append(expression)
         }
-        guard tried > 0 else { return found }
         // The event's name too, when its condition is assumed: a reason names it.
         let signature = GuardSpace.signature(expressions.map(\.source.text) + ["\u{1}", String(tried), proposed?.source.text ?? "",
                                                                             proposed == nil ? "" : "of " + (eventName ?? ""),
@@ -328,9 +321,26 @@ struct NeverTaken: Sendable, Equatable {
             return found + (known ?? [])
         }
         // An event condition beyond the decided forms is no assumption (the list is decided without it).
-        let built = GuardSpace.assuming(proposed, conditions: expressions.map(\.root), stateTypes: stateTypes,
+        var built = GuardSpace.assuming(proposed, conditions: expressions.map(\.root), stateTypes: stateTypes,
                                         resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
-        guard let (space, assuming) = built, assuming != nil || !expressions.isEmpty else {
+        if built == nil {
+            // An option's fate depends only on the `if`s up to it: the options before the first `if` outside the
+            // decided forms are decided over those before it.
+            var condition = 0
+            for index in 0..<tried where targets[index].condition != nil {
+                if !GuardSpace.isDecided(expressions[condition].root, stateTypes: stateTypes, resultTypes: resultTypes) {
+                    tried = index
+                    expressions.removeSubrange(condition...)
+                    if tried > 0 {
+                        built = GuardSpace.assuming(proposed, conditions: expressions.map(\.root), stateTypes: stateTypes,
+                                                    resultTypes: resultTypes, resultMayBeAbsent: explicitEvent != nil)
+                    }
+                    break
+                }
+                condition += 1
+            }
+        }
+        guard tried > 0, let (space, assuming) = built, assuming != nil || !expressions.isEmpty else {
             decided[signature] = .some(nil)
             return found
         }

@@ -163,7 +163,8 @@ package struct LintContext: Sendable {
         // What is known unset or null where steps begin (docs/format.md, "Known across steps"), used at the steps no
         // run pops back to in the model it gives: worked out again without the others until none is left (at most
         // `EntryAbsence.rounds` rounds; past them, nothing is known across steps).
-        var absence = EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) })
+        let ids = EntryAbsence.ids(of: flow)
+        var absence = EntryAbsence(flow: flow, neverTaken: writtenNeverTaken, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) }, ids: ids)
         var first = check(written, absence)
         // The derived events what is known where steps begin decides there: those that always hold, and those
         // never raised (docs/format.md, "Known across steps").
@@ -179,8 +180,6 @@ package struct LintContext: Sendable {
         var extended = extending(first)
         if !absence.isEmpty {
             let order = DerivedEventOrder(flow)
-            var ids: [String: Int] = [:]
-            for (id, step) in flow.steps.enumerated() where ids[step.name.text] == nil { ids[step.name.text] = id }
             var popped: Set<Int> = []
             // The moves `absence` was worked out over.
             var model = writtenNeverTaken
@@ -194,7 +193,8 @@ package struct LintContext: Sendable {
                     guard moves.poppable(id) else { return false }
                     runs += 1
                     return runs > EntryAbsence.localRuns || !moves.keeps(absence.facts(at: id), above: id) { root, facts in
-                        EntryAbsence(flow: flow, neverTaken: extended, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) }, roots: [root: facts])
+                        EntryAbsence(flow: flow, neverTaken: extended, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) }, roots: [root: facts],
+                                     ids: ids)
                     }
                 }
                 popped.formUnion(found)
@@ -202,7 +202,7 @@ package struct LintContext: Sendable {
                 // without the steps a run may pop back to; nothing to do when neither changed.
                 if found.isEmpty && extended == model { break }
                 let next = rounds >= EntryAbsence.rounds ? .none
-                    : EntryAbsence(flow: flow, neverTaken: extended, popped: popped, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) })
+                    : EntryAbsence(flow: flow, neverTaken: extended, popped: popped, parse: memo.parse, outcomes: { nestedOutcomes(of: $0) }, ids: ids)
                 model = extended
                 if found.isEmpty && next == absence { break }
                 rounds += 1

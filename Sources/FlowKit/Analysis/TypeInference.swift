@@ -212,6 +212,11 @@ struct TypeEnvironment {
     /// The values of `path` when it is a `state.K` path of a declared enum that is not optional (a read of it
     /// that does not fail gives one of them).
     func enumDomain(_ path: ExpressionPath) -> [String]? {
+        Self.enumDomain(path, in: state)
+    }
+
+    /// `enumDomain` over the declared types `state`.
+    static func enumDomain(_ path: ExpressionPath, in state: [String: TypeRef]) -> [String]? {
         guard path.root == .state, path.keys.count == 1, let type = state[path.keys[0]], !type.optional,
               case .enumeration(let values) = type.base else { return nil }
         return values

@@ -106,7 +106,8 @@ struct UnsetReads {
         // run error"), read nothing.
         let view = context.runView
         // The values of the enums that are not optional: `state.mode in [every value]` always holds.
-        let domains = TypeEnvironment(state: flow.state).enumDomain
+        let stateTypes = flow.stateTypes
+        let domains = { (path: ExpressionPath) in TypeEnvironment.enumDomain(path, in: stateTypes) }
         func collect(_ source: ExpressionSource, guarded: Set<String>, place: Place) {
             guard case .success(let expression) = context.memo.parse(source) else { return }
             var seen: Set<Int> = []
